@@ -1,0 +1,124 @@
+// The nouns every process agrees on: the engine produces them, the API and IPC carry them,
+// the CLI prints them and the window draws them. Plain data only — no classes, no Node types —
+// so the renderer can import this file as it is.
+
+export type LaneClass = 'cpu' | 'ml';
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export const JOB_STATES: readonly JobState[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+export const FINISHED_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
+
+/** How a job says what to run. */
+export type JobSpec =
+  | { kind: 'argv'; argv: string[]; cwd?: string; env?: Record<string, string> }
+  | { kind: 'shell'; script: string; cwd?: string; env?: Record<string, string> }
+  | { kind: 'payload'; payload: unknown };
+
+export interface Job {
+  id: number;
+  lane: string;
+  spec: JobSpec;
+  state: JobState;
+  attempts: number;
+  maxAttempts: number;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  exitCode: number | null;
+  /** Why it failed or was cancelled, in words (signal, timeout, worker died …). */
+  error: string | null;
+  /** For persistent-worker lanes: what the worker answered. */
+  result: unknown;
+}
+
+/** The nudge: only present when raising the cap would help right now. */
+export interface Nudge {
+  text: string;
+  waiting: number;
+  busy: number;
+  ceiling: number;
+  /** The cap that would cover the backlog, within the machine ceiling. */
+  suggestedCap: number;
+}
+
+/** Words for what a lane is doing, derived, never stored. */
+export type LaneMood = 'off' | 'idle' | 'working' | 'saturated' | 'sharing';
+
+export interface LaneStatus {
+  name: string;
+  class: LaneClass;
+  cap: number;
+  /** Persistent worker command (argv), or null for shell lanes. */
+  workerCommand: string[] | null;
+  /** Live worker processes, including those draining. */
+  workers: number;
+  busy: number;
+  idle: number;
+  draining: number;
+  waiting: number;
+  running: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  /** Jobs finished per minute over the recent window. */
+  throughputPerMin: number;
+  /** Median ms from queued to started, over recently started jobs; null when none. */
+  medianWaitMs: number | null;
+  mood: LaneMood;
+  nudge: Nudge | null;
+}
+
+export interface Status {
+  ceiling: number;
+  /** Worker processes alive across all lanes. */
+  workersInUse: number;
+  dataDir: string;
+  pid: number;
+  startedAt: number;
+  version: string;
+  lanes: LaneStatus[];
+}
+
+export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'crash' | 'unresponsive' | 'shutdown';
+
+export interface ScaleEvent {
+  id: number;
+  at: number;
+  lane: string;
+  from: number;
+  to: number;
+  reason: ScaleReason;
+  detail: string;
+}
+
+export interface JobPage {
+  jobs: Job[];
+  /** Total matching the filter (maintained counts, not a table scan). */
+  total: number;
+  /** Pass as `beforeId` for the next (older) page; null at the end. */
+  nextBeforeId: number | null;
+}
+
+export interface LogChunk {
+  jobId: number;
+  stream: 'stdout' | 'stderr';
+  /** Byte offset of `text` in the file. */
+  offset: number;
+  /** Offset to ask from next time. */
+  nextOffset: number;
+  text: string;
+  /** Bytes dropped from the head to keep the log within its size cap. */
+  truncated: boolean;
+}
+
+export interface TimelinePoint {
+  at: number;
+  workers: number;
+  busy: number;
+  waiting: number;
+}
+
+export interface LaneTimeline {
+  lane: string;
+  points: TimelinePoint[];
+}
