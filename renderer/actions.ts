@@ -1,0 +1,236 @@
+// Every change the window makes goes through here: the stores hold data, this module talks to the
+// engine. Live events are queued and applied once per animation frame, so a burst of a thousand
+// job events costs one render, not a thousand.
+import type { LanesBridge } from '../shared/bridge';
+import type { LanesEvent } from '../shared/events';
+import type { Job, JobState, LaneStatus, LogChunk, Nudge, ScaleEvent, TimelinePoint } from '../shared/model';
+import { createBridge } from './client';
+import { useConnection } from './stores/connection';
+import { applyJobEvents, EMPTY_LOG, useJobs, type JobFilter } from './stores/jobs';
+import { removeLanes, replaceLanes, setNudges, upsertLanes, useLanes } from './stores/lanes';
+import { appendLanePoints, prependLedger, TIMELINE_SPAN_MS, useTimeline } from './stores/timeline';
+
+const PAGE_SIZE = 200;
+/** Keep this much of a followed log in memory; the engine keeps the whole (capped) file. */
+const LOG_KEEP_CHARS = 256 * 1024;
+
+let bridge: LanesBridge | null = null;
+
+function api(): LanesBridge {
+  if (!bridge) throw new Error('start() first');
+  return bridge;
+}
+
+export function start(): () => void {
+  let wasConnected = false;
+  bridge = createBridge((link) => {
+    useConnection.setState({ link });
+    // Every (re)connection reloads the snapshot: one status request, and it also covers an
+    // engine that restarted (its event numbers start again from one).
+    if (link === 'connected' && (wasConnected || !useConnection.getState().loaded)) void reload();
+    if (link === 'connected') wasConnected = true;
+  });
+  const stop = api().subscribe(0, enqueue, () => void reload());
+  void reload();
+  return stop;
+}
+
+export async function reload(): Promise<void> {
+  const res = await api().request('status', {});
+  if (!res.ok) {
+    useConnection.setState({ problem: res.error.message });
+    return;
+  }
+  const s = res.value;
+  useLanes.setState((state) => replaceLanes(state, s.ceiling, s.lanes));
+  useConnection.setState({
+    loaded: true,
+    problem: null,
+    engine: { pid: s.pid, version: s.version, dataDir: s.dataDir, startedAt: s.startedAt },
+  });
+  await Promise.all([loadJobs(useJobs.getState().filter), useTimeline.getState().loaded ? loadTimeline() : null, refreshDetail()]);
+}
+
+// ── live events, one frame at a time ─────────────────────────────────────────────────────────
+let queue: LanesEvent[] = [];
+let frame = 0;
+let fallback: ReturnType<typeof setTimeout> | null = null;
+
+function enqueue(event: LanesEvent): void {
+  queue.push(event);
+  if (frame !== 0) return;
+  frame = requestAnimationFrame(flush);
+  // Hidden windows get no animation frames; still keep up, just less often.
+  fallback = setTimeout(flush, 250);
+}
+
+function flush(): void {
+  cancelAnimationFrame(frame);
+  if (fallback) clearTimeout(fallback);
+  frame = 0;
+  fallback = null;
+  const events = queue;
+  queue = [];
+  const lanes = new Map<string, LaneStatus>();
+  const removed: string[] = [];
+  const nudges = new Map<string, Nudge | null>();
+  const jobs: Job[] = [];
+  const scale: ScaleEvent[] = [];
+  for (const e of events) {
+    if (e.type === 'lane') lanes.set(e.data.name, e.data);
+    else if (e.type === 'laneRemoved') removed.push(e.data.name);
+    else if (e.type === 'nudge') nudges.set(e.data.lane, e.data.nudge);
+    else if (e.type === 'job') jobs.push(e.data);
+    else if (e.type === 'scale') scale.push(e.data);
+  }
+  // A nudge event newer than the lane event of the same frame wins: apply lanes, then nudges.
+  const laneList = [...lanes.values()];
+  useLanes.setState((s) => upsertLanes(s, laneList));
+  useLanes.setState((s) => setNudges(s, nudges));
+  useLanes.setState((s) => removeLanes(s, removed));
+  useJobs.setState((s) => applyJobEvents(s, jobs));
+  useTimeline.setState((s) => ({ ...appendLanePoints(s, laneList, Date.now()), ...prependLedger(s, scale) }));
+  const selected = useJobs.getState().selectedId;
+  if (selected !== null && jobs.some((j) => j.id === selected)) void followLog();
+}
+
+// ── caps ─────────────────────────────────────────────────────────────────────────────────────
+const capRequests = new Map<string, number>();
+
+/** Optimistic: the new cap shows at once; if the engine refuses, it goes back and says why. */
+export async function setCap(lane: string, cap: number): Promise<void> {
+  const n = (capRequests.get(lane) ?? 0) + 1;
+  capRequests.set(lane, n);
+  useLanes.setState((s) => ({ pendingCap: { ...s.pendingCap, [lane]: cap }, capError: without(s.capError, lane) }));
+  const res = await api().request('setCap', { lane, cap });
+  // A later change to the same lane supersedes this answer.
+  if (capRequests.get(lane) !== n) return;
+  useLanes.setState((s) => {
+    const patch: Partial<typeof s> = { pendingCap: without(s.pendingCap, lane) };
+    if (res.ok) Object.assign(patch, upsertLanes(s, [res.value]));
+    else patch.capError = { ...s.capError, [lane]: `The cap stays at ${s.byName[lane]?.cap ?? '?'}: ${res.error.message}` };
+    return patch;
+  });
+}
+
+export function dismissCapError(lane: string): void {
+  useLanes.setState((s) => ({ capError: without(s.capError, lane) }));
+}
+
+// ── jobs ─────────────────────────────────────────────────────────────────────────────────────
+let jobsGeneration = 0;
+
+export async function loadJobs(filter: JobFilter): Promise<void> {
+  const generation = ++jobsGeneration;
+  useJobs.setState({ filter, loading: true, error: null });
+  const res = await api().request('listJobs', { ...filterInput(filter), limit: PAGE_SIZE });
+  if (generation !== jobsGeneration) return;
+  if (!res.ok) {
+    useJobs.setState({ loading: false, error: res.error.message });
+    return;
+  }
+  useJobs.setState({ rows: res.value.jobs, totalAtLoad: res.value.total, nextBeforeId: res.value.nextBeforeId, loading: false });
+}
+
+export async function loadMoreJobs(): Promise<void> {
+  const { loading, nextBeforeId, filter } = useJobs.getState();
+  if (loading || nextBeforeId === null) return;
+  const generation = jobsGeneration;
+  useJobs.setState({ loading: true });
+  const res = await api().request('listJobs', { ...filterInput(filter), beforeId: nextBeforeId, limit: PAGE_SIZE });
+  if (generation !== jobsGeneration) return;
+  if (!res.ok) {
+    useJobs.setState({ loading: false, error: res.error.message });
+    return;
+  }
+  useJobs.setState((s) => ({ rows: s.rows.concat(res.value.jobs), nextBeforeId: res.value.nextBeforeId, loading: false }));
+}
+
+export function setJobFilter(patch: Partial<JobFilter>): Promise<void> {
+  return loadJobs({ ...useJobs.getState().filter, ...patch });
+}
+
+export function selectJob(id: number | null): void {
+  const row = id === null ? null : (useJobs.getState().rows.find((j) => j.id === id) ?? null);
+  useJobs.setState({ selectedId: id, detail: row, log: EMPTY_LOG, actionError: null });
+  void refreshDetail();
+}
+
+async function refreshDetail(): Promise<void> {
+  const id = useJobs.getState().selectedId;
+  if (id === null) return;
+  const res = await api().request('job', { id });
+  if (useJobs.getState().selectedId !== id) return;
+  if (res.ok) useJobs.setState({ detail: res.value });
+  await followLog();
+}
+
+export function setLogStream(stream: LogChunk['stream']): void {
+  useJobs.setState({ log: { ...EMPTY_LOG, stream } });
+  void followLog();
+}
+
+let logInFlight = false;
+
+/** Reads what the log gained since last time (the tail, the first time). */
+export async function followLog(): Promise<void> {
+  const { selectedId: id, log } = useJobs.getState();
+  if (id === null || logInFlight) return;
+  logInFlight = true;
+  try {
+    const first = log.text === '' && log.nextOffset === 0;
+    const res = await api().request('logTail', first ? { id, stream: log.stream } : { id, stream: log.stream, offset: log.nextOffset });
+    const now = useJobs.getState();
+    if (!res.ok || now.selectedId !== id || now.log.stream !== log.stream) return;
+    const c = res.value;
+    const text = first ? c.text : now.log.text + c.text;
+    useJobs.setState({
+      log: { stream: c.stream, text: text.slice(-LOG_KEEP_CHARS), nextOffset: c.nextOffset, truncated: c.truncated || text.length > LOG_KEEP_CHARS, loading: false },
+    });
+  } finally {
+    logInFlight = false;
+  }
+}
+
+export async function cancelJob(id: number): Promise<void> {
+  await jobAction('cancel', id);
+}
+
+export async function retryJob(id: number): Promise<void> {
+  await jobAction('retry', id);
+}
+
+async function jobAction(name: 'cancel' | 'retry', id: number): Promise<void> {
+  useJobs.setState({ actionError: null });
+  const res = await api().request(name, { id });
+  if (!res.ok) useJobs.setState({ actionError: res.error.message });
+  else useJobs.setState((s) => ({ ...applyJobEvents(s, [res.value]), detail: s.selectedId === id ? res.value : s.detail }));
+}
+
+// ── timeline ─────────────────────────────────────────────────────────────────────────────────
+export async function loadTimeline(): Promise<void> {
+  useTimeline.setState({ loading: true });
+  const [points, ledger] = await Promise.all([
+    api().request('timeline', { sinceMs: TIMELINE_SPAN_MS }),
+    api().request('scaleEvents', { limit: 200 }),
+  ]);
+  if (!points.ok || !ledger.ok) {
+    const problem = !points.ok ? points.error.message : !ledger.ok ? ledger.error.message : null;
+    useTimeline.setState({ loading: false, error: problem });
+    return;
+  }
+  const series: Record<string, TimelinePoint[]> = {};
+  for (const t of points.value) series[t.lane] = t.points;
+  useTimeline.setState({ loaded: true, loading: false, error: null, series, ledger: [...ledger.value].sort((a, b) => b.id - a.id) });
+}
+
+function filterInput(filter: JobFilter): { lane?: string; state?: JobState } {
+  return { ...(filter.lane ? { lane: filter.lane } : {}), ...(filter.state ? { state: filter.state } : {}) };
+}
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in record)) return record;
+  const copy = { ...record };
+  delete copy[key];
+  return copy;
+}

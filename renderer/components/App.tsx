@@ -1,0 +1,91 @@
+// The window: header, the lanes, then jobs or the timeline. Until the first snapshot arrives it
+// says what it is waiting for instead of drawing empty tables.
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useConnection } from '../stores/connection';
+import { Header } from './Header';
+import { JobsPanel } from './JobsPanel';
+import { LanesPanel } from './LanesPanel';
+import { TimelinePanel } from './TimelinePanel';
+
+const TABS = [
+  { id: 'jobs', label: 'Jobs' },
+  { id: 'timeline', label: 'Scale timeline' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+export function App() {
+  const loaded = useConnection((s) => s.loaded);
+  const [tab, setTab] = useState<TabId>('jobs');
+  const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
+
+  // Arrow keys move between tabs, as in a native tab bar.
+  const onTabKey = (e: KeyboardEvent) => {
+    const i = TABS.findIndex((t) => t.id === tab);
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0) return;
+    e.preventDefault();
+    const next = TABS[(i + step + TABS.length) % TABS.length]!;
+    setTab(next.id);
+    tabRefs.current[next.id]?.focus();
+  };
+
+  return (
+    <div className="app">
+      <Header />
+      {loaded ? (
+        <main className="content">
+          <LanesPanel />
+          <section className="work" aria-label="Jobs and scale timeline">
+            <div className="tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
+              {TABS.map((t) => (
+                <button
+                  key={t.id}
+                  ref={(el) => {
+                    tabRefs.current[t.id] = el;
+                  }}
+                  id={`tab-${t.id}`}
+                  role="tab"
+                  type="button"
+                  className="tab"
+                  aria-selected={tab === t.id}
+                  aria-controls={`panel-${t.id}`}
+                  tabIndex={tab === t.id ? 0 : -1}
+                  onClick={() => setTab(t.id)}
+                >
+                  {t.label}
+                </button>
+              ))}
+            </div>
+            <div className="tab-panel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
+              {tab === 'jobs' ? <JobsPanel /> : <TimelinePanel />}
+            </div>
+          </section>
+        </main>
+      ) : (
+        <Waiting />
+      )}
+    </div>
+  );
+}
+
+function Waiting() {
+  const problem = useConnection((s) => s.problem);
+  const link = useConnection((s) => s.link);
+  return (
+    <main className="content waiting" aria-busy={!problem}>
+      {link === 'unauthorized' ? (
+        <p className="empty">
+          This window’s token was not accepted. Open it again with <code>lanes open</code>.
+        </p>
+      ) : problem ? (
+        <p className="empty">
+          Can’t reach the Lanes engine. Start it with <code>lanes daemon</code> and open the address it prints.
+          <br />
+          <span className="muted">{problem}</span>
+        </p>
+      ) : (
+        <p className="empty muted">Connecting to the Lanes engine…</p>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,158 @@
+// The jobs list, virtualized: only the rows on screen exist in the page, and older pages are asked
+// for (`beforeId`) as the end comes into view. 100,000 queued jobs cost what 40 do.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
+import type { Job } from '../../shared/model';
+import { loadMoreJobs, selectJob } from '../actions';
+import { describeSpec, formatClock, formatDuration, STATE_WORDS } from '../format';
+import { useJobs } from '../stores/jobs';
+
+const ROW_PX = 30;
+/** Ask for the next page while this many loaded rows are still below the view. */
+const PREFETCH_ROWS = 60;
+
+export function JobList() {
+  const rows = useJobs((s) => s.rows);
+  const more = useJobs((s) => s.nextBeforeId !== null);
+  const loading = useJobs((s) => s.loading);
+  const error = useJobs((s) => s.error);
+  const filter = useJobs((s) => s.filter);
+  const selectedId = useJobs((s) => s.selectedId);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const count = rows.length + (more ? 1 : 0);
+  const virtual = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_PX,
+    overscan: 12,
+    useFlushSync: false,
+  });
+  const items = virtual.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+
+  useEffect(() => {
+    if (more && !loading && lastIndex >= rows.length - PREFETCH_ROWS) void loadMoreJobs();
+  }, [more, loading, lastIndex, rows.length]);
+
+  // A new filter starts at the top.
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [filter]);
+
+  const onKey = (e: KeyboardEvent) => {
+    const at = selectedId === null ? -1 : rows.findIndex((j) => j.id === selectedId);
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 300) / ROW_PX) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: at + 1,
+      ArrowUp: at - 1,
+      PageDown: at + page,
+      PageUp: at - page,
+      Home: 0,
+      End: rows.length - 1,
+    };
+    if (e.key === 'Escape') {
+      selectJob(null);
+      return;
+    }
+    const target = moves[e.key];
+    if (target === undefined || rows.length === 0) return;
+    e.preventDefault();
+    const i = Math.min(rows.length - 1, Math.max(0, target));
+    selectJob(rows[i]!.id);
+    virtual.scrollToIndex(i, { align: 'auto' });
+  };
+
+  if (rows.length === 0 && !more) {
+    return (
+      <div className="job-list job-list-empty" data-testid="jobs-empty">
+        {error ? <p className="empty error-text">{error}</p> : loading ? <p className="empty muted">Loading jobs…</p> : <EmptyJobs filtered={filter.lane !== null || filter.state !== null} />}
+      </div>
+    );
+  }
+
+  return (
+    <div
+      className="job-list"
+      ref={scroller}
+      role="grid"
+      aria-label="Jobs, newest first"
+      aria-rowcount={count + 1}
+      aria-activedescendant={selectedId !== null ? `job-row-${selectedId}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKey}
+      data-testid="job-list"
+    >
+      <div className="job-row job-head" role="row" aria-rowindex={1}>
+        <span role="columnheader">ID</span>
+        <span role="columnheader">Lane</span>
+        <span role="columnheader">Command</span>
+        <span role="columnheader">State</span>
+        <span role="columnheader">Tries</span>
+        <span role="columnheader">Queued</span>
+        <span role="columnheader">Took</span>
+      </div>
+      <div className="job-rows" style={{ height: virtual.getTotalSize() }} role="rowgroup">
+        {items.map((item) => {
+          const job = rows[item.index];
+          const style = { transform: `translateY(${item.start}px)`, height: ROW_PX };
+          if (!job) {
+            return (
+              <div key="more" className="job-row job-more" role="row" aria-rowindex={item.index + 2} style={style}>
+                <span role="gridcell">Loading older jobs…</span>
+              </div>
+            );
+          }
+          return <JobRow key={job.id} job={job} index={item.index} selected={job.id === selectedId} style={style} />;
+        })}
+      </div>
+    </div>
+  );
+}
+
+function JobRow({ job, index, selected, style }: { job: Job; index: number; selected: boolean; style: CSSProperties }) {
+  const took = job.startedAt !== null && job.finishedAt !== null ? formatDuration(job.finishedAt - job.startedAt) : job.state === 'running' ? 'running' : '';
+  return (
+    <div
+      id={`job-row-${job.id}`}
+      className={`job-row${selected ? ' job-row-selected' : ''}`}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      style={style}
+      onClick={() => selectJob(job.id)}
+      data-job-id={job.id}
+    >
+      <span role="gridcell" className="num">
+        {job.id}
+      </span>
+      <span role="gridcell" className="ellipsis">
+        {job.lane}
+      </span>
+      <span role="gridcell" className="mono ellipsis" title={describeSpec(job.spec)}>
+        {describeSpec(job.spec)}
+      </span>
+      <span role="gridcell">
+        <span className={`badge badge-${job.state}`}>{STATE_WORDS[job.state]}</span>
+      </span>
+      <span role="gridcell" className="num">
+        {job.attempts}/{job.maxAttempts}
+      </span>
+      <span role="gridcell" className="num">
+        {formatClock(job.createdAt)}
+      </span>
+      <span role="gridcell" className="num">
+        {took}
+      </span>
+    </div>
+  );
+}
+
+function EmptyJobs({ filtered }: { filtered: boolean }) {
+  if (filtered) return <p className="empty">No jobs match this filter.</p>;
+  return (
+    <p className="empty">
+      No jobs yet — add one with <code>lanes add -- your-command</code>
+    </p>
+  );
+}

@@ -1,0 +1,37 @@
+// Workers as pips: what runs (busy, idle, draining) against what the cap allows. Draining workers
+// sit past the cap because a lowered cap lets them finish their job first.
+import { plural } from '../format';
+
+const MAX_PIPS = 48;
+
+interface Props {
+  busy: number;
+  idle: number;
+  draining: number;
+  cap: number;
+}
+
+export function WorkerPips({ busy, idle, draining, cap }: Props) {
+  const free = Math.max(0, cap - busy - idle);
+  const kinds: string[] = [
+    ...Array<string>(busy).fill('busy'),
+    ...Array<string>(idle).fill('idle'),
+    ...Array<string>(draining).fill('draining'),
+    ...Array<string>(free).fill('free'),
+  ];
+  const shown = kinds.slice(0, MAX_PIPS);
+  const workers = busy + idle + draining;
+  const label =
+    workers === 0
+      ? `No workers running; the cap allows ${cap}`
+      : `${plural(workers, 'worker')}: ${busy} busy, ${idle} idle${draining > 0 ? `, ${draining} finishing then stopping` : ''}; cap ${cap}`;
+  return (
+    <span className="pips" role="img" aria-label={label} title={label}>
+      {shown.map((kind, i) => (
+        <span key={i} className={`pip pip-${kind}`} />
+      ))}
+      {kinds.length > MAX_PIPS && <span className="pips-more">+{kinds.length - MAX_PIPS}</span>}
+      {kinds.length === 0 && <span className="pips-none">none</span>}
+    </span>
+  );
+}

@@ -1,0 +1,82 @@
+// Numbers, times and states in words, one place, so every view says them the same way.
+import type { JobSpec, JobState, LaneMood, ScaleReason } from '../shared/model';
+
+const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const rates = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
+export function formatCount(n: number): string {
+  return counts.format(n);
+}
+
+export function formatRate(perMin: number): string {
+  if (perMin === 0) return '0';
+  return perMin < 10 ? rates.format(perMin) : counts.format(perMin);
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** A span of time for a person: 850 ms, 4.2 s, 3 min 4 s, 2 h 5 min. */
+export function formatDuration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '—';
+  if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 10_000) return `${rates.format(ms / 1_000)} s`;
+  const s = Math.round(ms / 1_000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
+  const h = Math.floor(m / 60);
+  return m % 60 === 0 ? `${h} h` : `${h} h ${m % 60} min`;
+}
+
+export function formatClock(at: number | null): string {
+  if (at === null) return '—';
+  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+export function formatDateTime(at: number | null): string {
+  if (at === null) return '—';
+  const d = new Date(at);
+  const today = new Date().toDateString() === d.toDateString();
+  return today ? formatClock(at) : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export const MOOD_WORDS: Record<LaneMood, { word: string; hint: string }> = {
+  off: { word: 'Off', hint: 'The cap is 0: this lane runs nothing until you raise it.' },
+  idle: { word: 'Idle', hint: 'Nothing waiting. Idle workers are given back one per tick.' },
+  working: { word: 'Working', hint: 'Running jobs and keeping up.' },
+  saturated: { word: 'Saturated', hint: 'Every worker the cap allows is busy and work is waiting.' },
+  sharing: { word: 'Sharing the machine', hint: 'Work is waiting for room: other lanes are using the machine’s workers.' },
+};
+
+export const STATE_WORDS: Record<JobState, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+export const REASON_WORDS: Record<ScaleReason, string> = {
+  demand: 'Work waiting',
+  idle: 'Nothing to do',
+  cap: 'Cap changed',
+  budget: 'Machine budget',
+  crash: 'Worker crashed',
+  unresponsive: 'Stopped answering',
+  shutdown: 'Engine stopping',
+};
+
+/** How a job's command reads on a terminal: argv quoted where needed, a shell line as written. */
+export function describeSpec(spec: JobSpec): string {
+  if (spec.kind === 'shell') return spec.script;
+  if (spec.kind === 'argv') return spec.argv.map(quoteArg).join(' ');
+  const json = JSON.stringify(spec.payload) ?? 'null';
+  return json.length > 400 ? `${json.slice(0, 400)}…` : json;
+}
+
+function quoteArg(arg: string): string {
+  if (arg !== '' && /^[\w@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
