@@ -21,6 +21,7 @@ function route<I extends z.ZodType, O>(method: Route<I, O>['method'], path: stri
 export const requests = {
   status: route<typeof s.emptyInput, Status>('GET', '/api/status', s.emptyInput),
   addJob: route<typeof s.addJobInput, { id: number }>('POST', '/api/jobs', s.addJobInput),
+  addJobs: route<typeof s.addJobsInput, { ids: number[] }>('POST', '/api/jobs/batch', s.addJobsInput),
   listJobs: route<typeof s.listJobsInput, JobPage>('GET', '/api/jobs', s.listJobsInput),
   job: route<typeof s.jobRef, Job>('GET', '/api/jobs/:id', s.jobRef),
   logTail: route<typeof s.logTailInput, LogChunk>('GET', '/api/jobs/:id/log', s.logTailInput),

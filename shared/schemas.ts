@@ -48,6 +48,12 @@ export const addJobInput = z
   });
 export type AddJobInput = z.input<typeof addJobInput>;
 
+/** Many jobs in one durable write: scripts queueing thousands should not pay a sync each. */
+export const addJobsInput = z
+  .object({ jobs: z.array(addJobInput).min(1, 'no jobs given').max(10_000, 'at most 10,000 jobs per call') })
+  .strict();
+export type AddJobsInput = z.input<typeof addJobsInput>;
+
 export const listJobsInput = z
   .object({
     lane: laneName.optional(),

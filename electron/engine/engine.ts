@@ -1,8 +1,25 @@
-// PLACEHOLDER — being written now. The interface below is the one to build against.
+// The engine: wires the store, the worker pool and the sizer together, and answers requests.
+// Nothing here imports Electron; the desktop app, `lanes daemon` and the tests all run this.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RequestName, RequestOutput } from '../../shared/requests.js';
-import type { Status } from '../../shared/model.js';
-import type { EventHub } from './event-hub.js';
-import type { WorkerLauncher } from './workers/launcher.js';
+import type { Job, LaneStatus, Status } from '../../shared/model.js';
+import { appVersion, migrationsDir, workerEntry as defaultWorkerEntry } from './app-files.js';
+import { detectCores, machineCeiling, tickFromEnv } from './ceiling.js';
+import { EventHub } from './event-hub.js';
+import { acquireLock, type EngineLock } from './lock.js';
+import { LaneView } from './lane-view.js';
+import { Fleet } from './fleet.js';
+import { createHandlers } from './handlers.js';
+import { validate } from './validate.js';
+import { conflict } from './errors.js';
+import { openDatabase, type Db } from './store/db.js';
+import { JobStore, type RunningJob } from './store/jobs.js';
+import { JobQueries, type RecentFigures } from './store/job-queries.js';
+import { LaneStore, type LaneRow } from './store/lanes.js';
+import { Ledger } from './store/ledger.js';
+import { recoverInterrupted } from './recovery.js';
+import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
 
 export interface EngineOptions {
   /** Directory holding lanes.db, logs/, the lock. Created if missing. */
@@ -17,6 +34,12 @@ export interface EngineOptions {
   workerEntry?: string;
   /** Where the engine writes its own diagnostics; default: stderr. */
   log?: (line: string) => void;
+  /** How often workers are pinged; one silent for three pings is replaced. Default 5 000. */
+  heartbeatMs?: number;
+  /** Grace for a cancelled job between TERM and KILL. Default 5 000. */
+  cancelGraceMs?: number;
+  /** Each job's stdout and stderr are kept to this many bytes (the tail). Default 1 MiB. */
+  logCapBytes?: number;
 }
 
 export interface Engine {
@@ -31,6 +54,140 @@ export interface Engine {
   stop(options?: { graceMs?: number }): Promise<void>;
 }
 
-export async function openEngine(_options: EngineOptions): Promise<Engine> {
-  throw new Error('engine not built yet');
+export async function openEngine(options: EngineOptions): Promise<Engine> {
+  mkdirSync(join(options.dataDir, 'logs'), { recursive: true });
+  const startedAt = Date.now();
+  const tickMs = options.tickMs ?? tickFromEnv();
+  const cores = options.cores ?? (await detectCores());
+  const lock = acquireLock(options.dataDir, startedAt);
+  try {
+    const db = openDatabase(options.dataDir, migrationsDir);
+    return new LanesEngine(options, db, lock, machineCeiling(cores), tickMs, startedAt);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
 }
+
+const RECENT_CACHE_MS = 2_000;
+
+class LanesEngine implements Engine {
+  readonly events = new EventHub();
+  readonly lanes: LaneStore;
+  readonly jobs: JobStore;
+  readonly queries: JobQueries;
+  readonly ledger: Ledger;
+  readonly view: LaneView;
+  readonly fleet: Fleet;
+  private laneRows: LaneRow[];
+  private readonly recentCache = new Map<string, { at: number; figures: RecentFigures }>();
+  private readonly handlers;
+  private stopping: Promise<void> | null = null;
+
+  constructor(
+    readonly options: EngineOptions,
+    private readonly db: Db,
+    private readonly lock: EngineLock,
+    readonly ceiling: number,
+    readonly tickMs: number,
+    readonly startedAt: number,
+  ) {
+    this.lanes = new LaneStore(db);
+    this.jobs = new JobStore(db);
+    this.queries = new JobQueries(db);
+    this.ledger = new Ledger(db);
+    this.laneRows = this.lanes.list();
+    const log = options.log ?? ((line: string) => process.stderr.write(`lanes: ${line}\n`));
+    recoverInterrupted(this.jobs, Date.now(), log);
+    this.view = new LaneView({
+      lanes: () => this.laneRows,
+      counts: () => this.lanes.allCounts(),
+      recent: (lane) => this.recent(lane),
+      oldestQueuedAt: (lane) => this.jobs.oldestQueuedAt(lane),
+      fleet: (lane) => this.fleet.counts(lane),
+    });
+    this.fleet = new Fleet({
+      engine: this,
+      launcher: options.launcher ?? nodeLauncher,
+      entry: options.workerEntry ?? defaultWorkerEntry,
+      heartbeatMs: options.heartbeatMs ?? 5_000,
+      logCapBytes: options.logCapBytes ?? 1_048_576,
+      log,
+    });
+    this.handlers = createHandlers(this);
+    this.fleet.start();
+  }
+
+  get dataDir(): string {
+    return this.options.dataDir;
+  }
+
+  get cancelGraceMs(): number {
+    return this.options.cancelGraceMs ?? 5_000;
+  }
+
+  laneList(): LaneRow[] {
+    return this.laneRows;
+  }
+
+  refreshLanes(): void {
+    this.laneRows = this.lanes.list();
+  }
+
+  logPaths(jobId: number) {
+    const base = join(this.dataDir, 'logs', String(jobId));
+    return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log` };
+  }
+
+  async request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>> {
+    if (this.stopping) throw conflict('the engine is stopping');
+    const parsed = validate(name, input);
+    return (await this.handlers[name](parsed as never)) as RequestOutput<K>;
+  }
+
+  status(): Status {
+    const lanes = this.laneStatuses();
+    return {
+      ceiling: this.ceiling,
+      workersInUse: this.fleet.alive(),
+      dataDir: this.dataDir,
+      pid: process.pid,
+      startedAt: this.startedAt,
+      version: appVersion,
+      lanes,
+    };
+  }
+
+  laneStatuses(): LaneStatus[] {
+    return this.view.all({ now: Date.now(), tickMs: this.tickMs, ceiling: this.ceiling }, this.fleet.alive());
+  }
+
+  laneStatus(name: string): LaneStatus | undefined {
+    return this.view.build(name, { now: Date.now(), tickMs: this.tickMs, ceiling: this.ceiling }, this.fleet.alive());
+  }
+
+  publicJob(job: RunningJob): Job {
+    const { worker: _w, pgid: _p, ...rest } = job;
+    return rest;
+  }
+
+  private recent(lane: string): RecentFigures {
+    const now = Date.now();
+    const hit = this.recentCache.get(lane);
+    if (hit && now - hit.at < RECENT_CACHE_MS) return hit.figures;
+    const figures = this.queries.recent(lane, now);
+    this.recentCache.set(lane, { at: now, figures });
+    return figures;
+  }
+
+  stop(options: { graceMs?: number } = {}): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.fleet.shutdown(options.graceMs ?? 10_000);
+      this.db.close();
+      this.lock.release();
+    })();
+    return this.stopping;
+  }
+}
+
+export type { LanesEngine };

@@ -1,0 +1,22 @@
+// Files the engine loads at run time, found relative to the package root so the same code
+// works from source (tests), from dist/, and from a packaged app.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'lanes') return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error('cannot find the Lanes package root (package.json named "lanes")');
+    dir = up;
+  }
+}
+
+export const appRoot = findRoot();
+export const migrationsDir = join(appRoot, 'migrations');
+/** Compiled worker runtime; `npm run build` produces it. */
+export const workerEntry = join(appRoot, 'dist', 'electron', 'worker', 'main.js');
+export const appVersion = (JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string }).version;

@@ -1,0 +1,43 @@
+// One engine per data directory. The lock is an exclusive SQLite lock on its own file: the OS
+// releases it when the holder dies, even by kill -9, so a crash never leaves a stale lock.
+import Database from 'better-sqlite3';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { conflict } from './errors.js';
+
+export interface EngineLock {
+  release(): void;
+}
+
+interface Holder {
+  pid: number;
+  startedAt: number;
+}
+
+export function acquireLock(dataDir: string, startedAt: number): EngineLock {
+  const file = join(dataDir, 'engine.lock');
+  const info = join(dataDir, 'engine.json');
+  const db = new Database(file, { timeout: 0 });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    // The first write under EXCLUSIVE locking mode takes the lock and keeps it until close.
+    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER, started_at INTEGER); DELETE FROM holder;');
+    db.prepare('INSERT INTO holder VALUES (?, ?)').run(process.pid, startedAt);
+  } catch (e) {
+    db.close();
+    if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+    const holder = readHolder(info);
+    const who = holder ? `pid ${holder.pid}, running since ${new Date(holder.startedAt).toLocaleString()}` : 'another process';
+    throw conflict(`A Lanes engine is already running for ${dataDir} (${who}). Use that one, or stop it first.`);
+  }
+  writeFileSync(info, JSON.stringify({ pid: process.pid, startedAt }));
+  return { release: () => db.close() };
+}
+
+function readHolder(file: string): Holder | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Holder;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,39 @@
+// Opening lanes.db: refuse a newer schema before touching the file, then WAL and migrations.
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadMigrations, migrate, NewerDatabaseError } from './migrate.js';
+
+export type Db = Database.Database;
+
+export function openDatabase(dataDir: string, migrationsDir: string): Db {
+  const file = join(dataDir, 'lanes.db');
+  const migrations = loadMigrations(migrationsDir);
+  if (existsSync(file)) {
+    // Read-only first: a database from a newer Lanes must be left exactly as it was, and even
+    // switching it to WAL would write to it.
+    const peek = new Database(file, { readonly: true, fileMustExist: true });
+    const version = peek.pragma('user_version', { simple: true }) as number;
+    peek.close();
+    if (version > migrations.length) throw new NewerDatabaseError(file, version, migrations.length);
+  }
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL survives a crashed process; only an OS crash can lose the last commits.
+  // Writes a person made (enqueue, caps, lanes) go through `durably`, which forces a sync.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db, migrations, file);
+  return db;
+}
+
+/** Runs `fn` in a transaction that is synced to disk before it returns. */
+export function durably<T>(db: Db, fn: () => T): T {
+  db.pragma('synchronous = FULL');
+  try {
+    return db.transaction(fn).immediate();
+  } finally {
+    db.pragma('synchronous = NORMAL');
+  }
+}

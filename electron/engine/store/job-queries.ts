@@ -1,0 +1,79 @@
+// Read-side questions about jobs: pages for the window and CLI, and recent figures per lane.
+import type { JobPage, JobState } from '../../../shared/model.js';
+import type { Db } from './db.js';
+import { toJob } from './jobs.js';
+import type { LaneCounts } from './lanes.js';
+
+export interface JobFilter {
+  lane?: string | undefined;
+  state?: JobState | undefined;
+  beforeId?: number | undefined;
+  limit: number;
+}
+
+export interface RecentFigures {
+  throughputPerMin: number;
+  medianWaitMs: number | null;
+}
+
+/** Throughput is averaged over this window. */
+export const RECENT_WINDOW_MS = 5 * 60_000;
+
+export class JobQueries {
+  constructor(private readonly db: Db) {}
+
+  /** Newest first. `total` comes from the maintained counts, never a COUNT over the table. */
+  page(filter: JobFilter, counts: Map<string, LaneCounts>): JobPage {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    if (filter.lane) {
+      where.push('lane = ?');
+      args.push(filter.lane);
+    }
+    if (filter.state) {
+      where.push('state = ?');
+      args.push(filter.state);
+    }
+    if (filter.beforeId) {
+      where.push('id < ?');
+      args.push(filter.beforeId);
+    }
+    const sql = `SELECT * FROM jobs ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`;
+    const rows = this.db.prepare(sql).all(...args, filter.limit + 1) as Parameters<typeof toJob>[0][];
+    const more = rows.length > filter.limit;
+    const jobs = rows.slice(0, filter.limit).map((r) => {
+      const { worker: _w, pgid: _p, ...job } = toJob(r);
+      return job;
+    });
+    return { jobs, total: totalFor(filter, counts), nextBeforeId: more ? (jobs.at(-1)?.id ?? null) : null };
+  }
+
+  recent(lane: string, now: number): RecentFigures {
+    const since = now - RECENT_WINDOW_MS;
+    const done = this.db
+      .prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM jobs WHERE lane = ? AND finished_at >= ?')
+      .get(lane, since)!.n;
+    const waits = this.db
+      .prepare<[string], { w: number }>(
+        `SELECT started_at - created_at AS w FROM jobs
+         WHERE lane = ? AND finished_at IS NOT NULL AND started_at IS NOT NULL
+         ORDER BY finished_at DESC LIMIT 200`,
+      )
+      .all(lane)
+      .map((r) => r.w)
+      .sort((a, b) => a - b);
+    const mid = waits.length >> 1;
+    const median = waits.length === 0 ? null : waits.length % 2 ? waits[mid]! : (waits[mid - 1]! + waits[mid]!) / 2;
+    return { throughputPerMin: done / (RECENT_WINDOW_MS / 60_000), medianWaitMs: median };
+  }
+}
+
+function totalFor(f: JobFilter, counts: Map<string, LaneCounts>): number {
+  const lanes = f.lane ? [counts.get(f.lane)] : [...counts.values()];
+  let total = 0;
+  for (const c of lanes) {
+    if (!c) continue;
+    total += f.state ? c[f.state] : c.queued + c.running + c.succeeded + c.failed + c.cancelled;
+  }
+  return total;
+}

@@ -1,0 +1,36 @@
+// The worker's line to its engine: Node's IPC when forked, `process.parentPort` when the
+// desktop app starts it as an Electron utility process. The rest of the runtime sees only this.
+import type { FromWorker, ToWorker } from './protocol.js';
+
+export interface Channel {
+  send(message: FromWorker): void;
+  onMessage(listener: (message: ToWorker) => void): void;
+  /** The engine is gone (its end closed). */
+  onClose(listener: () => void): void;
+  close(): void;
+}
+
+interface ParentPort {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (e: { data: unknown }) => void): void;
+}
+
+export function connect(): Channel {
+  const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
+  if (port) {
+    return {
+      send: (m) => port.postMessage(m),
+      onMessage: (l) => port.on('message', (e) => l(e.data as ToWorker)),
+      // A utility process ends with its parent; there is no separate close to watch.
+      onClose: () => {},
+      close: () => process.exit(0),
+    };
+  }
+  if (!process.send) throw new Error('the Lanes worker runtime must be started by the Lanes engine');
+  return {
+    send: (m) => process.connected && process.send!(m),
+    onMessage: (l) => process.on('message', (m) => l(m as ToWorker)),
+    onClose: (l) => process.on('disconnect', l),
+    close: () => process.connected && process.disconnect(),
+  };
+}

@@ -1,0 +1,82 @@
+// The worker runtime: one OS process that pulls a job, runs it, reports, and pulls again.
+// It holds nothing between jobs that another worker could not rebuild from the store.
+import { connect } from './channel.js';
+import type { JobAssignment, JobOutcome, ToWorker } from './protocol.js';
+import { runShellJob, type RunningProcess } from './shell-job.js';
+import { PersistentCommand } from './persistent.js';
+import { signalGroup } from './process-group.js';
+
+const channel = connect();
+const logCap = Number(process.env.LANES_LOG_CAP_BYTES) || 1_048_576;
+const persistent = process.env.LANES_WORKER_COMMAND
+  ? new PersistentCommand(JSON.parse(process.env.LANES_WORKER_COMMAND) as string[], logCap)
+  : null;
+
+let running: { job: JobAssignment; proc: RunningProcess } | null = null;
+/** Waiting for the engine's answer to a pull; a `wake` meanwhile is already answered. */
+let asking = false;
+let draining = false;
+
+function pull(): void {
+  asking = true;
+  channel.send({ t: 'pull' });
+}
+
+async function run(job: JobAssignment): Promise<void> {
+  let proc: RunningProcess;
+  try {
+    proc = persistent ? persistent.run(job) : runShellJob(job, logCap);
+  } catch (e) {
+    finish(job, { state: 'failed', exitCode: null, error: (e as Error).message });
+    return;
+  }
+  running = { job, proc };
+  if (proc.pgid !== undefined) channel.send({ t: 'spawned', jobId: job.id, pgid: proc.pgid });
+  finish(job, await proc.done);
+}
+
+function finish(job: JobAssignment, outcome: JobOutcome): void {
+  running = null;
+  asking = !draining;
+  channel.send({ t: 'done', jobId: job.id, attempt: job.attempt, outcome, pull: !draining });
+  if (draining) exit();
+}
+
+function exit(): void {
+  persistent?.stop();
+  channel.close();
+  // Let the last message flush; then go, even if a stray handle would keep the loop alive.
+  setTimeout(() => process.exit(0), 1000).unref();
+}
+
+channel.onMessage((m: ToWorker) => {
+  switch (m.t) {
+    case 'job':
+      asking = false;
+      if (m.job) void run(m.job);
+      else if (draining) exit();
+      return;
+    case 'wake':
+      if (!running && !asking && !draining) pull();
+      return;
+    case 'drain':
+      draining = true;
+      if (!running && !asking) exit();
+      return;
+    case 'cancel':
+      if (running?.job.id === m.jobId) running.proc.cancel(m.graceMs);
+      return;
+    case 'ping':
+      channel.send({ t: 'pong', n: m.n });
+      return;
+  }
+});
+
+// The engine went away (it was stopped or killed): the job's processes must not outlive it.
+channel.onClose(() => {
+  if (running?.proc.pgid !== undefined) signalGroup(running.proc.pgid, 'SIGKILL');
+  persistent?.stop();
+  process.exit(0);
+});
+
+pull();

@@ -1,0 +1,28 @@
+// Ending a job means ending everything it started: its whole process group.
+import { spawnSync } from 'node:child_process';
+
+export type GroupSignal = 'SIGTERM' | 'SIGKILL';
+
+/** Signals the process group led by `pgid`. Returns false if it was already gone. */
+export function signalGroup(pgid: number, signal: GroupSignal): boolean {
+  if (process.platform === 'win32') {
+    // Windows has no process groups to signal; taskkill /T walks the tree instead.
+    const r = spawnSync('taskkill', ['/pid', String(pgid), '/T', ...(signal === 'SIGKILL' ? ['/F'] : [])], { stdio: 'ignore' });
+    return r.status === 0;
+  }
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(process.platform === 'win32' ? pgid : -pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
