@@ -1,0 +1,71 @@
+// The engine with its API, as one thing to start and stop. `lanes daemon` calls this, and so
+// will the desktop app's main process, so both publish the same files in the same way.
+import { mkdirSync } from 'node:fs';
+import { openEngine, type Engine, type EngineOptions } from '../engine/engine.js';
+import { LanesError } from '../engine/errors.js';
+import { ensureToken, removeDaemonInfo, writeDaemonInfo } from './daemon-info.js';
+import { defaultRendererDir } from './renderer-files.js';
+import { createApiServer } from './server.js';
+
+export interface HostOptions extends EngineOptions {
+  /** 0 or omitted: a free port chosen by the OS. */
+  port?: number;
+  /** The built window to serve at `/`; default: this package's dist/renderer. */
+  rendererDir?: string;
+  /** Largest accepted request body in bytes; default 8 MiB. */
+  bodyLimit?: number;
+}
+
+export interface HostedEngine {
+  engine: Engine;
+  /** The window's address with its token: `http://127.0.0.1:PORT/#token=…`. */
+  url: string;
+  port: number;
+  token: string;
+  /** Stops the API (and removes daemon.json), then the engine. Safe to call twice. */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
+  const { port: wanted = 0, rendererDir, bodyLimit, ...engineOptions } = options;
+  mkdirSync(engineOptions.dataDir, { recursive: true });
+  // The engine first: it holds the data directory's lock, so a second daemon is refused before
+  // it can overwrite the first one's daemon.json.
+  const engine = await openEngine(engineOptions);
+  const token = ensureToken(engine.dataDir);
+  const api = createApiServer({
+    engine,
+    token,
+    rendererDir: rendererDir ?? defaultRendererDir(),
+    ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+    ...(engineOptions.log ? { log: engineOptions.log } : {}),
+  });
+  let port: number;
+  try {
+    port = await api.listen(wanted);
+  } catch (err) {
+    await engine.stop({ graceMs: 0 });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new LanesError('conflict', `port ${wanted} is already in use; choose another with --port, or omit it for a free one`);
+    throw err;
+  }
+  const base = `http://127.0.0.1:${port}/`;
+  writeDaemonInfo(engine.dataDir, { port, pid: process.pid, url: base, startedAt: engine.startedAt });
+
+  let closing: Promise<void> | null = null;
+  return {
+    engine,
+    url: `${base}#token=${token}`,
+    port,
+    token,
+    close(closeOptions = {}) {
+      closing ??= (async () => {
+        // Withdraw the address first so no CLI starts a request against an engine going away.
+        removeDaemonInfo(engine.dataDir, process.pid);
+        await api.close();
+        await engine.stop(closeOptions);
+      })();
+      return closing;
+    },
+  };
+}
