@@ -1,0 +1,84 @@
+// Turning command-line text into request input. Parsers throw commander's InvalidArgumentError,
+// so a malformed number is a usage error (exit 2) before anything reaches the engine.
+import { InvalidArgumentError } from 'commander';
+
+/** A whole number within [min, max]; "1.5", "3x" and "" are refused with the value quoted. */
+export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
+  return (text: string): number => {
+    if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError(`${what} must be a whole number, not "${text}"`);
+    const n = Number(text);
+    if (n < min) throw new InvalidArgumentError(`${what} must be at least ${min}, not ${n}`);
+    if (n > max) throw new InvalidArgumentError(`${what} must be at most ${max}, not ${n}`);
+    return n;
+  };
+}
+
+export const jobIdArg = wholeNumber('a job id', 1);
+
+/** Collects repeated `--env KEY=VALUE` into one object. */
+export function envPair(text: string, previous: Record<string, string> = {}): Record<string, string> {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new InvalidArgumentError(`--env takes KEY=VALUE, not "${text}"`);
+  return { ...previous, [text.slice(0, eq)]: text.slice(eq + 1) };
+}
+
+export function jsonValue(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new InvalidArgumentError(`not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Characters that only mean something to a shell: pipes, redirects, globs, variables … */
+const SHELL_SYNTAX = /[\s|&;<>()$`\\"'*?[\]#~{}!]/;
+
+/**
+ * How the words after `--` become a job. Several words are a program and its arguments, run
+ * without a shell, exactly as given. One word with spaces or shell syntax in it
+ * (`lanes add -- 'make -j4 && ./test'`) can only have been meant for the shell, since no
+ * program is named like that. `--shell` / `--no-shell` settle it explicitly.
+ */
+export function commandSpec(words: string[], shell: boolean | undefined): { argv: string[] } | { shell: string } {
+  const useShell = shell ?? (words.length === 1 && SHELL_SYNTAX.test(words[0] as string));
+  return useShell ? { shell: words.join(' ') } : { argv: words };
+}
+
+/**
+ * Splits a command line into words the way a POSIX shell would for plain quoting (single and
+ * double quotes, backslash escapes) — enough for `--worker-command "python3 serve.py --model x"`;
+ * no variables or globs, since no shell is involved.
+ */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1] as string)) word += text[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < text.length) {
+      word += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new InvalidArgumentError(`unterminated ${quote} quote in "${text}"`);
+  if (inWord) words.push(word);
+  return words;
+}

@@ -1,0 +1,52 @@
+// `lanes daemon`: the engine and its API in the foreground, for machines without the tray app
+// and for scripts. Ctrl-C (or SIGTERM from a service manager) stops it the graceful way.
+import type { Command } from 'commander';
+import { hostEngine } from '../../api/host.js';
+import { wholeNumber } from '../args.js';
+import { dataDirOf, note, print } from '../context.js';
+import { count } from '../format.js';
+
+interface DaemonOptions {
+  port?: number;
+  grace: number;
+}
+
+export function registerDaemon(program: Command): void {
+  program
+    .command('daemon')
+    .description('run the engine and its local API in the foreground; Ctrl-C stops it')
+    .option('--port <n>', 'listen on this port (default: a free one)', wholeNumber('the port', 0, 65_535))
+    .option('--grace <seconds>', 'how long running jobs get to finish when stopping', wholeNumber('the grace period', 0), 10)
+    .action(async (opts: DaemonOptions, cmd: Command) => {
+      const hosted = await hostEngine({ dataDir: dataDirOf(cmd), ...(opts.port !== undefined ? { port: opts.port } : {}) });
+      const { engine } = hosted;
+      note(`Lanes engine running: pid ${process.pid}, up to ${count(engine.ceiling)} workers at once, data in ${engine.dataDir}`);
+      print(`Window: ${hosted.url}`);
+      note('Press Ctrl-C to stop.');
+
+      await new Promise<void>((done) => {
+        let stopping = false;
+        const stop = (signal: NodeJS.Signals) => {
+          if (stopping) {
+            // A second Ctrl-C means now: unfinished jobs run again at the next start.
+            note('Stopping now.');
+            process.exit(130);
+          }
+          stopping = true;
+          note(`${signal}: letting running jobs finish (up to ${opts.grace}s); Ctrl-C again to stop now.`);
+          hosted
+            .close({ graceMs: opts.grace * 1000 })
+            .then(() => note('Stopped.'))
+            .catch((err: unknown) => note(`lanes: while stopping: ${(err as Error).message}`))
+            .finally(() => {
+              // Nothing should outlive the engine; if something does, it must not hold the exit.
+              setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
+              done();
+            });
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+        process.on('SIGHUP', stop);
+      });
+    });
+}

@@ -1,0 +1,76 @@
+// `lanes events`: the scale ledger — every worker start, stop and drain, and why.
+import type { Command } from 'commander';
+import type { ScaleEvent } from '../../../shared/model.js';
+import { wholeNumber } from '../args.js';
+import { clientFor, dataDirOf, print, printJson } from '../context.js';
+import { watchEvents } from '../event-client.js';
+import { clock, table } from '../format.js';
+
+const REASONS: Record<ScaleEvent['reason'], string> = {
+  demand: 'work waiting',
+  idle: 'idle',
+  cap: 'cap changed',
+  budget: 'machine budget',
+  crash: 'worker crashed',
+  unresponsive: 'worker stopped answering',
+  shutdown: 'engine stopping',
+};
+
+function rows(events: ScaleEvent[]): string[][] {
+  return events.map((e) => [clock(e.at), e.lane, `${e.from} → ${e.to}`, REASONS[e.reason] ?? e.reason, e.detail]);
+}
+
+const HEADER = ['TIME', 'LANE', 'WORKERS', 'REASON', 'DETAIL'];
+const ALIGN = ['left', 'left', 'right', 'left', 'left'] as const;
+
+interface EventsOptions {
+  lane?: string;
+  limit: number;
+  follow?: boolean;
+  json?: boolean;
+}
+
+export function registerEvents(program: Command): void {
+  program
+    .command('events')
+    .description('the scale ledger: when each lane grew or shrank, and why')
+    .option('--lane <name>', 'only this lane')
+    .option('--limit <n>', 'at most this many (default: 200)', wholeNumber('--limit', 1, 10_000), 200)
+    .option('-f, --follow', 'keep printing new ledger rows as they happen')
+    .option('--json', 'one JSON array; with --follow, one JSON object per line')
+    .action(async (opts: EventsOptions, cmd: Command) => {
+      const client = clientFor(cmd);
+      const lane = opts.lane !== undefined ? { lane: opts.lane } : {};
+      const shown = new Set<number>();
+      const show = (events: ScaleEvent[], header: boolean) => {
+        const fresh = events.filter((e) => !shown.has(e.id));
+        fresh.forEach((e) => shown.add(e.id));
+        if (opts.json) {
+          if (opts.follow) fresh.forEach((e) => printJson(e));
+          else printJson(fresh);
+        } else if (fresh.length > 0 || header) {
+          const text = table(HEADER, rows(fresh), [...ALIGN]);
+          print(header ? text : text.slice(text.indexOf('\n') + 1));
+        }
+      };
+      if (!opts.follow) return show(await client.call('scaleEvents', { ...lane, limit: opts.limit }), true);
+      // Subscribe first, then read the ledger: a row written in between arrives as an event and
+      // is shown once (ids are remembered), never lost.
+      let first = true;
+      await watchEvents(
+        dataDirOf(cmd),
+        {
+          onOpen: async () => {
+            const known = [...shown];
+            const afterId = known.length > 0 ? Math.max(...known) : undefined;
+            show(await client.call('scaleEvents', { ...lane, limit: opts.limit, ...(afterId !== undefined ? { afterId } : {}) }), first);
+            first = false;
+          },
+          onEvent: (event) => {
+            if (event.type === 'scale' && (opts.lane === undefined || event.data.lane === opts.lane)) show([event.data], false);
+          },
+        },
+        new AbortController().signal,
+      );
+    });
+}

@@ -1,0 +1,105 @@
+// Lanes and their caps: `status`, `cap`, `lane add`, `lane remove`.
+import { Option, type Command } from 'commander';
+import type { LaneStatus, Status } from '../../../shared/model.js';
+import { splitWords, wholeNumber } from '../args.js';
+import { clientFor, print, printJson } from '../context.js';
+import { UsageError } from '../errors.js';
+import { count, rate, table } from '../format.js';
+
+/**
+ * `status --json`: the engine's Status with each lane's nudge as its text (or null), the one
+ * thing a script wants from it; the rest of the object is as GET /api/status answers it.
+ */
+export function statusJson(status: Status): unknown {
+  return { ...status, lanes: status.lanes.map((lane) => ({ ...lane, nudge: lane.nudge?.text ?? null })) };
+}
+
+function workersCell(lane: LaneStatus): string {
+  return lane.draining > 0 ? `${count(lane.workers)} (${count(lane.draining)} draining)` : count(lane.workers);
+}
+
+export function statusText(status: Status): string {
+  const head = `${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (this machine's ceiling)\n\n`;
+  const rows = status.lanes.map((l) => [
+    l.name,
+    l.class,
+    count(l.cap),
+    workersCell(l),
+    count(l.busy),
+    count(l.waiting),
+    count(l.succeeded),
+    count(l.failed),
+    rate(l.throughputPerMin),
+    l.mood,
+  ]);
+  const body = table(
+    ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'DONE', 'FAILED', 'PER MIN', 'STATE'],
+    rows,
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+  );
+  const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
+  return head + body + nudges.join('') + (nudges.length ? '\n' : '');
+}
+
+function laneLine(lane: LaneStatus): string {
+  return `${lane.name}: cap ${count(lane.cap)}, ${count(lane.workers)} ${lane.workers === 1 ? 'worker' : 'workers'}, ${count(lane.waiting)} waiting`;
+}
+
+export function registerLanes(program: Command): void {
+  program
+    .command('status')
+    .description('each lane: cap, workers, busy, waiting, done, failed, throughput, nudge')
+    .option('--json', 'print { ceiling, lanes: [...] } with each nudge as text or null')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const status = await clientFor(cmd).call('status', {});
+      if (opts.json) printJson(statusJson(status));
+      else print(statusText(status));
+    });
+
+  program
+    .command('cap')
+    .description("set a lane's cap: the most workers it may run at once (0 turns it off)")
+    .argument('<lane>', 'the lane')
+    .argument('<n>', 'the new cap, from 0 to the machine ceiling', wholeNumber('the cap', 0))
+    .option('--json', 'print the lane as JSON')
+    .action(async (lane: string, cap: number, opts: { json?: boolean }, cmd: Command) => {
+      const status = await clientFor(cmd).call('setCap', { lane, cap });
+      if (opts.json) printJson(status);
+      else print(laneLine(status));
+    });
+
+  const lane = program.command('lane').description('add or remove lanes');
+  lane
+    .command('add')
+    .description('add a lane')
+    .usage('NAME [options] [-- WORKER-COMMAND [ARGS...]]')
+    .argument('<name>', 'a-z, 0-9 and "-", up to 32 characters')
+    .argument('[worker-command...]', "a persistent worker's program and arguments, after --")
+    .addOption(new Option('--class <class>', 'cpu or ml').choices(['cpu', 'ml']).default('cpu'))
+    .option('--cap <n>', 'its cap (default: 1 for cpu, 0 for ml)', wholeNumber('the cap', 0))
+    .option('--worker-command <command>', 'a persistent worker command line, e.g. "python3 serve.py --model m"', splitWords)
+    .option('--json', 'print the lane as JSON')
+    .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; workerCommand?: string[]; json?: boolean }, cmd: Command) => {
+      if (opts.workerCommand && words.length > 0) throw new UsageError('give the worker command either with --worker-command or after --, not both');
+      const workerCommand = opts.workerCommand ?? (words.length > 0 ? words : undefined);
+      if (workerCommand && workerCommand.length === 0) throw new UsageError('--worker-command is empty');
+      const status = await clientFor(cmd).call('addLane', {
+        name,
+        class: opts.class,
+        ...(opts.cap !== undefined ? { cap: opts.cap } : {}),
+        ...(workerCommand ? { workerCommand } : {}),
+      });
+      if (opts.json) printJson(status);
+      else print(`added ${laneLine(status)}`);
+    });
+  lane
+    .command('remove')
+    .description('remove a lane that holds no unfinished job')
+    .argument('<name>', 'the lane')
+    .option('--json', 'print {"removed": NAME}')
+    .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
+      const result = await clientFor(cmd).call('removeLane', { name });
+      if (opts.json) printJson(result);
+      else print(`removed lane ${result.removed}`);
+    });
+}

@@ -1,0 +1,79 @@
+// `lanes log ID [--follow]`: a job's output. Following reads the log from where it left off and
+// stops once the event stream says the job finished and the last bytes are out.
+import type { Command } from 'commander';
+import { FINISHED_STATES } from '../../../shared/model.js';
+import { jobIdArg, wholeNumber } from '../args.js';
+import { dataDirOf, clientFor, note } from '../context.js';
+import { watchEvents } from '../event-client.js';
+import type { LanesHttpClient } from '../client.js';
+
+interface LogOptions {
+  follow?: boolean;
+  stderr?: boolean;
+  bytes: number;
+}
+
+/** How often a followed log is read while its job runs; output is not an event, so it is read. */
+const FOLLOW_INTERVAL_MS = 200;
+
+async function readFrom(client: LanesHttpClient, id: number, stream: 'stdout' | 'stderr', offset: number | undefined, maxBytes: number) {
+  const chunk = await client.call('logTail', { id, stream, maxBytes, ...(offset !== undefined ? { offset } : {}) });
+  if (chunk.truncated && (offset === undefined || chunk.offset > offset)) note(`[earlier output dropped to keep the log within its size cap]`);
+  process.stdout.write(chunk.text);
+  return chunk;
+}
+
+async function follow(client: LanesHttpClient, dataDir: string, id: number, stream: 'stdout' | 'stderr', bytes: number): Promise<void> {
+  let offset = (await readFrom(client, id, stream, undefined, bytes)).nextOffset;
+  let finished = false;
+  const stop = new AbortController();
+  const watching = watchEvents(
+    dataDir,
+    {
+      // Re-read the job whenever the stream (re)opens: it may have finished while we were away.
+      onOpen: async () => {
+        const job = await client.call('job', { id });
+        if (FINISHED_STATES.includes(job.state)) finished = true;
+      },
+      onEvent: (event) => {
+        if (event.type === 'job' && event.data.id === id && FINISHED_STATES.includes(event.data.state)) finished = true;
+      },
+    },
+    stop.signal,
+  );
+  const failure = watching.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  try {
+    for (;;) {
+      const wasFinished = finished;
+      const chunk = await readFrom(client, id, stream, offset, 1_048_576);
+      offset = chunk.nextOffset;
+      // Finished before this read began, and the read came back empty: the log is complete.
+      if (wasFinished && chunk.text === '') return;
+      if (chunk.text !== '') continue;
+      const err = await Promise.race([failure, new Promise((done) => setTimeout(() => done(null), FOLLOW_INTERVAL_MS))]);
+      if (err) throw err;
+    }
+  } finally {
+    stop.abort();
+    await watching.catch(() => undefined);
+  }
+}
+
+export function registerLog(program: Command): void {
+  program
+    .command('log')
+    .description("print a job's output; --follow keeps printing until it finishes")
+    .argument('<id>', 'the job id', jobIdArg)
+    .option('-f, --follow', 'keep printing new output until the job finishes')
+    .option('--stderr', 'the job\'s stderr instead of its stdout')
+    .option('--bytes <n>', 'how much of the end of the log to show first (default: 65,536)', wholeNumber('--bytes', 1, 1_048_576), 65_536)
+    .action(async (id: number, opts: LogOptions, cmd: Command) => {
+      const client = clientFor(cmd);
+      const stream = opts.stderr ? 'stderr' : 'stdout';
+      if (opts.follow) await follow(client, dataDirOf(cmd), id, stream, opts.bytes);
+      else await readFrom(client, id, stream, undefined, opts.bytes);
+    });
+}

@@ -1,0 +1,71 @@
+// Human output: aligned columns, grouped digits, short durations. Machine output is `--json`,
+// never a parse of these tables.
+import type { Job, JobSpec } from '../../shared/model.js';
+
+const grouping = new Intl.NumberFormat('en-US');
+
+/** 4060 → "4,060". One locale on purpose: output should not change with the terminal's. */
+export function count(n: number): string {
+  return grouping.format(n);
+}
+
+export function rate(perMin: number): string {
+  return perMin >= 10 ? count(Math.round(perMin)) : perMin.toFixed(1);
+}
+
+/** 1234 → "1.2s", 95000 → "1m35s", 7200000 → "2h00m". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(Math.floor(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** Local wall-clock time, with the date only when it is not today. */
+export function clock(at: number, now = Date.now()): string {
+  const d = new Date(at);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  if (new Date(now).toDateString() === d.toDateString()) return time;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+}
+
+/** What a job runs, in one line, quoting argv words that would otherwise read ambiguously. */
+export function describeSpec(spec: JobSpec): string {
+  if (spec.kind === 'shell') return spec.script;
+  if (spec.kind === 'payload') return `payload ${JSON.stringify(spec.payload)}`;
+  return spec.argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** How long a job ran, or has been running, or "" when it has not started. */
+export function jobTime(job: Job, now = Date.now()): string {
+  if (job.startedAt === null) return '';
+  return duration((job.finishedAt ?? now) - job.startedAt);
+}
+
+export type Align = 'left' | 'right';
+
+/**
+ * Rows padded into columns. Numbers go right-aligned so digits line up; the last column is left
+ * unpadded so long commands do not drag trailing spaces.
+ */
+export function table(header: string[], rows: string[][], align: Align[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => {
+        if (i === cells.length - 1 && align[i] !== 'right') return cell;
+        return align[i] === 'right' ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0);
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** Truncate to `max` characters with an ellipsis, for one-line summaries. */
+export function clip(text: string, max: number): string {
+  const one = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,65 @@
+// The `lanes` program. Each command lives in commands/; this file wires them to commander and
+// turns every failure into a message on stderr and the documented exit code.
+import { Command, CommanderError } from 'commander';
+import { registerDaemon } from './commands/daemon.js';
+import { registerEvents } from './commands/events.js';
+import { registerJobs } from './commands/jobs.js';
+import { registerLanes } from './commands/lanes.js';
+import { registerLog } from './commands/log.js';
+import { registerOpen } from './commands/open.js';
+import { registerWait } from './commands/wait.js';
+import { CliError, EXIT_FAILURE, EXIT_USAGE, RequestRefused } from './errors.js';
+import { LanesError } from '../engine/errors.js';
+
+export function buildProgram(): Command {
+  const program = new Command('lanes')
+    .description('Run background work in lanes of worker processes, sized within the caps you set.')
+    .option('--data-dir <dir>', 'the engine\'s data directory (default: $LANES_DATA_DIR, else the desktop app\'s)')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok, 1 the request failed or was refused (or a waited job failed), 2 bad usage.\n' +
+      'Environment: LANES_DATA_DIR, and for `lanes daemon` LANES_TICK_MS and LANES_CORES.',
+  );
+  registerDaemon(program);
+  registerJobs(program);
+  registerLanes(program);
+  registerLog(program);
+  registerWait(program);
+  registerEvents(program);
+  registerOpen(program);
+  // Subcommands inherit exitOverride so their usage errors come back here as well.
+  for (const cmd of program.commands) cmd.exitOverride();
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; never calls process.exit itself. */
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and --version arrive as "errors" too; commander has already printed them.
+      return err.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    if (err instanceof RequestRefused) {
+      const field = err.detail.field && !err.message.includes(err.detail.field) ? ` (${err.detail.field})` : '';
+      process.stderr.write(`lanes: ${err.message}${field}\n`);
+      return err.exitCode;
+    }
+    if (err instanceof CliError) {
+      if (err.message) process.stderr.write(`lanes: ${err.message}\n`);
+      return err.exitCode;
+    }
+    if (err instanceof LanesError) {
+      process.stderr.write(`lanes: ${err.message}\n`);
+      return EXIT_FAILURE;
+    }
+    process.stderr.write(`lanes: ${(err as Error)?.stack ?? String(err)}\n`);
+    return EXIT_FAILURE;
+  }
+}
