@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { nudgeFor, type NudgeFacts } from '../../electron/engine/sizer/nudge.js';
+import { moodOf } from '../../electron/engine/sizer/mood.js';
+
+const TICK = 60_000;
+const NOW = 5_000_000;
+const facts = (o: Partial<NudgeFacts>): NudgeFacts => ({
+  cap: 1,
+  ceiling: 7,
+  waiting: 4060,
+  busy: 1,
+  waitingSince: NOW - TICK,
+  now: NOW,
+  tickMs: TICK,
+  machineInUse: 1,
+  ...o,
+});
+
+describe('nudge', () => {
+  it('fires when every allowed worker is busy and work has waited a tick', () => {
+    expect(nudgeFor(facts({}))).toEqual({
+      text: '4,060 waiting and all 1 worker busy. Raise the cap to run more at once — this machine allows up to 7.',
+      waiting: 4060,
+      busy: 1,
+      ceiling: 7,
+      suggestedCap: 7,
+    });
+  });
+
+  it.each([
+    ['the lane keeps up (nothing waiting)', { waiting: 0, waitingSince: null }],
+    ['the sizer has room it has not taken', { cap: 3, busy: 2 }],
+    ['at the machine ceiling', { cap: 7, busy: 7, machineInUse: 7 }],
+    ['the machine budget is spent by other lanes', { machineInUse: 7 }],
+    ['work has waited less than a tick', { waitingSince: NOW - TICK + 1 }],
+  ])('is silent when %s', (_why, o) => {
+    expect(nudgeFor(facts(o))).toBeNull();
+  });
+
+  it('speaks to a lane at cap 0 with backlog', () => {
+    const n = nudgeFor(facts({ cap: 0, busy: 0, waiting: 12, machineInUse: 0 }));
+    expect(n?.text).toBe('12 waiting and this lane may use no workers (cap 0). Raise the cap to run them — this machine allows up to 7.');
+    expect(n?.suggestedCap).toBe(7);
+  });
+
+  it.each([
+    [1, 3, '3 waiting and all 1 worker busy'],
+    [2, 1, '1 waiting and all 2 workers busy'],
+    [3, 1_234_567, '1,234,567 waiting and all 3 workers busy'],
+  ])('with %i busy and %i waiting says "%s"', (busy, waiting, start) => {
+    const n = nudgeFor(facts({ cap: busy, busy, waiting, machineInUse: busy }));
+    expect(n?.text.startsWith(start + '.')).toBe(true);
+  });
+
+  it('suggests a cap that covers the backlog, within the ceiling', () => {
+    expect(nudgeFor(facts({ cap: 2, busy: 2, waiting: 3, machineInUse: 2 }))?.suggestedCap).toBe(5);
+    expect(nudgeFor(facts({ cap: 2, busy: 2, waiting: 300, machineInUse: 2 }))?.suggestedCap).toBe(7);
+  });
+});
+
+describe('mood', () => {
+  it.each([
+    [{ cap: 0, ceiling: 7, waiting: 5, busy: 0, running: 0 }, 'off'],
+    [{ cap: 2, ceiling: 7, waiting: 0, busy: 0, running: 0 }, 'idle'],
+    [{ cap: 2, ceiling: 7, waiting: 0, busy: 1, running: 2 }, 'working'],
+    [{ cap: 2, ceiling: 7, waiting: 9, busy: 2, running: 2 }, 'saturated'],
+    [{ cap: 4, ceiling: 7, waiting: 9, busy: 1, running: 1 }, 'sharing'],
+  ] as const)('%o is %s', (f, mood) => {
+    expect(moodOf(f)).toBe(mood);
+  });
+});

@@ -1,0 +1,24 @@
+import type { LaneObservation, Observation } from '../../electron/engine/sizer/policy.js';
+
+export const TICK = 60_000;
+export const NOW = 10_000_000;
+
+/** A lane with `idle` and `busy` workers named after it: worker lane → w-i0, w-b0 … */
+export function lane(
+  name: string,
+  o: { cap?: number; idle?: number; busy?: number; leaving?: number; waiting?: number; class?: 'cpu' | 'ml'; lastShrinkAt?: number | null; surplusSince?: number | null } = {},
+): LaneObservation {
+  return {
+    name,
+    class: o.class ?? 'cpu',
+    cap: o.cap ?? 1,
+    idle: Array.from({ length: o.idle ?? 0 }, (_, i) => `${name}-i${i}`),
+    busy: Array.from({ length: o.busy ?? 0 }, (_, i) => `${name}-b${i}`),
+    leaving: o.leaving ?? 0,
+    waiting: o.waiting ?? 0,
+    lastShrinkAt: o.lastShrinkAt ?? null,
+    surplusSince: o.surplusSince ?? null,
+  };
+}
+
+export const observe = (ceiling: number, lanes: LaneObservation[], now = NOW): Observation => ({ now, tickMs: TICK, ceiling, lanes });

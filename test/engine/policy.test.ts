@@ -1,0 +1,107 @@
+// The sizer's rules, one row each. The policy is pure, so every case is data in, actions out.
+import { describe, expect, it } from 'vitest';
+import { decide, type Action, type Observation } from '../../electron/engine/sizer/policy.js';
+import { lane, observe, NOW, TICK } from './policy-fixtures.js';
+
+/** Actions as short strings: "start worker 2 (demand)", "drain worker worker-b0 (cap)". */
+const brief = (actions: Action[]) =>
+  actions.map((a) => (a.kind === 'start' ? `start ${a.lane} ${a.count} (${a.reason})` : `${a.kind} ${a.lane} ${a.workers.join(',')} (${a.reason})`));
+
+describe('decide', () => {
+  const cases: { name: string; o: Observation; want: string[] }[] = [
+    { name: 'an idle machine does nothing', o: observe(7, [lane('worker'), lane('ml', { cap: 0, class: 'ml' })]), want: [] },
+    { name: 'backlog grows a lane to its cap at once', o: observe(7, [lane('worker', { cap: 4, waiting: 100 })]), want: ['start worker 4 (demand)'] },
+    { name: 'growth is bounded by the backlog', o: observe(7, [lane('worker', { cap: 4, waiting: 2 })]), want: ['start worker 2 (demand)'] },
+    { name: 'growth is bounded by the ceiling', o: observe(3, [lane('worker', { cap: 3, waiting: 100, busy: 1 }), lane('x', { cap: 3 })]), want: ['start worker 2 (demand)'] },
+    { name: 'raising the cap grows the lane in the same pass', o: observe(7, [lane('worker', { cap: 5, busy: 1, waiting: 4060 })]), want: ['start worker 4 (demand)'] },
+    { name: 'cap 0 never starts a worker', o: observe(7, [lane('ml', { cap: 0, class: 'ml', waiting: 50 })]), want: [] },
+    {
+      name: 'a lowered cap stops idle excess now and drains busy excess',
+      o: observe(7, [lane('worker', { cap: 1, idle: 1, busy: 3, waiting: 10 })]),
+      want: ['stop worker worker-i0 (cap)', 'drain worker worker-b1,worker-b2 (cap)'],
+    },
+    { name: 'cap 0 drains every busy worker, kills none', o: observe(7, [lane('worker', { cap: 0, busy: 2 })]), want: ['drain worker worker-b0,worker-b1 (cap)'] },
+    { name: 'falling demand: an idle worker goes once surplus for a tick', o: observe(7, [lane('worker', { cap: 4, idle: 3, surplusSince: NOW - TICK })]), want: ['stop worker worker-i0 (idle)'] },
+    { name: 'falling demand: nothing before it has been surplus a tick', o: observe(7, [lane('worker', { cap: 4, idle: 3, surplusSince: NOW - TICK + 1 })]), want: [] },
+    { name: 'falling demand: one per tick, however many passes', o: observe(7, [lane('worker', { cap: 4, idle: 3, surplusSince: NOW - 5 * TICK, lastShrinkAt: NOW - 1000 })]), want: [] },
+    { name: 'ml shrinks slower than cpu', o: observe(7, [lane('ml', { class: 'ml', cap: 2, idle: 2, surplusSince: NOW - 2 * TICK, lastShrinkAt: NOW - 2 * TICK })]), want: [] },
+    { name: 'ml shrinks after three ticks', o: observe(7, [lane('ml', { class: 'ml', cap: 2, idle: 2, surplusSince: NOW - 3 * TICK, lastShrinkAt: NOW - 3 * TICK })]), want: ['stop ml ml-i0 (idle)'] },
+    { name: 'busy workers are never stopped for falling demand', o: observe(7, [lane('worker', { cap: 4, busy: 3, surplusSince: NOW - 9 * TICK })]), want: [] },
+    {
+      name: 'budget: every lane with backlog gets one before any gets a second',
+      o: observe(3, [lane('a', { cap: 3, waiting: 500 }), lane('b', { cap: 3, waiting: 5 }), lane('c', { cap: 3, waiting: 1 })]),
+      want: ['start a 1 (demand)', 'start b 1 (demand)', 'start c 1 (demand)'],
+    },
+    {
+      name: 'budget: the rest goes by backlog',
+      o: observe(4, [lane('a', { cap: 4, waiting: 500 }), lane('b', { cap: 4, waiting: 5 })]),
+      want: ['start a 3 (demand)', 'start b 1 (demand)'],
+    },
+    {
+      name: 'budget: a newcomer gets a worker by draining the biggest lane after its job',
+      o: observe(3, [lane('a', { cap: 3, busy: 3, waiting: 50 }), lane('b', { cap: 1, waiting: 1 })]),
+      want: ['drain a a-b2 (budget)'],
+    },
+    {
+      name: 'budget: an idle worker another lane is waiting for goes now, not at the shrink pace',
+      o: observe(2, [lane('a', { cap: 2, idle: 1, busy: 1 }), lane('b', { cap: 1, waiting: 3 })]),
+      want: ['stop a a-i0 (budget)'],
+    },
+    {
+      name: 'budget: a draining worker still counts against the ceiling',
+      o: observe(3, [lane('a', { cap: 3, busy: 2, leaving: 1, waiting: 50 }), lane('b', { cap: 1, waiting: 1 })]),
+      want: [],
+    },
+    {
+      name: 'budget: a settled split is not reshuffled when backlogs cross',
+      o: observe(3, [lane('a', { cap: 3, busy: 2, waiting: 10 }), lane('b', { cap: 3, busy: 1, waiting: 90 })]),
+      want: [],
+    },
+  ];
+  it.each(cases)('$name', ({ o, want }) => {
+    expect(brief(decide(o).actions)).toEqual(want);
+  });
+
+  it('is idempotent: applying a pass, then deciding again with the result, does nothing', () => {
+    const before = observe(7, [lane('worker', { cap: 3, waiting: 10 }), lane('ml', { class: 'ml', cap: 1, waiting: 2 })]);
+    expect(decide(before).actions).toHaveLength(2);
+    const after = observe(7, [lane('worker', { cap: 3, idle: 3, waiting: 10 }), lane('ml', { class: 'ml', cap: 1, idle: 1, waiting: 2 })]);
+    expect(decide(after).actions).toEqual([]);
+    expect(decide(after).actions).toEqual([]);
+  });
+
+  it('converges: an idle lane walks down one worker per tick to zero and then stays', () => {
+    let idle = 4;
+    let lastShrinkAt: number | null = null;
+    const surplusSince = NOW;
+    const steps: number[] = [];
+    for (let t = NOW; t <= NOW + 10 * TICK; t += TICK / 2) {
+      const d = decide(observe(7, [lane('worker', { cap: 4, idle, lastShrinkAt, surplusSince })], t));
+      for (const a of d.actions) if (a.kind === 'stop') (idle -= a.workers.length), (lastShrinkAt = t), steps.push(t - NOW);
+    }
+    expect(idle).toBe(0);
+    expect(steps).toEqual([TICK, 2 * TICK, 3 * TICK, 4 * TICK]);
+  });
+
+  it('never plans more workers than the ceiling, whatever the lanes want', () => {
+    for (let ceiling = 1; ceiling <= 8; ceiling++) {
+      const lanes = ['a', 'b', 'c', 'd'].map((n, i) => lane(n, { cap: 8, waiting: (i + 1) * 37, busy: i === 0 ? Math.min(ceiling, 2) : 0 }));
+      const d = decide(observe(ceiling, lanes));
+      const started = d.actions.reduce((n, a) => n + (a.kind === 'start' ? a.count : 0), 0);
+      const alive = lanes.reduce((n, l) => n + l.busy.length + l.idle.length + l.leaving, 0);
+      expect(alive + started).toBeLessThanOrEqual(ceiling);
+    }
+  });
+
+  it('tells the loop when a paced shrink becomes due', () => {
+    const d = decide(observe(7, [lane('worker', { cap: 4, idle: 2, surplusSince: NOW - 1000 })]));
+    expect(d.actions).toEqual([]);
+    expect(d.wakeAt).toBe(NOW - 1000 + TICK);
+    expect(d.surplus).toEqual(['worker']);
+  });
+
+  it('records from → to and a reason for every change', () => {
+    const [a] = decide(observe(7, [lane('worker', { cap: 5, busy: 1, waiting: 9 })])).actions;
+    expect(a).toMatchObject({ kind: 'start', lane: 'worker', from: 1, to: 5, reason: 'demand' });
+  });
+});
