@@ -1,9 +1,11 @@
 // The LanesBridge over the local HTTP API, for when the window is served by `lanes daemon`
-// rather than loaded by the desktop app. Every route comes from the shared `requests` table, so
-// a request added there works here without touching this file.
+// rather than loaded by the desktop app. Every route comes from the shared request table through
+// shared/http.ts (the same mapping the server and the CLI use), so a request added there works
+// here without touching this file.
 import { EVENTS_PATH, RESET_EVENT, type LanesBridge, type Result } from '../../shared/bridge';
 import type { LanesEvent } from '../../shared/events';
-import { requests, type LanesErrorBody, type RequestInput, type RequestName, type RequestOutput } from '../../shared/requests';
+import { httpTarget } from '../../shared/http';
+import type { LanesErrorBody, RequestInput, RequestName, RequestOutput } from '../../shared/requests';
 import { SseParser, type SseMessage } from './sse';
 
 export type LinkState = 'connecting' | 'connected' | 'reconnecting' | 'unauthorized';
@@ -11,26 +13,6 @@ type ErrorBody = LanesErrorBody['error'];
 
 const RETRY_FIRST_MS = 400;
 const RETRY_MAX_MS = 5_000;
-
-/** Splits an input into the URL (path params filled, GET fields in the query) and a JSON body. */
-export function buildRequest(name: RequestName, input: Record<string, unknown>): { method: string; url: string; body?: string } {
-  const route = requests[name];
-  const rest: Record<string, unknown> = { ...input };
-  const path = route.path.replace(/:([A-Za-z]+)/g, (_m, key: string) => {
-    const value = rest[key];
-    delete rest[key];
-    return encodeURIComponent(String(value ?? ''));
-  });
-  if (route.method === 'GET') {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(rest)) {
-      if (value !== undefined && value !== null) query.set(key, String(value));
-    }
-    const qs = query.toString();
-    return { method: 'GET', url: qs ? `${path}?${qs}` : path };
-  }
-  return { method: route.method, url: path, body: JSON.stringify(rest) };
-}
 
 export class HttpBridge implements LanesBridge {
   constructor(
@@ -43,23 +25,24 @@ export class HttpBridge implements LanesBridge {
   }
 
   async request<K extends RequestName>(name: K, input: RequestInput<K>): Promise<Result<RequestOutput<K>>> {
-    const req = buildRequest(name, input as Record<string, unknown>);
+    const req = httpTarget(name, input);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     let res: Response;
     try {
       // Relative URL: the token only ever goes to the origin that served this page.
       res = await fetch(req.url, {
         method: req.method,
-        headers: this.headers(req.body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        body: req.body,
+        headers: this.headers(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        body,
         cache: 'no-store',
       });
     } catch {
       return { ok: false, error: { code: 'internal', message: 'Cannot reach the Lanes engine. Is `lanes daemon` running?' } };
     }
     if (res.status === 401) this.onLink('unauthorized');
-    const body: unknown = await res.json().catch(() => null);
-    if (res.ok) return { ok: true, value: body as RequestOutput<K> };
-    return { ok: false, error: errorFrom(body, res.status) };
+    const answer: unknown = await res.json().catch(() => null);
+    if (res.ok) return { ok: true, value: answer as RequestOutput<K> };
+    return { ok: false, error: errorFrom(answer, res.status) };
   }
 
   subscribe(sinceSeq: number, onEvent: (event: LanesEvent) => void, onReset: () => void): () => void {
@@ -70,6 +53,9 @@ export class HttpBridge implements LanesBridge {
 
     const deliver = (message: SseMessage): void => {
       if (message.event === RESET_EVENT) {
+        // Resume from the engine's current position next time, not from what it forgot.
+        const seq = Number(message.id);
+        if (Number.isFinite(seq)) lastSeq = seq;
         onReset();
         return;
       }
