@@ -28,7 +28,8 @@ export interface HostedEngine {
 
 export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
   const { port: wanted = 0, rendererDir, bodyLimit, ...engineOptions } = options;
-  mkdirSync(engineOptions.dataDir, { recursive: true });
+  // Private from the start: the token and the job logs live here.
+  mkdirSync(engineOptions.dataDir, { recursive: true, mode: 0o700 });
   // The engine first: it holds the data directory's lock, so a second daemon is refused before
   // it can overwrite the first one's daemon.json.
   const engine = await openEngine(engineOptions);

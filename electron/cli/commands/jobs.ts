@@ -1,12 +1,13 @@
 // Putting work in and looking at it: `add`, `jobs`, `cancel`, `retry`.
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { JOB_STATES, type Job } from '../../../shared/model.js';
+import { FINISHED_STATES, JOB_STATES, type Job } from '../../../shared/model.js';
 import type { RequestInput } from '../../../shared/requests.js';
 import { commandSpec, envPair, jobIdArg, jsonValue, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import { clip, clock, count, describeSpec, jobTime, table } from '../format.js';
+import { awaitFinished } from '../job-watch.js';
 
 interface AddOptions {
   lane?: string;
@@ -105,7 +106,11 @@ export function registerJobs(program: Command): void {
       .argument('<id>', 'the job id', jobIdArg)
       .option('--json', 'print the job as JSON')
       .action(async (id: number, opts: { json?: boolean }, cmd: Command) => {
-        const job = await clientFor(cmd).call(request, { id });
+        const client = clientFor(cmd);
+        let job = await client.call(request, { id });
+        // A running job is sent TERM and takes a moment; answer once it has really stopped, so
+        // `lanes cancel 7 && lanes retry 7` works.
+        if (request === 'cancel' && !FINISHED_STATES.includes(job.state)) [job] = (await awaitFinished(client, [id])) as [Job];
         if (opts.json) printJson(job);
         else print(`job ${job.id}: ${outcome(job)}`);
       });

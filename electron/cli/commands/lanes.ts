@@ -60,7 +60,7 @@ export function registerLanes(program: Command): void {
     .command('cap')
     .description("set a lane's cap: the most workers it may run at once (0 turns it off)")
     .argument('<lane>', 'the lane')
-    .argument('<n>', 'the new cap, from 0 to the machine ceiling', wholeNumber('the cap', 0))
+    .argument('<cap>', 'the new cap, from 0 to the machine ceiling', wholeNumber('the cap', 0))
     .option('--json', 'print the lane as JSON')
     .action(async (lane: string, cap: number, opts: { json?: boolean }, cmd: Command) => {
       const status = await clientFor(cmd).call('setCap', { lane, cap });

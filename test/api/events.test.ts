@@ -1,0 +1,136 @@
+// The live event stream: a client that drops and reconnects with its last seq receives every
+// event it missed, in order, then the live ones; a resume point the engine cannot honour gets
+// `reset` instead.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
+import { createApiServer } from '../../electron/api/server.js';
+import type { LanesEvent } from '../../shared/events.js';
+import type { Job } from '../../shared/model.js';
+import { api } from '../support/http.js';
+import { ensureBuilt, tempDataDir } from '../support/daemon.js';
+import { openStream, type SseFrame, type TestStream } from '../support/event-stream.js';
+
+describe('event stream', () => {
+  const tmp = tempDataDir();
+  let host: HostedEngine;
+  let call: ReturnType<typeof api>;
+  const auth = () => ({ Authorization: `Bearer ${host.token}` });
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    host = await hostEngine({ dataDir: tmp.dir, cores: 3, tickMs: 100, log: () => {} });
+    call = api(host.port, host.token);
+  });
+  afterAll(async () => {
+    await host?.close({ graceMs: 0 });
+    tmp.remove();
+  });
+
+  const jobFinished = (id: number) => (f: SseFrame) => {
+    if (f.event !== 'job') return false;
+    const job = (JSON.parse(f.data) as { data: Job }).data;
+    return job.id === id && job.state === 'succeeded';
+  };
+
+  /** Adds a job and waits, on the engine's own hub, until it has finished. */
+  async function runJob(text: string): Promise<number> {
+    const finished = new Promise<void>((done) => {
+      const off = host.engine.events.subscribe((e) => {
+        if (e.type === 'job' && e.data.spec.kind === 'argv' && e.data.spec.argv[1] === text && e.data.state === 'succeeded') {
+          off();
+          done();
+        }
+      });
+    });
+    const { id } = (await call.post('/api/jobs', { argv: ['echo', text] })).json as { id: number };
+    await finished;
+    return id;
+  }
+
+  async function waitForCount(stream: TestStream, n: number): Promise<LanesEvent[]> {
+    let count = 0;
+    await stream.next((f) => f.event !== 'reset' && ++count >= n);
+    return stream.events().slice(0, n);
+  }
+
+  it('sends each event with its seq as the id and its type as the event name', async () => {
+    const stream = await openStream(host.port, { headers: auth() });
+    const id = await runJob('first');
+    const frame = await stream.next(jobFinished(id));
+    const event = JSON.parse(frame.data) as LanesEvent;
+    expect(frame.id).toBe(String(event.seq));
+    expect(frame.event).toBe(event.type);
+    expect(event.data).toMatchObject({ id, state: 'succeeded' });
+    stream.close();
+  });
+
+  for (const via of ['?since=', 'Last-Event-ID'] as const) {
+    it(`resumes after a disconnect with ${via}: every missed event, in order, then live ones`, async () => {
+      const first = await openStream(host.port, { headers: auth() });
+      const a = await runJob(`before-${via}`);
+      await first.next(jobFinished(a));
+      const lastSeen = first.events().at(-1)?.seq as number;
+      first.close();
+
+      // While away: jobs run, a cap moves, workers start and stop.
+      await runJob(`away-1-${via}`);
+      await runJob(`away-2-${via}`);
+      expect((await call.post('/api/lanes/worker/cap', { cap: 2 })).status).toBe(200);
+      expect((await call.post('/api/lanes/worker/cap', { cap: 1 })).status).toBe(200);
+      const missed = host.engine.events.since(lastSeen) as LanesEvent[];
+      expect(missed.length).toBeGreaterThan(4);
+
+      const resumed =
+        via === '?since='
+          ? await openStream(host.port, { path: `/api/events?since=${lastSeen}`, headers: auth() })
+          : await openStream(host.port, { headers: { ...auth(), 'Last-Event-ID': String(lastSeen) } });
+      const replay = await waitForCount(resumed, missed.length);
+      expect(replay.map((e) => e.seq)).toEqual(missed.map((e) => e.seq));
+      expect(replay).toEqual(missed);
+      // Strictly consecutive: nothing skipped, nothing twice.
+      replay.forEach((e, i) => expect(e.seq).toBe(lastSeen + 1 + i));
+
+      const live = await runJob(`after-${via}`);
+      await resumed.next(jobFinished(live));
+      const seqs = resumed.events().map((e) => e.seq);
+      expect(new Set(seqs).size).toBe(seqs.length);
+      expect([...seqs].sort((x, y) => x - y)).toEqual(seqs);
+      resumed.close();
+    });
+  }
+
+  it('prefers Last-Event-ID over ?since= (EventSource keeps its first URL when it reconnects)', async () => {
+    await runJob('prefer');
+    const last = host.engine.events.lastSeq;
+    const stream = await openStream(host.port, { path: '/api/events?since=1', headers: { ...auth(), 'Last-Event-ID': String(last - 1) } });
+    const [event] = await waitForCount(stream, 1);
+    expect(event?.seq).toBe(last);
+    stream.close();
+  });
+
+  it('sends reset when the resume point is from an earlier run of the engine', async () => {
+    const stream = await openStream(host.port, { path: `/api/events?since=${host.engine.events.lastSeq + 1000}`, headers: auth() });
+    const reset = await stream.next((f) => f.event === 'reset');
+    expect(JSON.parse(reset.data)).toEqual({ seq: host.engine.events.lastSeq });
+    stream.close();
+  });
+
+  it('refuses a resume point that is not a sequence number, naming it', async () => {
+    const res = await call.get('/api/events?since=yesterday');
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ error: { field: 'since' } });
+  });
+
+  it('keeps a quiet stream alive with comments', async () => {
+    // Same engine, a second server with a fast heartbeat, so the test need not wait 15 s.
+    const quick = createApiServer({ engine: host.engine, token: host.token, rendererDir: tmp.dir, heartbeatMs: 30 });
+    const port = await quick.listen(0);
+    const stream = await openStream(port, { headers: auth() });
+    await new Promise<void>((done) => {
+      const check = () => (stream.text().includes(': keepalive') ? done() : void stream.response.once('data', check));
+      check();
+    });
+    stream.close();
+    await quick.close();
+  });
+});

@@ -1,0 +1,169 @@
+// Test helpers for the API and the CLI: a throwaway data directory, the compiled CLI, and a real
+// `lanes daemon` child process. Everything here waits for something to happen (a line printed,
+// a process exiting); nothing sleeps for a fixed time.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readDaemonInfo, readToken, type DaemonInfo } from '../../electron/api/daemon-info.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLI = join(ROOT, 'bin', 'lanes.js');
+const BUILT = join(ROOT, 'dist', 'electron', 'cli', 'main.js');
+
+/** Small machine, quick ticks: ceiling 2, a sizer pass every 100 ms. */
+export const TEST_ENV = { LANES_CORES: '3', LANES_TICK_MS: '100' };
+
+export function tempDataDir(prefix = 'lanes-test-'): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (/\.(ts|cts|mts)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function builtAt(): number {
+  try {
+    return statSync(BUILT).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The CLI and the worker runtime run as compiled JavaScript, so child-process tests need a
+ * current dist/. `npm test` builds first; when a test file is run on its own after an edit,
+ * this compiles once (test files run in parallel, so a lock directory keeps it to one tsc).
+ */
+export async function ensureBuilt(): Promise<void> {
+  const stale = () => builtAt() < Math.max(newestSource(join(ROOT, 'electron')), newestSource(join(ROOT, 'shared')));
+  if (!stale()) return;
+  const lock = join(ROOT, 'dist', '.test-build-lock');
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Someone else is compiling: wait for their lock to go, then see whether we still must.
+      await new Promise((done) => setTimeout(done, 200));
+      const held = statSync(lock, { throwIfNoEntry: false });
+      // A lock older than any build is left from a run that died mid-compile.
+      if (held && Date.now() - held.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  try {
+    if (!stale()) return;
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.node.json'], { cwd: ROOT, encoding: 'utf8' });
+    // tsc emits even with type errors elsewhere in the tree; only a missing CLI is fatal here.
+    if (builtAt() === 0) throw new Error(`build failed:\n${tsc.stdout}${tsc.stderr}`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `lanes ARGS…` to completion. */
+export function lanes(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+  const child = spawnLanes(args, options);
+  return child.done;
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first stdout line matching `pattern` (already printed or still to come). */
+  line(pattern: RegExp): Promise<string>;
+  done: Promise<CliResult>;
+}
+
+export function spawnLanes(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...TEST_ENV, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const waiters: { pattern: RegExp; found: (line: string) => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters]) {
+      const hit = out.split('\n').find((l) => w.pattern.test(l));
+      if (hit !== undefined) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.found(hit);
+      }
+    }
+  };
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    check();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout: out, stderr: err })));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    line: (pattern) =>
+      new Promise<string>((found, reject) => {
+        waiters.push({ pattern, found });
+        check();
+        void done.then(() => reject(new Error(`lanes ${args.join(' ')} exited without printing ${pattern}\nstdout: ${out}\nstderr: ${err}`)));
+      }),
+    done,
+  };
+}
+
+export interface TestDaemon {
+  dataDir: string;
+  info: DaemonInfo;
+  token: string;
+  /** `http://127.0.0.1:PORT` */
+  base: string;
+  process: RunningCli;
+  /** Runs a CLI command against this daemon. */
+  lanes(...args: string[]): Promise<CliResult>;
+  spawn(...args: string[]): RunningCli;
+  /** SIGTERM, and wait for the graceful exit; resolves with its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `lanes daemon` in `dataDir` and resolves once it has printed its window URL. */
+export async function startDaemon(dataDir: string, extraArgs: string[] = []): Promise<TestDaemon> {
+  await ensureBuilt();
+  const proc = spawnLanes(['daemon', '--data-dir', dataDir, ...extraArgs]);
+  await proc.line(/^Window: http:\/\/127\.0\.0\.1:\d+\/#token=/).catch((e: Error) => {
+    throw new Error(`lanes daemon did not start: ${e.message}`);
+  });
+  const info = readDaemonInfo(dataDir);
+  const token = readToken(dataDir);
+  if (!info || !token) throw new Error('lanes daemon printed its URL but daemon.json or token is missing');
+  return {
+    dataDir,
+    info,
+    token,
+    base: `http://127.0.0.1:${info.port}`,
+    process: proc,
+    lanes: (...args) => lanes([...args, '--data-dir', dataDir]),
+    spawn: (...args) => spawnLanes([...args, '--data-dir', dataDir]),
+    async stop() {
+      if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
+      return (await proc.done).code;
+    },
+  };
+}
