@@ -12,7 +12,7 @@ CREATE TABLE lanes_new (
 );
 
 INSERT INTO lanes_new (name, class, cap, worker_command, created_at)
-  SELECT name, class, CASE class WHEN 'ml' THEN 0 ELSE 1 END, worker_command, created_at FROM lanes;
+  SELECT name, class, CASE class WHEN 'ml' THEN 0 ELSE 1 END, worker_command, created_at FROM lanes ORDER BY rowid;
 
 DROP TABLE lanes;
 ALTER TABLE lanes_new RENAME TO lanes;

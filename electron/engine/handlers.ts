@@ -153,9 +153,10 @@ function readLog(path: string, input: ParsedInput<'logTail'>): LogChunk {
     const length = Math.min(input.maxBytes, size - from);
     const buf = Buffer.alloc(length);
     readSync(fd, buf, 0, length, from);
-    const head = Buffer.alloc(Math.min(TRUNCATION_MARK.length, size));
+    const mark = Buffer.from(TRUNCATION_MARK);
+    const head = Buffer.alloc(Math.min(mark.length, size));
     readSync(fd, head, 0, head.length, 0);
-    return { jobId, stream: input.stream, offset: from, nextOffset: from + length, text: buf.toString('utf8'), truncated: head.toString() === TRUNCATION_MARK };
+    return { jobId, stream: input.stream, offset: from, nextOffset: from + length, text: buf.toString('utf8'), truncated: head.equals(mark) };
   } finally {
     closeSync(fd);
   }

@@ -77,7 +77,12 @@ describe('decide', () => {
     const steps: number[] = [];
     for (let t = NOW; t <= NOW + 10 * TICK; t += TICK / 2) {
       const d = decide(observe(7, [lane('worker', { cap: 4, idle, lastShrinkAt, surplusSince })], t));
-      for (const a of d.actions) if (a.kind === 'stop') (idle -= a.workers.length), (lastShrinkAt = t), steps.push(t - NOW);
+      for (const a of d.actions) {
+        if (a.kind !== 'stop') continue;
+        idle -= a.workers.length;
+        lastShrinkAt = t;
+        steps.push(t - NOW);
+      }
     }
     expect(idle).toBe(0);
     expect(steps).toEqual([TICK, 2 * TICK, 3 * TICK, 4 * TICK]);

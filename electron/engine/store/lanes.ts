@@ -43,7 +43,7 @@ export class LaneStore {
   private readonly counts;
 
   constructor(private readonly db: Db) {
-    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command FROM lanes ORDER BY created_at, name');
+    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command FROM lanes ORDER BY created_at, rowid');
     this.one = db.prepare<[string], RawLane>('SELECT name, class, cap, worker_command FROM lanes WHERE name = ?');
     this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, created_at) VALUES (?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');

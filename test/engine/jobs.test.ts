@@ -1,0 +1,96 @@
+// Real commands through real worker processes, against a real SQLite file.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../electron/engine/index.js';
+import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir } from '../support/engine.js';
+
+let dir: string;
+let cleanup: () => void;
+let engine: Engine;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir());
+  engine = await startEngine(dir);
+});
+afterEach(async () => {
+  await engine.stop({ graceMs: 2000 });
+  cleanup();
+});
+
+describe('jobs', () => {
+  it('runs argv and shell commands, with cwd and env, and keeps their output', async () => {
+    const a = await engine.request('addJob', { argv: ['sh', '-c', 'pwd; echo "$GREETING"; echo oops >&2'], cwd: dir, env: { GREETING: 'hello' } });
+    const b = await engine.request('addJob', { shell: 'echo one && echo two', maxAttempts: 1 });
+    const [ja, jb] = await jobsFinished(engine, [a.id, b.id]);
+    expect(ja).toMatchObject({ state: 'succeeded', exitCode: 0, attempts: 1 });
+    expect(jb).toMatchObject({ state: 'succeeded', exitCode: 0 });
+    expect((await engine.request('logTail', { id: a.id })).text).toBe(`${dir}\nhello\n`);
+    expect((await engine.request('logTail', { id: a.id, stream: 'stderr' })).text).toBe('oops\n');
+    expect((await engine.request('logTail', { id: b.id })).text).toBe('one\ntwo\n');
+  });
+
+  it('retries a failing job up to its attempts, then records the failure', async () => {
+    const { id } = await engine.request('addJob', { shell: 'echo try >> tries; exit 3', cwd: dir, maxAttempts: 2 });
+    const [job] = await jobsFinished(engine, [id]);
+    expect(job).toMatchObject({ state: 'failed', exitCode: 3, attempts: 2, error: 'exited with code 3' });
+    expect(readFileSync(join(dir, 'tries'), 'utf8')).toBe('try\ntry\n');
+  });
+
+  it('reports a command that cannot start', async () => {
+    const { id } = await engine.request('addJob', { argv: ['/nonexistent/program'], maxAttempts: 1 });
+    const [job] = await jobsFinished(engine, [id]);
+    expect(job!.state).toBe('failed');
+    expect(job!.error).toMatch(/could not start/);
+  });
+
+  it('cancels a queued job before it runs, and a running one with everything it started', async () => {
+    await engine.request('setCap', { lane: 'worker', cap: 1 });
+    const pidFile = join(dir, 'child.pid');
+    const running = await engine.request('addJob', { shell: `sleep 60 & echo $! > ${pidFile}; wait`, cwd: dir });
+    const queued = await engine.request('addJob', { argv: ['touch', join(dir, 'never')] });
+    await nextEvent(engine, (e) => e.type === 'job' && e.data.id === running.id && e.data.state === 'running');
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await new Promise((r) => setTimeout(r, 20));
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+
+    expect((await engine.request('cancel', { id: queued.id })).state).toBe('cancelled');
+    await engine.request('cancel', { id: running.id });
+    const [r] = await jobsFinished(engine, [running.id]);
+    expect(r).toMatchObject({ state: 'cancelled', error: 'cancelled while running' });
+    expect(pidAlive(grandchild)).toBe(false);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+    await expect(engine.request('cancel', { id: r!.id })).rejects.toThrow(/already been cancelled/);
+  });
+
+  it('retries a failed job on request', async () => {
+    const flag = join(dir, 'flag');
+    const { id } = await engine.request('addJob', { shell: `test -f ${flag}`, maxAttempts: 1 });
+    expect((await jobsFinished(engine, [id]))[0]!.state).toBe('failed');
+    writeFileSync(flag, '');
+    expect((await engine.request('retry', { id })).state).toBe('queued');
+    expect((await jobsFinished(engine, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
+    await expect(engine.request('retry', { id })).rejects.toThrow(/only a failed or cancelled job/);
+  });
+
+  it('keeps the tail of a log that outgrows its cap', async () => {
+    await engine.stop();
+    engine = await startEngine(dir, { logCapBytes: 4096 });
+    const { id } = await engine.request('addJob', { shell: 'i=0; while [ $i -lt 2000 ]; do echo "line $i"; i=$((i+1)); done' });
+    await jobsFinished(engine, [id]);
+    const log = await engine.request('logTail', { id, maxBytes: 100_000 });
+    expect(log.truncated).toBe(true);
+    expect(log.text.length).toBeLessThanOrEqual(4096);
+    expect(log.text.endsWith('line 1999\n')).toBe(true);
+    expect(log.text).not.toContain('line 5\n');
+  });
+
+  it('lists jobs newest first, filtered, with totals from the maintained counts', async () => {
+    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 5 }, () => ({ argv: ['true'] })) });
+    await jobsFinished(engine, ids);
+    const page = await engine.request('listJobs', { state: 'succeeded', limit: 2 });
+    expect(page.total).toBe(5);
+    expect(page.jobs.map((j) => j.id)).toEqual([ids[4], ids[3]]);
+    const next = await engine.request('listJobs', { state: 'succeeded', limit: 2, beforeId: page.nextBeforeId! });
+    expect(next.jobs.map((j) => j.id)).toEqual([ids[2], ids[1]]);
+  });
+});

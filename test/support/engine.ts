@@ -1,0 +1,82 @@
+// Real engines in temporary data directories, and ways to wait for what they announce.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LanesEvent } from '../../shared/events.js';
+import type { Job } from '../../shared/model.js';
+import { openEngine, type Engine, type EngineOptions } from '../../electron/engine/index.js';
+
+export function tempDir(prefix = 'lanes-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function startEngine(dataDir: string, o: Partial<EngineOptions> = {}): Promise<Engine> {
+  return openEngine({ dataDir, cores: 4, tickMs: 200, heartbeatMs: 1000, cancelGraceMs: 500, log: () => {}, ...o });
+}
+
+/** Resolves with the first event (from now on) that matches; rejects after `timeoutMs`. */
+export function nextEvent<T extends LanesEvent>(engine: Engine, match: (e: LanesEvent) => e is T, timeoutMs?: number): Promise<T>;
+export function nextEvent(engine: Engine, match: (e: LanesEvent) => boolean, timeoutMs?: number): Promise<LanesEvent>;
+export function nextEvent(engine: Engine, match: (e: LanesEvent) => boolean, timeoutMs = 30_000): Promise<LanesEvent> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (off(), reject(new Error(`no matching event within ${timeoutMs} ms`))), timeoutMs);
+    const off = engine.events.subscribe((e) => {
+      if (!match(e)) return;
+      clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+  });
+}
+
+const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** Waits until every id has reached a final state; returns the jobs as they ended. */
+export async function jobsFinished(engine: Engine, ids: number[], timeoutMs = 60_000): Promise<Job[]> {
+  const pending = new Set(ids);
+  const waiter = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => (off(), reject(new Error(`jobs not finished within ${timeoutMs} ms: ${[...pending].join(', ')}`))), timeoutMs);
+    const off = engine.events.subscribe((e) => {
+      if (e.type === 'job' && FINAL.has(e.data.state)) pending.delete(e.data.id);
+      if (pending.size > 0) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+  // Some may have finished before we subscribed.
+  for (const id of ids) if (FINAL.has((await engine.request('job', { id })).state)) pending.delete(id);
+  if (pending.size > 0) await waiter;
+  return Promise.all(ids.map((id) => engine.request('job', { id })));
+}
+
+/** Waits until `check` holds for the engine's status, re-checking on every lane event. */
+export async function until(engine: Engine, check: () => boolean, timeoutMs = 30_000, what = 'condition'): Promise<void> {
+  if (check()) return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => (off(), reject(new Error(`${what} not reached within ${timeoutMs} ms`))), timeoutMs);
+    const off = engine.events.subscribe(() => {
+      if (!check()) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+/** Alive and not a zombie (an exited child nobody has reaped yet counts as gone). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
