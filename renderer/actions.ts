@@ -1,9 +1,10 @@
 // Every change the window makes goes through here: the stores hold data, this module talks to the
 // engine. Live events are queued and applied once per animation frame, so a burst of a thousand
 // job events costs one render, not a thousand.
-import type { LanesBridge } from '../shared/bridge';
+import type { LanesBridge, Result } from '../shared/bridge';
+import type { RequestInput } from '../shared/requests';
 import type { LanesEvent } from '../shared/events';
-import type { Job, JobState, LaneStatus, LogChunk, Nudge, ScaleEvent, TimelinePoint } from '../shared/model';
+import type { Job, JobPage, JobState, LaneStatus, LogChunk, Nudge, ScaleEvent, TimelinePoint } from '../shared/model';
 import { createBridge } from './client';
 import { useConnection } from './stores/connection';
 import { applyJobEvents, EMPTY_LOG, useJobs, type JobFilter } from './stores/jobs';
@@ -22,13 +23,14 @@ function api(): LanesBridge {
 }
 
 export function start(): () => void {
-  let wasConnected = false;
+  let connectedBefore = false;
   bridge = createBridge((link) => {
     useConnection.setState({ link });
-    // Every (re)connection reloads the snapshot: one status request, and it also covers an
-    // engine that restarted (its event numbers start again from one).
-    if (link === 'connected' && (wasConnected || !useConnection.getState().loaded)) void reload();
-    if (link === 'connected') wasConnected = true;
+    // Every reconnection reloads the snapshot (one status request); that also covers an engine
+    // that restarted, whose event numbers begin again. The first connection is covered by the
+    // load below, unless that load already failed.
+    if (link === 'connected' && (connectedBefore || useConnection.getState().problem !== null)) void reload();
+    if (link === 'connected') connectedBefore = true;
   });
   const stop = api().subscribe(0, enqueue, () => void reload());
   void reload();
@@ -36,10 +38,27 @@ export function start(): () => void {
 }
 
 export async function reload(): Promise<void> {
+  if (!(await loadLanes(true))) return;
+  await Promise.all([loadJobs(useJobs.getState().filter), useTimeline.getState().loaded ? loadTimeline() : null, refreshDetail()]);
+}
+
+// Events and snapshots race on separate connections: an event can cross a snapshot on the wire,
+// and applying either one last could leave a stale number that no later event corrects. So
+// lane events seen while a snapshot is in flight earn one more snapshot, and job events seen
+// while a page is in flight are applied on top of the page where they move a job forward.
+let lanesInFlight = 0;
+let lanesCrossed = false;
+let jobsInFlight = 0;
+let jobsCrossed: Job[] = [];
+
+async function loadLanes(settle: boolean): Promise<boolean> {
+  lanesInFlight++;
+  lanesCrossed = false;
   const res = await api().request('status', {});
+  lanesInFlight--;
   if (!res.ok) {
     useConnection.setState({ problem: res.error.message });
-    return;
+    return false;
   }
   const s = res.value;
   useLanes.setState((state) => replaceLanes(state, s.ceiling, s.lanes));
@@ -48,7 +67,25 @@ export async function reload(): Promise<void> {
     problem: null,
     engine: { pid: s.pid, version: s.version, dataDir: s.dataDir, startedAt: s.startedAt },
   });
-  await Promise.all([loadJobs(useJobs.getState().filter), useTimeline.getState().loaded ? loadTimeline() : null, refreshDetail()]);
+  if (settle && lanesCrossed) void loadLanes(false);
+  return true;
+}
+
+async function listJobs(input: RequestInput<'listJobs'>): Promise<Result<JobPage>> {
+  if (jobsInFlight++ === 0) jobsCrossed = [];
+  try {
+    return await api().request('listJobs', input);
+  } finally {
+    jobsInFlight--;
+  }
+}
+
+/** After a page lands: the job events that crossed it, where they are news. */
+function settleJobs(): void {
+  if (jobsInFlight > 0 || jobsCrossed.length === 0) return;
+  const crossed = jobsCrossed;
+  jobsCrossed = [];
+  useJobs.setState((s) => applyJobEvents(s, crossed, true));
 }
 
 // ── live events, one frame at a time ─────────────────────────────────────────────────────────
@@ -85,6 +122,8 @@ function flush(): void {
   }
   // A nudge event newer than the lane event of the same frame wins: apply lanes, then nudges.
   const laneList = [...lanes.values()];
+  if (lanesInFlight > 0 && (lanes.size > 0 || nudges.size > 0 || removed.length > 0)) lanesCrossed = true;
+  if (jobsInFlight > 0) jobsCrossed.push(...jobs);
   useLanes.setState((s) => upsertLanes(s, laneList));
   useLanes.setState((s) => setNudges(s, nudges));
   useLanes.setState((s) => removeLanes(s, removed));
@@ -123,13 +162,14 @@ let jobsGeneration = 0;
 export async function loadJobs(filter: JobFilter): Promise<void> {
   const generation = ++jobsGeneration;
   useJobs.setState({ filter, loading: true, error: null });
-  const res = await api().request('listJobs', { ...filterInput(filter), limit: PAGE_SIZE });
+  const res = await listJobs({ ...filterInput(filter), limit: PAGE_SIZE });
   if (generation !== jobsGeneration) return;
   if (!res.ok) {
     useJobs.setState({ loading: false, error: res.error.message });
     return;
   }
   useJobs.setState({ rows: res.value.jobs, totalAtLoad: res.value.total, nextBeforeId: res.value.nextBeforeId, loading: false });
+  settleJobs();
 }
 
 export async function loadMoreJobs(): Promise<void> {
@@ -137,13 +177,14 @@ export async function loadMoreJobs(): Promise<void> {
   if (loading || nextBeforeId === null) return;
   const generation = jobsGeneration;
   useJobs.setState({ loading: true });
-  const res = await api().request('listJobs', { ...filterInput(filter), beforeId: nextBeforeId, limit: PAGE_SIZE });
+  const res = await listJobs({ ...filterInput(filter), beforeId: nextBeforeId, limit: PAGE_SIZE });
   if (generation !== jobsGeneration) return;
   if (!res.ok) {
     useJobs.setState({ loading: false, error: res.error.message });
     return;
   }
   useJobs.setState((s) => ({ rows: s.rows.concat(res.value.jobs), nextBeforeId: res.value.nextBeforeId, loading: false }));
+  settleJobs();
 }
 
 export function setJobFilter(patch: Partial<JobFilter>): Promise<void> {

@@ -20,9 +20,9 @@ export function JobsPanel() {
   return (
     <div className={`jobs${selected !== null ? ' jobs-with-detail' : ''}`}>
       <div className="toolbar" role="toolbar" aria-label="Filter jobs">
-        <label className="field">
-          <span>Lane</span>
-          <select value={filter.lane ?? ''} onChange={(e) => void setJobFilter({ lane: e.target.value || null })}>
+        <span className="field">
+          <label htmlFor="filter-lane">Lane</label>
+          <select id="filter-lane" value={filter.lane ?? ''} onChange={(e) => void setJobFilter({ lane: e.target.value || null })}>
             <option value="">All lanes</option>
             {order.map((n) => (
               <option key={n} value={n}>
@@ -30,10 +30,10 @@ export function JobsPanel() {
               </option>
             ))}
           </select>
-        </label>
-        <label className="field">
-          <span>State</span>
-          <select value={filter.state ?? ''} onChange={(e) => void setJobFilter({ state: (e.target.value || null) as JobState | null })}>
+        </span>
+        <span className="field">
+          <label htmlFor="filter-state">State</label>
+          <select id="filter-state" value={filter.state ?? ''} onChange={(e) => void setJobFilter({ state: (e.target.value || null) as JobState | null })}>
             <option value="">Any state ({formatCount(counts.all)})</option>
             {JOB_STATES.map((st) => (
               <option key={st} value={st}>
@@ -41,7 +41,7 @@ export function JobsPanel() {
               </option>
             ))}
           </select>
-        </label>
+        </span>
         <span className="toolbar-count" aria-live="polite" data-testid="job-count">
           {formatCount(Number.isFinite(total) ? total : totalAtLoad)} {total === 1 ? 'job' : 'jobs'}
         </span>

@@ -68,8 +68,16 @@ export function indexOfId(rows: Job[], id: number): number {
   return -1;
 }
 
-/** Applies a frame's worth of job events: updates rows in place, puts new matching jobs on top. */
-export function applyJobEvents(state: JobsState, jobs: Job[]): Partial<JobsState> {
+/** How far a job has got: a later event never shows less (a retry restarts at attempt 0). */
+function progress(job: Job): number {
+  return job.attempts * 3 + (job.state === 'queued' ? 0 : job.state === 'running' ? 1 : 2);
+}
+
+/**
+ * Applies a frame's worth of job events: updates rows in place, puts new matching jobs on top.
+ * `onlyForward`: the events may be older than the rows (they crossed a page on the wire).
+ */
+export function applyJobEvents(state: JobsState, jobs: Job[], onlyForward = false): Partial<JobsState> {
   if (jobs.length === 0) return {};
   let rows: Job[] | null = null;
   const fresh: Job[] = [];
@@ -78,6 +86,7 @@ export function applyJobEvents(state: JobsState, jobs: Job[]): Partial<JobsState
   for (const job of jobs) {
     const i = indexOfId(state.rows, job.id);
     if (i >= 0) {
+      if (onlyForward && progress(job) <= progress(state.rows[i]!)) continue;
       rows ??= state.rows.slice();
       rows[i] = job;
     } else if (job.id > newest && listed && matches(state.filter, job)) {

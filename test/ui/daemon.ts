@@ -15,6 +15,9 @@ export interface DaemonOptions {
   tickMs?: number;
   /** Logical cores the engine believes it has: the ceiling is one less. */
   cores?: number;
+  /** Reuse a data directory and port (a restart); default: a fresh directory, a free port. */
+  dataDir?: string;
+  port?: number;
 }
 
 export interface Daemon {
@@ -25,18 +28,22 @@ export interface Daemon {
   url: string;
   cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   api<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestOutput<K>>;
+  /** Stops the engine gracefully, keeping its data directory. */
+  halt(): Promise<void>;
+  /** Stops it and removes the data directory. */
   stop(): Promise<void>;
 }
 
 export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lanes-ui-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lanes-ui-'));
   const env = {
     ...process.env,
     LANES_DATA_DIR: dataDir,
     LANES_TICK_MS: String(options.tickMs ?? 300),
     LANES_CORES: String(options.cores ?? 8),
   };
-  const child = spawn(process.execPath, [BIN, 'daemon', '--grace', '2'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const portArgs = options.port !== undefined ? ['--port', String(options.port)] : [];
+  const child = spawn(process.execPath, [BIN, 'daemon', '--grace', '2', ...portArgs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
   const url = await new Promise<string>((done, fail) => {
@@ -74,16 +81,18 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<Daemon> 
       if (!res.ok) throw new Error(`${name}: HTTP ${res.status} ${JSON.stringify(body)}`);
       return body as RequestOutput<typeof name>;
     },
-    stop: () => stopChild(child, dataDir),
+    halt: () => stopChild(child),
+    async stop() {
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
-async function stopChild(child: ChildProcess, dataDir: string): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 8_000);
-    await once(child, 'exit');
-    clearTimeout(killer);
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 8_000);
+  await once(child, 'exit');
+  clearTimeout(killer);
 }
