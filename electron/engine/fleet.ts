@@ -143,7 +143,7 @@ export class Fleet {
 
   private silent(w: WorkerRecord): void {
     this.o.log(`worker ${w.id} stopped answering; replacing it`);
-    this.pool.kill(w.id);
+    this.pool.kill(w.id, 'unresponsive');
   }
 
   private afterPass(): number | null {

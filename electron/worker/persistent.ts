@@ -90,11 +90,13 @@ export class PersistentCommand {
       cur.stdout.write(line + '\n');
       return;
     }
-    this.finish(
+    // stderr travels on its own pipe; what the command wrote there before answering is usually
+    // read in the same turn, so finishing a turn later keeps it with this job.
+    setImmediate(() => this.finish(
       reply.ok
         ? { state: 'succeeded', exitCode: null, error: null, result: reply.result ?? null }
         : { state: 'failed', exitCode: null, error: typeof reply.error === 'string' ? reply.error : 'worker reported failure' },
-    );
+    ));
   }
 
   private finish(outcome: JobOutcome): void {

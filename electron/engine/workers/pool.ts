@@ -17,6 +17,8 @@ export interface WorkerRecord {
   /** Process groups this worker started; ended if the worker dies. */
   pgids: Set<number>;
   lastHeard: number;
+  /** Set when the engine killed it for a reason of its own (it stopped answering). */
+  killedFor?: ScaleReason;
 }
 
 export interface PoolHooks {
@@ -123,8 +125,11 @@ export class Pool {
     });
   }
 
-  kill(id: string): void {
-    this.workers.get(id)?.proc.kill();
+  kill(id: string, reason?: ScaleReason): void {
+    const w = this.workers.get(id);
+    if (!w) return;
+    if (reason) w.killedFor = reason;
+    w.proc.kill();
   }
 
   private onMessage(w: WorkerRecord, m: FromWorker): void {
@@ -177,7 +182,8 @@ export class Pool {
       if (back) this.hooks.jobChanged(back);
     }
     const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
-    if (!expected) this.hooks.workerLost(w, 'crash', `worker ${how}`);
+    if (w.killedFor) this.hooks.workerLost(w, w.killedFor, `worker stopped answering; ${how}`);
+    else if (!expected) this.hooks.workerLost(w, 'crash', `worker ${how}`);
     if (this.workers.size === 0) for (const wake of this.emptyWaiters.splice(0)) wake();
     this.hooks.fleetChanged();
   }

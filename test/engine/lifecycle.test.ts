@@ -1,0 +1,61 @@
+// Stopping gracefully, and replacing a worker that has stopped answering.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir, until } from '../support/engine.js';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir()));
+afterEach(() => cleanup());
+
+const firstLine = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n')[0]! : '');
+async function fileWritten(file: string): Promise<number> {
+  // Written by a job in another process: nothing to subscribe to, so look briefly and often.
+  for (let i = 0; i < 1200 && firstLine(file) === ''; i++) await new Promise((r) => setTimeout(r, 25));
+  return Number(firstLine(file));
+}
+
+describe('stopping', () => {
+  it('lets running jobs finish within the grace period', async () => {
+    const engine = await startEngine(dir);
+    const { id } = await engine.request('addJob', { shell: 'touch started; sleep 0.5; echo finished > out', cwd: dir });
+    await nextEvent(engine, (e) => e.type === 'job' && e.data.state === 'running');
+    await engine.stop({ graceMs: 10_000 });
+    expect(firstLine(join(dir, 'out'))).toBe('finished');
+    const again = await startEngine(dir);
+    expect((await again.request('job', { id })).state).toBe('succeeded');
+    await again.stop();
+  });
+
+  it('runs what did not finish in time again at the next start, without spending an attempt', async () => {
+    const engine = await startEngine(dir);
+    const { id } = await engine.request('addJob', { shell: 'echo $$ > job.pid; if [ ! -f second ]; then touch second; sleep 60; fi', cwd: dir, maxAttempts: 1 });
+    const pid = await fileWritten(join(dir, 'job.pid'));
+    await engine.stop({ graceMs: 300 });
+    expect(pidAlive(pid)).toBe(false);
+    const again = await startEngine(dir);
+    expect((await again.request('job', { id })).state).not.toBe('failed');
+    const [job] = await jobsFinished(again, [id]);
+    expect(job).toMatchObject({ state: 'succeeded', attempts: 1 });
+    await again.stop();
+  });
+});
+
+describe('a worker that stops answering', () => {
+  it('is killed and replaced, and its job runs again', async () => {
+    const engine = await startEngine(dir, { heartbeatMs: 200 });
+    try {
+      const { id } = await engine.request('addJob', { shell: 'echo $PPID > worker.pid; if [ "$LANES_ATTEMPT" = 1 ]; then sleep 60; fi', cwd: dir });
+      const worker = await fileWritten(join(dir, 'worker.pid'));
+      process.kill(worker, 'SIGSTOP'); // alive, but silent
+      const lost = await nextEvent(engine, (e) => e.type === 'scale' && e.data.reason === 'unresponsive');
+      expect(lost.data).toMatchObject({ lane: 'worker', from: 1, to: 0 });
+      const [job] = await jobsFinished(engine, [id]);
+      expect(job).toMatchObject({ state: 'succeeded', attempts: 2 });
+      await until(engine, () => !pidAlive(worker), 10_000, 'the silent worker gone');
+    } finally {
+      await engine.stop({ graceMs: 2000 });
+    }
+  });
+});
