@@ -1,0 +1,27 @@
+// The little the shell keeps about itself: the engine's latest status, whether it failed to start,
+// whether we are quitting, and the start-at-login setting. The tray, the notifications and the
+// smoke-test hooks all read it; nothing else holds a copy.
+import type { ShellState } from './tray-menu.js';
+
+export interface ShellStore {
+  get(): ShellState;
+  set(change: Partial<ShellState>): void;
+  /** Called after every change; returns an unsubscribe function. */
+  subscribe(listener: (state: ShellState) => void): () => void;
+}
+
+export function createShellStore(initial: ShellState): ShellStore {
+  let state = initial;
+  const listeners = new Set<(state: ShellState) => void>();
+  return {
+    get: () => state,
+    set(change) {
+      state = { ...state, ...change };
+      for (const listener of listeners) listener(state);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

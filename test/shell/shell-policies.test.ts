@@ -1,0 +1,132 @@
+// The shell's small pure rules: event coalescing, power events, the app:// origin and CSP,
+// link policy, IPC results, and the Linux autostart entry.
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { autostartEntry, autostartFile, loginCommand, quoteExecArg, startedAtLogin } from '../../electron/shell/autostart.js';
+import { coalesce, type Timers } from '../../electron/shell/coalesce.js';
+import { errorBody, isRequestName, toResult } from '../../electron/shell/ipc-result.js';
+import { powerAction } from '../../electron/shell/power.js';
+import { CONTENT_SECURITY_POLICY, contentTypeFor, linkPolicy, rendererFileFor } from '../../electron/shell/renderer-origin.js';
+import { LanesError } from '../../electron/engine/errors.js';
+
+describe('coalesce', () => {
+  function manual() {
+    const queue: (() => void)[] = [];
+    const timers: Timers = { setTimeout: (fn) => queue.push(fn), clearTimeout: () => queue.splice(0) };
+    return { timers, fire: () => queue.splice(0).forEach((fn) => fn()), queue };
+  }
+  it('runs once per burst, and schedules nothing while idle', () => {
+    const { timers, fire, queue } = manual();
+    const run = vi.fn();
+    const c = coalesce(run, 250, timers);
+    expect(queue).toHaveLength(0);
+    for (let i = 0; i < 1000; i++) c.request();
+    expect(queue).toHaveLength(1);
+    fire();
+    expect(run).toHaveBeenCalledTimes(1);
+    c.request();
+    c.flush();
+    expect(run).toHaveBeenCalledTimes(2);
+    c.flush();
+    expect(run).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('powerAction', () => {
+  it.each([
+    ['suspend', 'linux', { type: 'none' }],
+    ['resume', 'darwin', { type: 'refresh' }],
+    ['unlock-screen', 'win32', { type: 'refresh' }],
+    ['shutdown', 'linux', { type: 'quit', graceMs: 4000, holdShutdown: true }],
+    ['shutdown', 'darwin', { type: 'quit', graceMs: 4000, holdShutdown: true }],
+    ['shutdown', 'win32', { type: 'quit', graceMs: 4000, holdShutdown: false }],
+  ] as const)('%s on %s', (event, platform, expected) => {
+    expect(powerAction(event, platform, 4000)).toEqual(expected);
+  });
+});
+
+describe('app:// origin', () => {
+  const root = path.resolve('/app/dist/renderer');
+  it.each([
+    ['app://lanes/', path.join(root, 'index.html')],
+    ['app://lanes/index.html', path.join(root, 'index.html')],
+    ['app://lanes/assets/index-abc.js?x=1#y', path.join(root, 'assets', 'index-abc.js')],
+    ['app://lanes/assets/a%20b.css', path.join(root, 'assets', 'a b.css')],
+    ['app://lanes/../../etc/passwd', path.join(root, 'etc', 'passwd')],
+    // The URL parser folds encoded dot segments before we see them: still inside the root.
+    ['app://lanes/%2e%2e/%2e%2e/etc/passwd', path.join(root, 'etc', 'passwd')],
+    ['app://lanes/..%2fsecret', null],
+    ['app://other/index.html', null],
+    ['https://lanes/index.html', null],
+    ['not a url', null],
+  ])('%s', (url, expected) => {
+    expect(rendererFileFor(url, root)).toBe(expected);
+  });
+
+  it('serves types the page needs', () => {
+    expect(contentTypeFor('x/index.html')).toMatch(/^text\/html/);
+    expect(contentTypeFor('x/a.js')).toMatch(/^text\/javascript/);
+    expect(contentTypeFor('x/a.bin')).toBe('application/octet-stream');
+  });
+
+  it('CSP allows scripts from our files only', () => {
+    expect(CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self';");
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+  });
+
+  it.each([
+    ['app://lanes/index.html#/jobs', 'stay'],
+    ['https://example.com/docs', 'external'],
+    ['mailto:someone@example.com', 'external'],
+    ['http://example.com', 'deny'],
+    ['file:///etc/passwd', 'deny'],
+    ['javascript:alert(1)', 'deny'],
+    ['app://lanes.evil/index.html', 'deny'],
+  ] as const)('link %s → %s', (url, expected) => {
+    expect(linkPolicy(url)).toBe(expected);
+  });
+});
+
+describe('IPC results', () => {
+  it('keeps a LanesError\'s code, message and field', async () => {
+    const result = await toResult(async () => {
+      throw new LanesError('bad_request', 'cap must be 0..3', 'cap');
+    });
+    expect(result).toEqual({ ok: false, error: { code: 'bad_request', message: 'cap must be 0..3', field: 'cap' } });
+  });
+  it('wraps values and other errors', async () => {
+    expect(await toResult(async () => 7)).toEqual({ ok: true, value: 7 });
+    expect(errorBody(new Error('boom'))).toEqual({ code: 'internal', message: 'boom' });
+  });
+  it('knows the contract\'s request names only', () => {
+    expect(isRequestName('setCap')).toBe(true);
+    expect(isRequestName('toString')).toBe(false);
+    expect(isRequestName(3)).toBe(false);
+  });
+});
+
+describe('Linux autostart', () => {
+  it('writes an XDG autostart entry with a quoted Exec line', () => {
+    const entry = autostartEntry(['/opt/Lanes/lanes', '--login']);
+    expect(entry).toContain('[Desktop Entry]');
+    expect(entry).toContain('Exec=/opt/Lanes/lanes --login');
+    expect(quoteExecArg('/home/a b/Lanes.AppImage')).toBe('"/home/a b/Lanes.AppImage"');
+    expect(quoteExecArg('100%')).toBe('100%%');
+    expect(quoteExecArg('a"$b')).toBe('"a\\"\\$b"');
+  });
+  it('starts the AppImage file, the packaged binary, or electron with the app folder', () => {
+    expect(loginCommand({ execPath: '/tmp/.mount/lanes', appImage: '/home/a/Lanes.AppImage', packaged: true, appPath: '/x' })).toEqual(['/home/a/Lanes.AppImage', '--login']);
+    expect(loginCommand({ execPath: '/opt/Lanes/lanes', packaged: true, appPath: '/x' })).toEqual(['/opt/Lanes/lanes', '--login']);
+    expect(loginCommand({ execPath: '/e/electron', packaged: false, appPath: '/src/lanes' })).toEqual(['/e/electron', '/src/lanes', '--login']);
+  });
+  it('honours XDG_CONFIG_HOME', () => {
+    expect(autostartFile({ XDG_CONFIG_HOME: '/cfg' }, '/home/a')).toBe(path.join('/cfg', 'autostart', 'lanes.desktop'));
+    expect(autostartFile({}, '/home/a')).toBe(path.join('/home/a', '.config', 'autostart', 'lanes.desktop'));
+  });
+  it('a login start stays in the tray', () => {
+    expect(startedAtLogin(['lanes', '--login'], false)).toBe(true);
+    expect(startedAtLogin(['lanes'], true)).toBe(true);
+    expect(startedAtLogin(['lanes'], false)).toBe(false);
+  });
+});
