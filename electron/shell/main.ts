@@ -1,0 +1,79 @@
+// Lanes' main process. It only wires small modules together: each concern (engine, tray, window,
+// IPC, power, quitting) lives in its own file beside this one.
+import path from 'node:path';
+import { app, Notification } from 'electron';
+import { defaultDataDir } from '../engine/index.js';
+import { launchedAtLogin, createLoginItem } from './login-item.js';
+import { createEngineHost } from './engine-host.js';
+import { denyPermissions, setupHardening } from './hardening.js';
+import { setupIpc } from './ipc.js';
+import { createLog } from './log.js';
+import { setupNudgeNotifications } from './notifications.js';
+import { appPaths } from './paths.js';
+import { setupPowerEvents } from './power-events.js';
+import { QuitSequence, SHUTDOWN_GRACE_MS } from './quit.js';
+import { registerAppScheme, serveRenderer } from './renderer-protocol.js';
+import { createShellStore } from './shell-state.js';
+import { claimSingleInstance } from './single-instance.js';
+import { installTestHooks } from './test-hooks.js';
+import { trayActions } from './tray-actions.js';
+import { setupTray } from './tray.js';
+import { utilityLauncher } from './utility-launcher.js';
+import { setupWindow } from './window.js';
+
+// Before `ready`: the CLI, `lanes daemon` and the app must share one data directory.
+app.setPath('userData', defaultDataDir());
+const log = createLog(app.getPath('userData'));
+const paths = appPaths(app.getAppPath());
+const appIcon = path.join(paths.iconsDir, 'icon-512.png');
+const mainWindow = setupWindow({ preload: paths.preload, icon: appIcon });
+
+if (!claimSingleInstance(() => mainWindow.open())) {
+  app.quit();
+} else {
+  registerAppScheme();
+  setupHardening();
+  // A tray app: closing the last window must not quit.
+  app.on('window-all-closed', () => {});
+  void app.whenReady().then(start);
+}
+
+async function start(): Promise<void> {
+  denyPermissions();
+  serveRenderer(paths.rendererDir);
+  const login = createLoginItem();
+  const store = createShellStore({ status: null, error: null, stopping: false, startAtLogin: login.isOn(), startAtLoginSupported: login.supported });
+  const host = createEngineHost({ dataDir: app.getPath('userData'), launcher: utilityLauncher(), store, log });
+  setupIpc(host);
+
+  let destroyTray = () => {};
+  const quit = new QuitSequence({
+    showStopping: () => {
+      store.set({ stopping: true });
+      mainWindow.allowClose();
+      mainWindow.hide();
+    },
+    stopEngine: (graceMs) => host.stop(graceMs),
+    stopEngineNow: async () => host.engine()?.stop({ graceMs: 0 }),
+    cleanUp: () => destroyTray(),
+    exit: (code) => app.exit(code),
+    log,
+  });
+  app.on('before-quit', (event) => {
+    if (quit.onBeforeQuit()) event.preventDefault();
+  });
+
+  const warn = (title: string, body: string) => {
+    if (Notification.isSupported()) new Notification({ title, body }).show();
+  };
+  const dispatch = trayActions({ host, store, login, openWindow: mainWindow.open, quit: () => app.quit(), quitNow: () => void quit.now(), warn, log });
+  const tray = setupTray({ store, iconsDir: paths.iconsDir, dispatch, onClick: mainWindow.open });
+  destroyTray = () => tray.destroy();
+  installTestHooks(tray.template);
+  setupNudgeNotifications({ store, icon: appIcon, onClick: mainWindow.open });
+  setupPowerEvents({ refresh: host.refresh, quit: (graceMs) => void quit.drain(graceMs), shutdownGraceMs: SHUTDOWN_GRACE_MS, log });
+  app.on('activate', () => mainWindow.open());
+
+  await host.start();
+  if (!launchedAtLogin()) mainWindow.open();
+}
