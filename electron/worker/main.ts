@@ -13,6 +13,8 @@ const persistent = process.env.LANES_WORKER_COMMAND
   : null;
 
 let running: { job: JobAssignment; proc: RunningProcess } | null = null;
+/** A persistent command keeps its process group across jobs; the engine hears of it once. */
+let reportedPgid: number | undefined;
 /** Waiting for the engine's answer to a pull; a `wake` meanwhile is already answered. */
 let asking = false;
 let draining = false;
@@ -31,7 +33,10 @@ async function run(job: JobAssignment): Promise<void> {
     return;
   }
   running = { job, proc };
-  if (proc.pgid !== undefined) channel.send({ t: 'spawned', jobId: job.id, pgid: proc.pgid });
+  if (proc.pgid !== undefined && proc.pgid !== reportedPgid) {
+    reportedPgid = proc.pgid;
+    channel.send({ t: 'spawned', jobId: job.id, pgid: proc.pgid });
+  }
   finish(job, await proc.done);
 }
 

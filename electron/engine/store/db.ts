@@ -23,6 +23,9 @@ export function openDatabase(dataDir: string, migrationsDir: string): Db {
   // Writes a person made (enqueue, caps, lanes) go through `durably`, which forces a sync.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // Checkpoint less often than the default 1,000 pages: each job touches several index pages,
+  // and fewer, larger checkpoints keep claim-and-complete near the raw SQLite rate.
+  db.pragma('wal_autocheckpoint = 4000');
   db.pragma('foreign_keys = ON');
   migrate(db, migrations, file);
   return db;

@@ -155,7 +155,8 @@ export class Pool {
       wantsNext ? { lane: w.lane, worker: w.id } : null,
       this.hooks.now(),
     );
-    if (done) w.pgids.clear();
+    // A shell job's group ends with the job; a persistent command's group lives on with the worker.
+    if (done && !this.hooks.workerCommand(w.lane)) w.pgids.clear();
     w.job = claimed ? { id: claimed.id, attempt: claimed.attempts } : null;
     const wasBusy = w.state === 'busy';
     if (w.state === 'draining') w.state = 'stopping';
