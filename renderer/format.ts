@@ -30,16 +30,19 @@ export function formatDuration(ms: number | null): string {
   return m % 60 === 0 ? `${h} h` : `${h} h ${m % 60} min`;
 }
 
+// Formatters are built once: toLocaleTimeString() builds one per call, which shows up when a
+// burst of jobs re-renders the list.
+const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
 export function formatClock(at: number | null): string {
-  if (at === null) return '—';
-  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return at === null ? '—' : clock.format(at);
 }
 
 export function formatDateTime(at: number | null): string {
   if (at === null) return '—';
-  const d = new Date(at);
-  const today = new Date().toDateString() === d.toDateString();
-  return today ? formatClock(at) : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  const today = new Date().toDateString() === new Date(at).toDateString();
+  return today ? clock.format(at) : dateTime.format(at);
 }
 
 export const MOOD_WORDS: Record<LaneMood, { word: string; hint: string }> = {

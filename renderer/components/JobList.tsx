@@ -1,11 +1,11 @@
 // The jobs list, virtualized: only the rows on screen exist in the page, and older pages are asked
 // for (`beforeId`) as the end comes into view. 100,000 queued jobs cost what 40 do.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
 import type { Job } from '../../shared/model';
 import { loadMoreJobs, selectJob } from '../actions';
 import { describeSpec, formatClock, formatDuration, STATE_WORDS } from '../format';
-import { useJobs } from '../stores/jobs';
+import { indexOfId, useJobs } from '../stores/jobs';
 
 const ROW_PX = 30;
 /** Ask for the next page while this many loaded rows are still below the view. */
@@ -39,6 +39,18 @@ export function JobList() {
   useEffect(() => {
     scroller.current?.scrollTo({ top: 0 });
   }, [filter]);
+
+  // New jobs arrive on top. A reader at the top sees them come in; a reader further down keeps
+  // their place instead of watching the rows slide away.
+  const topId = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const before = topId.current;
+    topId.current = rows[0]?.id ?? null;
+    if (!el || before === null || el.scrollTop === 0) return;
+    const shift = indexOfId(rows, before);
+    if (shift > 0) el.scrollTop += shift * ROW_PX;
+  }, [rows]);
 
   const onKey = (e: KeyboardEvent) => {
     const at = selectedId === null ? -1 : rows.findIndex((j) => j.id === selectedId);
