@@ -29,23 +29,28 @@ function isConnectionError(err: unknown): boolean {
 }
 
 export class LanesHttpClient {
-  constructor(readonly connection: Connection) {}
+  constructor(public connection: Connection) {}
 
   async call<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestOutput<K>> {
-    const target = httpTarget(name, input);
     let res: Response;
     try {
-      res = await fetch(this.connection.base + target.url, {
-        method: target.method,
-        headers: {
-          Authorization: `Bearer ${this.connection.token}`,
-          ...(target.body ? { 'Content-Type': 'application/json' } : {}),
-        },
-        ...(target.body ? { body: JSON.stringify(target.body) } : {}),
-      });
+      res = await this.send(name, input);
     } catch (err) {
-      if (isConnectionError(err)) throw new NoEngine(this.connection.dataDir, `nothing answers on port ${this.connection.info.port}`);
-      throw err;
+      if (!isConnectionError(err)) throw err;
+      // The engine may have restarted on another port (a long `lanes wait` outlives it):
+      // look again, and try once more if the data directory now names a different engine.
+      const fresh = (() => {
+        try {
+          return locateEngine(this.connection.dataDir);
+        } catch {
+          return null;
+        }
+      })();
+      if (!fresh || fresh.base === this.connection.base) {
+        throw new NoEngine(this.connection.dataDir, `nothing answers on port ${this.connection.info.port}`);
+      }
+      this.connection = fresh;
+      res = await this.send(name, input);
     }
     const text = await res.text();
     let parsed: unknown;
@@ -59,6 +64,18 @@ export class LanesHttpClient {
       throw new RequestRefused(res.status, body.error ?? { code: 'internal', message: `the engine answered ${res.status}` });
     }
     return parsed as RequestOutput<K>;
+  }
+
+  private send<K extends RequestName>(name: K, input: RequestInput<K>): Promise<Response> {
+    const target = httpTarget(name, input);
+    return fetch(this.connection.base + target.url, {
+      method: target.method,
+      headers: {
+        Authorization: `Bearer ${this.connection.token}`,
+        ...(target.body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      ...(target.body ? { body: JSON.stringify(target.body) } : {}),
+    });
   }
 }
 

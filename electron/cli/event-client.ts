@@ -68,7 +68,7 @@ async function streamOnce(conn: Connection, since: number, handlers: EventHandle
  * engine itself restarted (a new pid or start time), the old seqs mean nothing and the stream
  * starts afresh. Gives up with NoEngine when no engine comes back within `patienceMs`.
  */
-export async function watchEvents(dataDir: string, handlers: EventHandlers, signal: AbortSignal, patienceMs = 10_000): Promise<void> {
+export async function watchEvents(dataDir: string, handlers: EventHandlers, signal: AbortSignal, patienceMs = 30_000): Promise<void> {
   let lastSeq = 0;
   let run: string | null = null;
   let lostAt: number | null = null;
@@ -85,7 +85,11 @@ export async function watchEvents(dataDir: string, handlers: EventHandlers, sign
     } catch (err) {
       if (signal.aborted) return;
       if (err instanceof CliError && !(err instanceof NoEngine)) throw err;
-      lostAt ??= Date.now();
+      if (lostAt === null) {
+        lostAt = Date.now();
+        // Said once, so a terminal that seems to hang explains itself.
+        process.stderr.write(`lanes: lost the engine; waiting up to ${Math.round(patienceMs / 1000)}s for it to come back…\n`);
+      }
       if (Date.now() - lostAt > patienceMs) throw err instanceof NoEngine ? err : new NoEngine(dataDir, 'the event stream ended');
     }
     if (signal.aborted) return;

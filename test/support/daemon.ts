@@ -159,8 +159,8 @@ export async function startDaemon(dataDir: string, extraArgs: string[] = []): Pr
     token,
     base: `http://127.0.0.1:${info.port}`,
     process: proc,
-    lanes: (...args) => lanes([...args, '--data-dir', dataDir]),
-    spawn: (...args) => spawnLanes([...args, '--data-dir', dataDir]),
+    lanes: (...args) => lanes(['--data-dir', dataDir, ...args]),
+    spawn: (...args) => spawnLanes(['--data-dir', dataDir, ...args]),
     async stop() {
       if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
       return (await proc.done).code;

@@ -1,7 +1,6 @@
 // `lanes daemon`: the engine and its API in the foreground, for machines without the tray app
 // and for scripts. Ctrl-C (or SIGTERM from a service manager) stops it the graceful way.
 import type { Command } from 'commander';
-import { hostEngine } from '../../api/host.js';
 import { wholeNumber } from '../args.js';
 import { dataDirOf, note, print } from '../context.js';
 import { count } from '../format.js';
@@ -18,6 +17,8 @@ export function registerDaemon(program: Command): void {
     .option('--port <n>', 'listen on this port (default: a free one)', wholeNumber('the port', 0, 65_535))
     .option('--grace <seconds>', 'how long running jobs get to finish when stopping', wholeNumber('the grace period', 0), 10)
     .action(async (opts: DaemonOptions, cmd: Command) => {
+      // Loaded here, not at the top: every other command starts faster without the engine.
+      const { hostEngine } = await import('../../api/host.js');
       const hosted = await hostEngine({ dataDir: dataDirOf(cmd), ...(opts.port !== undefined ? { port: opts.port } : {}) });
       const { engine } = hosted;
       note(`Lanes engine running: pid ${process.pid}, up to ${count(engine.ceiling)} workers at once, data in ${engine.dataDir}`);

@@ -1,0 +1,157 @@
+// The CLI end to end against a real `lanes daemon` child process: add, run, wait, log, follow,
+// cancel, retry. Tests wait on printed lines, exits and the event stream — never on a clock.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job, JobPage } from '../../shared/model.js';
+import { startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
+import { openStream, type TestStream } from '../support/event-stream.js';
+
+describe('lanes add / wait / log / cancel / retry', () => {
+  const tmp = tempDataDir();
+  const work = tempDataDir('lanes-work-');
+  let daemon: TestDaemon;
+  let events: TestStream;
+
+  beforeAll(async () => {
+    daemon = await startDaemon(tmp.dir);
+    events = await openStream(daemon.info.port, { headers: { Authorization: `Bearer ${daemon.token}` } });
+  });
+  afterAll(async () => {
+    events?.close();
+    expect(await daemon?.stop()).toBe(0);
+    tmp.remove();
+    work.remove();
+  });
+
+  /** Waits for a job event in `state` (seen already or still to come). */
+  const jobReaches = (id: number, state: Job['state']) =>
+    events.next((f) => {
+      if (f.event !== 'job') return false;
+      const job = (JSON.parse(f.data) as { data: Job }).data;
+      return job.id === id && job.state === state;
+    });
+
+  async function add(...args: string[]): Promise<number> {
+    const res = await daemon.lanes('add', ...args);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    // Only the id, so `id=$(lanes add -- …)` just works.
+    expect(res.stdout).toMatch(/^\d+\n$/);
+    return Number(res.stdout);
+  }
+
+  it('adds a job, waits for it and prints its log', async () => {
+    const id = await add('--', 'sh', '-c', 'echo "hello $WHO"; echo oops >&2', );
+    const wait = await daemon.lanes('wait', String(id));
+    expect(wait.code).toBe(0);
+    expect(wait.stdout).toMatch(new RegExp(`^job ${id}: succeeded`));
+    expect((await daemon.lanes('log', String(id))).stdout).toBe('hello \n');
+    expect((await daemon.lanes('log', String(id), '--stderr')).stdout).toBe('oops\n');
+  });
+
+  it('passes --env and --cwd, and runs one quoted command line in the shell', async () => {
+    const id = await add('--env', 'WHO=lanes', '--env', 'N=2', '--cwd', work.dir, '--', 'echo "$WHO $N" && pwd');
+    expect((await daemon.lanes('wait', String(id))).code).toBe(0);
+    const out = (await daemon.lanes('log', String(id))).stdout;
+    expect(out.split('\n')[0]).toBe('lanes 2');
+    expect(out).toContain(work.dir.split('/').pop());
+    const job = JSON.parse((await daemon.lanes('jobs', '--json', '--limit', '1')).stdout) as JobPage;
+    expect(job.jobs[0]?.spec).toMatchObject({ kind: 'shell', cwd: work.dir, env: { WHO: 'lanes', N: '2' } });
+  });
+
+  it('prints {"id": N} with --json and runs several words without a shell', async () => {
+    const res = await daemon.lanes('add', '--json', '--', 'printf', '%s|', 'a b', '$HOME');
+    expect(res.code).toBe(0);
+    const { id } = JSON.parse(res.stdout) as { id: number };
+    expect(Object.keys(JSON.parse(res.stdout) as object)).toEqual(['id']);
+    expect((await daemon.lanes('wait', String(id))).code).toBe(0);
+    expect((await daemon.lanes('log', String(id))).stdout).toBe('a b|$HOME|');
+  });
+
+  it('exits 1 from wait when any job failed, reporting each', async () => {
+    const ok = await add('--', 'true');
+    const bad = await add('--attempts', '1', '--', 'sh', '-c', 'exit 3');
+    const wait = await daemon.lanes('wait', String(ok), String(bad), '--json');
+    expect(wait.code).toBe(1);
+    const jobs = JSON.parse(wait.stdout) as Job[];
+    expect(jobs.map((j) => [j.id, j.state, j.exitCode])).toEqual([
+      [ok, 'succeeded', 0],
+      [bad, 'failed', 3],
+    ]);
+  });
+
+  it('follows a log until the job finishes', async () => {
+    const gate = join(work.dir, 'follow-gate');
+    const id = await add('--', 'sh', '-c', `echo first; while [ ! -f "${gate}" ]; do sleep 0.05; done; echo second`);
+    const follow = daemon.spawn('log', String(id), '--follow');
+    await follow.line(/^first$/);
+    expect(follow.child.exitCode).toBeNull();
+    writeFileSync(gate, '');
+    const done = await follow.done;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toBe('first\nsecond\n');
+  });
+
+  it('cancels a running job and a queued one, then retries', async () => {
+    const started = join(work.dir, 'started');
+    const marker = join(work.dir, 'ran-before');
+    // Fails the first time it runs, succeeds on a retry.
+    const flaky = `if [ -f "${marker}" ]; then echo retried; else touch "${marker}" "${started}"; exec sleep 60; fi`;
+    const running = await add('--attempts', '1', '--', flaky);
+    await jobReaches(running, 'running');
+    const queued = await add('--', 'echo', 'never');
+    const cancelQueued = await daemon.lanes('cancel', String(queued));
+    expect(cancelQueued.code).toBe(0);
+    expect(cancelQueued.stdout).toMatch(new RegExp(`^job ${queued}: cancelled`));
+
+    const cancel = await daemon.lanes('cancel', String(running), '--json');
+    expect(cancel.code).toBe(0);
+    // It answers once the job has really stopped.
+    expect((JSON.parse(cancel.stdout) as Job).state).toBe('cancelled');
+    expect(existsSync(started)).toBe(true);
+    expect((await daemon.lanes('wait', String(queued))).code).toBe(1);
+    expect((await daemon.lanes('log', String(queued))).stdout).toBe('');
+
+    const retry = await daemon.lanes('retry', String(running));
+    expect(retry.code).toBe(0);
+    expect(retry.stdout).toMatch(new RegExp(`^job ${running}: queued`));
+    expect((await daemon.lanes('wait', String(running))).code).toBe(0);
+    expect((await daemon.lanes('log', String(running))).stdout).toBe('retried\n');
+  });
+
+  it('lists jobs in aligned columns with filters', async () => {
+    const res = await daemon.lanes('jobs', '--state', 'cancelled');
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^\s*ID\s+LANE\s+STATE\s+TRIES\s+QUEUED\s+TOOK\s+COMMAND$/);
+    expect(lines.slice(1).every((l) => l.includes('cancelled'))).toBe(true);
+    // Columns line up: every row has LANE where the header has it.
+    const laneAt = (lines[0] as string).indexOf('LANE');
+    expect(lines.slice(1).every((l) => l.slice(laneAt).startsWith('worker'))).toBe(true);
+  });
+
+  it('refuses bad job input with a message and no new job', async () => {
+    const before = (JSON.parse((await daemon.lanes('jobs', '--json')).stdout) as JobPage).total;
+    const cases: [string[], number, RegExp][] = [
+      [['add'], 2, /no command/],
+      [['add', '--'], 2, /no command/],
+      [['add', '--lane', 'nosuch', '--', 'true'], 1, /no lane named "nosuch"/],
+      [['add', '--lane', 'Bad!', '--', 'true'], 1, /lane/],
+      [['add', '--attempts', '0', '--', 'true'], 2, /attempts/],
+      [['add', '--payload', '{oops', '--'], 2, /JSON/],
+      [['add', '--env', 'NOEQUALS', '--', 'true'], 2, /KEY=VALUE/],
+      [['wait', 'abc'], 2, /job id/],
+      [['log', '999999'], 1, /999999/],
+      [['cancel', '999999'], 1, /999999/],
+      [['retry', '0'], 2, /job id/],
+    ];
+    for (const [args, code, message] of cases) {
+      const res = await daemon.lanes(...args);
+      expect(res.code, args.join(' ')).toBe(code);
+      expect(res.stderr, args.join(' ')).toMatch(message);
+      expect(res.stdout, args.join(' ')).toBe('');
+    }
+    expect((JSON.parse((await daemon.lanes('jobs', '--json')).stdout) as JobPage).total).toBe(before);
+  });
+});

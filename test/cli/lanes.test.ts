@@ -1,0 +1,162 @@
+// Caps, lanes, status, the nudge and the scale ledger through the CLI, against a real daemon;
+// and bad input refused with a message, a non-zero exit and nothing changed.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScaleEvent } from '../../shared/model.js';
+import { startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
+import { openStream, type TestStream } from '../support/event-stream.js';
+
+interface StatusJson {
+  ceiling: number;
+  lanes: { name: string; class: string; cap: number; workers: number; busy: number; waiting: number; nudge: string | null }[];
+}
+
+describe('lanes status / cap / lane / events', () => {
+  const tmp = tempDataDir();
+  const work = tempDataDir('lanes-work-');
+  let daemon: TestDaemon;
+  let events: TestStream;
+
+  beforeAll(async () => {
+    daemon = await startDaemon(tmp.dir);
+    events = await openStream(daemon.info.port, { headers: { Authorization: `Bearer ${daemon.token}` } });
+  });
+  afterAll(async () => {
+    events?.close();
+    await daemon?.stop();
+    tmp.remove();
+    work.remove();
+  });
+
+  /** What a refused request must not change (live counts move by themselves). */
+  async function settings() {
+    const s = await status();
+    return { ceiling: s.ceiling, lanes: s.lanes.map((l) => [l.name, l.class, l.cap]) };
+  }
+
+  async function status(): Promise<StatusJson> {
+    const res = await daemon.lanes('status', '--json');
+    expect(res.code).toBe(0);
+    return JSON.parse(res.stdout) as StatusJson;
+  }
+
+  it('prints status as JSON in the documented shape', async () => {
+    const s = await status();
+    expect(s.ceiling).toBe(2);
+    const worker = s.lanes.find((l) => l.name === 'worker');
+    expect(worker).toMatchObject({ name: 'worker', class: 'cpu', cap: 1, workers: expect.any(Number), busy: 0, waiting: 0, nudge: null });
+    expect(s.lanes.find((l) => l.name === 'ml')).toMatchObject({ class: 'ml', cap: 0, nudge: null });
+  });
+
+  it('prints status as an aligned table', async () => {
+    const res = await daemon.lanes('status');
+    const lines = res.stdout.split('\n');
+    const header = lines.find((l) => l.startsWith('LANE')) as string;
+    expect(header).toMatch(/^LANE\s+CLASS\s+CAP\s+WORKERS\s+BUSY\s+WAITING\s+DONE\s+FAILED\s+PER MIN\s+STATE$/);
+    const row = lines.find((l) => l.startsWith('worker')) as string;
+    // Right-aligned numbers end where their header ends.
+    expect(row[header.indexOf('CAP') + 2]).toBe('1');
+  });
+
+  it('sets caps, and refuses -1, 1.5, above the ceiling and unknown lanes without changing any', async () => {
+    const before = await settings();
+    const refused: [string[], number, RegExp][] = [
+      [['cap', 'worker', '-1'], 2, /at least 0/],
+      [['cap', 'worker', '1.5'], 2, /whole number/],
+      [['cap', 'worker', 'two'], 2, /whole number/],
+      [['cap', 'worker', '3'], 1, /ceiling/],
+      [['cap', 'nosuch', '1'], 1, /no lane named "nosuch"/],
+      [['cap', 'worker'], 2, /missing required argument/],
+    ];
+    for (const [args, code, message] of refused) {
+      const res = await daemon.lanes(...args);
+      expect(res.code, args.join(' ')).toBe(code);
+      expect(res.stderr, args.join(' ')).toMatch(message);
+      expect(res.stdout).toBe('');
+    }
+    expect(await settings()).toEqual(before);
+
+    const raised = await daemon.lanes('cap', 'ml', '2');
+    expect(raised.code).toBe(0);
+    expect(raised.stdout).toMatch(/^ml: cap 2/);
+    expect((await status()).lanes.find((l) => l.name === 'ml')?.cap).toBe(2);
+    expect((await daemon.lanes('cap', 'ml', '0')).code).toBe(0);
+  });
+
+  it('shows the nudge as text in status --json when raising the cap would help', async () => {
+    const gate = join(work.dir, 'nudge-gate');
+    const hold = `while [ ! -f "${gate}" ]; do sleep 0.05; done`;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await daemon.lanes('add', '--', hold)).stdout.trim());
+    // The engine says when the nudge appears; the CLI must then print its words.
+    await events.next((f) => f.event === 'nudge' && (JSON.parse(f.data) as { data: { lane: string; nudge: unknown } }).data.nudge !== null);
+    const worker = (await status()).lanes.find((l) => l.name === 'worker');
+    expect(worker?.nudge).toMatch(/^2 waiting and all 1 worker busy\. .*up to 2\.$/);
+    const human = await daemon.lanes('status');
+    expect(human.stdout).toContain('worker: 2 waiting and all 1 worker busy.');
+    expect(human.stdout).toContain('lanes cap worker 2');
+    writeFileSync(gate, '');
+    expect((await daemon.lanes('wait', ...ids)).code).toBe(0);
+  });
+
+  it('adds and removes lanes', async () => {
+    const added = await daemon.lanes('lane', 'add', 'batch', '--cap', '2', '--json');
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ name: 'batch', class: 'cpu', cap: 2, workerCommand: null });
+    const ml = await daemon.lanes('lane', 'add', 'embed', '--class', 'ml', '--worker-command', 'python3 -u "serve it.py" --model m', '--json');
+    expect(JSON.parse(ml.stdout)).toMatchObject({ name: 'embed', class: 'ml', workerCommand: ['python3', '-u', 'serve it.py', '--model', 'm'] });
+    const trailing = await daemon.lanes('lane', 'add', 'embed2', '--class', 'ml', '--json', '--', 'node', 'worker.js', '--fast');
+    expect(JSON.parse(trailing.stdout)).toMatchObject({ workerCommand: ['node', 'worker.js', '--fast'] });
+    expect((await status()).lanes.map((l) => l.name)).toEqual(expect.arrayContaining(['batch', 'embed', 'embed2']));
+
+    const duplicate = await daemon.lanes('lane', 'add', 'batch');
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toMatch(/batch/);
+    const badName = await daemon.lanes('lane', 'add', 'Not OK');
+    expect(badName.code).toBe(1);
+    expect(badName.stderr).toMatch(/a-z/);
+    const badClass = await daemon.lanes('lane', 'add', 'gpu', '--class', 'gpu');
+    expect(badClass.code).toBe(2);
+
+    for (const name of ['batch', 'embed', 'embed2']) {
+      const removed = await daemon.lanes('lane', 'remove', name);
+      expect(removed.code).toBe(0);
+      expect(removed.stdout).toBe(`removed lane ${name}\n`);
+    }
+    expect((await daemon.lanes('lane', 'remove', 'nosuch')).code).toBe(1);
+    expect((await status()).lanes.map((l) => l.name).sort()).toEqual(['ml', 'worker']);
+  });
+
+  it('prints the scale ledger', async () => {
+    const json = await daemon.lanes('events', '--json', '--lane', 'worker');
+    expect(json.code).toBe(0);
+    const ledger = JSON.parse(json.stdout) as ScaleEvent[];
+    expect(ledger.length).toBeGreaterThan(0);
+    expect(ledger.every((e) => e.lane === 'worker')).toBe(true);
+    expect(ledger.some((e) => e.reason === 'demand' && e.to > e.from)).toBe(true);
+    const human = await daemon.lanes('events');
+    expect(human.stdout.split('\n')[0]).toMatch(/^TIME\s+LANE\s+WORKERS\s+REASON\s+DETAIL$/);
+    expect(human.stdout).toMatch(/worker\s+0 → 1\s+work waiting/);
+  });
+
+  it('follows the ledger as workers start', async () => {
+    const follow = daemon.spawn('events', '--follow', '--json', '--lane', 'ml');
+    // No need to wait for it to connect: it reads the ledger after subscribing, so a row written
+    // before it is listening still shows up, once.
+    expect((await daemon.lanes('cap', 'ml', '1')).code).toBe(0);
+    const job = (await daemon.lanes('add', '--lane', 'ml', '--', 'true')).stdout.trim();
+    const line = await follow.line(/"lane":"ml".*"reason":"demand"/);
+    expect(JSON.parse(line)).toMatchObject({ lane: 'ml', from: 0, to: 1 });
+    follow.child.kill('SIGINT');
+    await follow.done;
+    expect((await daemon.lanes('wait', job)).code).toBe(0);
+    expect((await daemon.lanes('cap', 'ml', '0')).code).toBe(0);
+  });
+
+  it('prints the window URL with its token', async () => {
+    const res = await daemon.lanes('open');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`http://127.0.0.1:${daemon.info.port}/#token=${daemon.token}\n`);
+  });
+});
