@@ -6,6 +6,7 @@ import { findItem } from './tray-menu.js';
 
 export interface LanesTestHooks {
   trayItemIds(): string[];
+  trayItem(id: string): { label?: string; checked?: boolean; enabled?: boolean } | null;
   clickTrayItem(id: string): boolean;
 }
 
@@ -17,6 +18,10 @@ export function installTestHooks(template: () => MenuItemConstructorOptions[]): 
   if (process.env.LANES_E2E !== '1') return;
   const hooks: LanesTestHooks = {
     trayItemIds: () => ids(template()),
+    trayItem(id) {
+      const item = findItem(template(), id);
+      return item ? { label: item.label, checked: item.checked, enabled: item.enabled } : null;
+    },
     clickTrayItem(id) {
       const item = findItem(template(), id);
       if (!item?.click) return false;
