@@ -25,6 +25,8 @@ export const QUIT_GRACE_MS = 20_000;
 export const SHUTDOWN_GRACE_MS = 4_000;
 /** Past the grace period, how long stopping workers may take before we exit regardless. */
 export const STOP_MARGIN_MS = 5_000;
+/** "Quit now" waits this long for the engine to end running jobs, then exits regardless. */
+export const QUIT_NOW_LIMIT_MS = 2_000;
 
 export class QuitSequence {
   private phaseNow: QuitPhase = 'running';
@@ -56,7 +58,15 @@ export class QuitSequence {
       return;
     }
     this.deps.log('quit: not waiting for running jobs any longer');
-    await this.deps.stopEngineNow().catch((error: unknown) => this.deps.log(`quit: ${String(error)}`));
+    // Bounded: an engine already draining may only finish when its first grace period ends.
+    let limit: unknown = null;
+    await Promise.race([
+      this.deps.stopEngineNow().catch((error: unknown) => this.deps.log(`quit: ${String(error)}`)),
+      new Promise<void>((resolve) => {
+        limit = this.timers.setTimeout(resolve, QUIT_NOW_LIMIT_MS);
+      }),
+    ]);
+    this.timers.clearTimeout(limit);
     this.finish(0);
   }
 

@@ -1,6 +1,6 @@
 // The quit sequence: show stopping, drain within the grace period, stop, clean up, exit — once.
 import { describe, expect, it } from 'vitest';
-import { QuitSequence, STOP_MARGIN_MS, type QuitDeps } from '../../electron/shell/quit.js';
+import { QUIT_NOW_LIMIT_MS, QuitSequence, STOP_MARGIN_MS, type QuitDeps } from '../../electron/shell/quit.js';
 import type { Timers } from '../../electron/shell/coalesce.js';
 
 function fakeTimers() {
@@ -26,7 +26,7 @@ function fakeTimers() {
   return { timers, advance, pending };
 }
 
-function setup(stop: (graceMs: number) => Promise<void> = async () => {}) {
+function setup(stop: (graceMs: number) => Promise<void> = async () => {}, stopNow: () => Promise<void> = async () => {}) {
   const calls: string[] = [];
   const { timers, advance, pending } = fakeTimers();
   const deps: QuitDeps = {
@@ -35,8 +35,9 @@ function setup(stop: (graceMs: number) => Promise<void> = async () => {}) {
       calls.push(`stopEngine(${graceMs})`);
       return stop(graceMs);
     },
-    stopEngineNow: async () => {
+    stopEngineNow: () => {
       calls.push('stopEngineNow');
+      return stopNow();
     },
     cleanUp: () => calls.push('cleanUp'),
     exit: (code) => calls.push(`exit(${code})`),
@@ -101,6 +102,20 @@ describe('QuitSequence', () => {
     quit.onBeforeQuit(20_000);
     await quit.now();
     expect(calls).toEqual(['showStopping', 'stopEngine(20000)', 'stopEngineNow', 'cleanUp', 'exit(0)']);
+  });
+
+  it('"Quit now" does not wait past its limit for an engine still draining', async () => {
+    const { quit, calls, advance } = setup(
+      () => new Promise(() => {}),
+      () => new Promise(() => {}),
+    );
+    quit.onBeforeQuit(20_000);
+    const done = quit.now();
+    await tick();
+    expect(calls).not.toContain('exit(0)');
+    advance(QUIT_NOW_LIMIT_MS);
+    await done;
+    expect(calls.slice(-2)).toEqual(['cleanUp', 'exit(0)']);
   });
 
   it('"Quit now" before any quit drains with no grace', async () => {
