@@ -59,7 +59,10 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`lanes: ${err.message}\n`);
       return EXIT_FAILURE;
     }
-    process.stderr.write(`lanes: ${(err as Error)?.stack ?? String(err)}\n`);
+    // Anything else is unexpected (a bad LANES_CORES, a full disk …): its words, and the stack
+    // only when asked for, since a trace helps a developer and buries the point for everyone else.
+    const detail = process.env.LANES_DEBUG ? (err as Error)?.stack : (err as Error)?.message;
+    process.stderr.write(`lanes: ${detail ?? String(err)}\n`);
     return EXIT_FAILURE;
   }
 }
