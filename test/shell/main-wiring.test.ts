@@ -1,0 +1,128 @@
+// The shell's real wiring (main.ts and every module it sets up) under a recorded fake of Electron:
+// the engine and the local API run for real in this process, workers are real processes started
+// through the utility-process adapter, and the window's IPC, the tray and quitting are driven the
+// way Electron would drive them. Needs `npm run build` (the worker runtime and the renderer).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { IPC, type Result } from '../../shared/bridge.js';
+import type { LanesEvent } from '../../shared/events.js';
+import type { Status } from '../../shared/model.js';
+import { findItem } from '../../electron/shell/tray-menu.js';
+import { recorded, app, type FakeTray } from './fake-electron.js';
+
+vi.mock('electron', () => import('./fake-electron.js'));
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lanes-shell-'));
+const ourPage = { senderFrame: { url: 'app://lanes/index.html' } };
+
+function tray(): FakeTray {
+  const t = recorded.trays[0];
+  if (!t) throw new Error('no tray yet');
+  return t;
+}
+async function invoke<T>(name: string, input: unknown, event: unknown = ourPage): Promise<Result<T>> {
+  const handler = recorded.invokeHandlers.get(IPC.request);
+  if (!handler) throw new Error('no request handler');
+  return (await handler(event, name, input)) as Result<T>;
+}
+async function status(): Promise<Status> {
+  const result = await invoke<Status>('status', {});
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
+
+beforeAll(async () => {
+  for (const file of ['dist/electron/worker/main.js', 'dist/renderer/index.html']) {
+    if (!fs.existsSync(path.join(root, file))) throw new Error(`${file} is missing: run \`npm run build\` first`);
+  }
+  Object.assign(process.env, { LANES_DATA_DIR: path.join(tmp, 'data'), LANES_CORES: '4', LANES_TICK_MS: '200', XDG_CONFIG_HOME: path.join(tmp, 'config') });
+  await import('../../electron/shell/main.js');
+  await vi.waitFor(() => expect(findItem(tray().template, 'lane:worker:status')).toBeDefined(), { timeout: 20_000 });
+});
+
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the desktop shell, wired', () => {
+  it('uses the shared data directory and opens its window, sandboxed, on a manual start', () => {
+    expect(recorded.paths.get('userData')).toBe(path.join(tmp, 'data'));
+    const win = recorded.windows[0];
+    expect(win?.url).toBe('app://lanes/index.html');
+    expect(win?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(fs.existsSync(String(win?.options.webPreferences?.preload))).toBe(true);
+  });
+
+  it('closing the window hides it; the app stays', () => {
+    const win = recorded.windows[0]!;
+    expect(win.tryClose()).toBe(false);
+    expect(win.visible).toBe(false);
+    expect(recorded.exitCode).toBeNull();
+  });
+
+  it('serves the window from app://lanes with the CSP, and nothing outside it', async () => {
+    const handler = recorded.protocolHandlers.get('app')!;
+    const page = await handler(new Request('app://lanes/index.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await handler(new Request('app://lanes/..%2f..%2fpackage.json'))).status).toBe(404);
+  });
+
+  it('blocks navigation away and new windows', () => {
+    const contents = Object.assign(new EventEmitter(), { opener: null as null | ((d: { url: string }) => { action: string }), setWindowOpenHandler(fn: (d: { url: string }) => { action: string }) { this.opener = fn; } });
+    app.emit('web-contents-created', {}, contents);
+    let prevented = false;
+    contents.emit('will-navigate', { preventDefault: () => (prevented = true) }, 'https://example.com/');
+    expect(prevented).toBe(true);
+    expect(contents.opener?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+  });
+
+  it('answers the window\'s requests as Result values, and only the window\'s', async () => {
+    expect((await status()).lanes.map((l) => l.name)).toContain('worker');
+    const refused = await invoke('status', {}, { senderFrame: { url: 'https://evil.example/' } });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    const bad = await invoke('setCap', { lane: 'worker', cap: -1 });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await invoke('nope', {})).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+  });
+
+  it('a cap clicked in the tray is set in the engine and shown checked', async () => {
+    const item = findItem(tray().template, 'lane:worker:cap:2');
+    item?.click?.();
+    await vi.waitFor(async () => expect((await status()).lanes.find((l) => l.name === 'worker')?.cap).toBe(2));
+    await vi.waitFor(() => expect(findItem(tray().template, 'lane:worker:cap:2')?.checked).toBe(true), { timeout: 5_000 });
+  });
+
+  it('runs jobs in workers started through the utility-process adapter; tray and window hear of it', async () => {
+    const sent: { channel: string; id: string; events?: LanesEvent[] }[] = [];
+    const sender = Object.assign(new EventEmitter(), {
+      id: 1,
+      isDestroyed: () => false,
+      send: (channel: string, id: string, events?: LanesEvent[]) => sent.push({ channel, id, ...(events ? { events } : {}) }),
+    });
+    recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender }, { id: 'w1', since: 0 });
+
+    const added = await invoke<{ id: number }>('addJob', { lane: 'worker', argv: [process.execPath, '-e', 'setTimeout(() => {}, 1500)'] });
+    expect(added.ok).toBe(true);
+    await vi.waitFor(() => expect(tray().tooltip).toMatch(/^Lanes — 1 busy/), { timeout: 15_000 });
+    expect(String((tray().image as { file: string }).file)).toMatch(/tray-working/);
+    expect(recorded.utility[0]).toMatchObject({ entry: path.join(root, 'dist/electron/worker/main.js'), serviceName: expect.stringContaining('worker') });
+    await vi.waitFor(() => expect(sent.some((m) => m.channel === IPC.event && m.events?.some((e) => e.type === 'job'))).toBe(true));
+    await vi.waitFor(async () => expect((await status()).lanes.find((l) => l.name === 'worker')?.succeeded).toBe(1), { timeout: 15_000 });
+  });
+
+  it('quitting drains, removes the tray and exits 0', async () => {
+    app.quit();
+    expect(recorded.exitCode).toBeNull();
+    expect(findItem(tray().template, 'state')?.label).toMatch(/^Stopping/);
+    await vi.waitFor(() => expect(recorded.exitCode).toBe(0), { timeout: 30_000 });
+    expect(tray().destroyed).toBe(true);
+    expect(fs.existsSync(path.join(tmp, 'data', 'logs', 'app.log'))).toBe(true);
+  });
+});
