@@ -5,20 +5,18 @@ import { app, Notification } from 'electron';
 import { defaultDataDir } from '../engine/index.js';
 import { launchedAtLogin, createLoginItem } from './login-item.js';
 import { createEngineHost } from './engine-host.js';
-import { denyPermissions, setupHardening } from './hardening.js';
 import { setupIpc } from './ipc.js';
 import { createLog } from './log.js';
 import { setupNudgeNotifications } from './notifications.js';
 import { appPaths } from './paths.js';
-import { setupPowerEvents } from './power-events.js';
+import { claimSingleInstance, setupPowerEvents } from './lifecycle.js';
 import { QuitSequence, SHUTDOWN_GRACE_MS } from './quit.js';
-import { registerAppScheme, serveRenderer } from './renderer-protocol.js';
 import { createShellStore } from './shell-state.js';
-import { claimSingleInstance } from './single-instance.js';
 import { installTestHooks } from './test-hooks.js';
 import { trayActions } from './tray-actions.js';
 import { setupTray } from './tray.js';
 import { utilityLauncher } from './utility-launcher.js';
+import { denyPermissions, guardWebContents, registerAppScheme, serveRenderer } from './web-pages.js';
 import { setupWindow } from './window.js';
 
 // Before `ready`: the CLI, `lanes daemon` and the app must share one data directory.
@@ -32,7 +30,7 @@ if (!claimSingleInstance(() => mainWindow.open())) {
   app.quit();
 } else {
   registerAppScheme();
-  setupHardening();
+  guardWebContents();
   // A tray app: closing the last window must not quit.
   app.on('window-all-closed', () => {});
   void app.whenReady().then(start);

@@ -1,6 +1,18 @@
-// Sleep, wake and OS shutdown, routed through the pure powerAction table.
-import { powerMonitor } from 'electron';
+// The app's life among other processes and the OS: one instance per person, and what sleep,
+// wake and shutdown mean for running work (the decisions are in power.ts, tested under Node).
+import { app, powerMonitor } from 'electron';
 import { powerAction, type PowerEvent } from './power.js';
+
+/**
+ * One Lanes per person: the engine holds its data directory's lock, so a second app could only
+ * fail. A second launch (clicking the icon again, a login start after a manual one) asks the
+ * first to show its window instead. False when another instance runs: then quit at once.
+ */
+export function claimSingleInstance(onSecondLaunch: () => void): boolean {
+  if (!app.requestSingleInstanceLock()) return false;
+  app.on('second-instance', () => onSecondLaunch());
+  return true;
+}
 
 export function setupPowerEvents(options: {
   refresh: () => void;
