@@ -1,0 +1,80 @@
+// The compiled preload as a sandboxed window would run it: a CommonJS script whose only require
+// is 'electron'. It must expose exactly `window.lanes`, pass requests through one invoke channel
+// and route batched events to the right subscriber. Needs `npm run build`.
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { IPC, type LanesBridge } from '../../shared/bridge.js';
+import type { LanesEvent } from '../../shared/events.js';
+import { RUNTIME_FILES } from '../../electron/shell/paths.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const file = path.join(root, RUNTIME_FILES.preload);
+
+function loadPreload() {
+  if (!fs.existsSync(file)) throw new Error(`${RUNTIME_FILES.preload} is missing: run \`npm run build\` first`);
+  const exposed = new Map<string, unknown>();
+  const renderer = new EventEmitter();
+  const invoke = vi.fn(async (..._args: unknown[]) => ({ ok: true, value: 'answer' }));
+  const send = vi.fn();
+  const electron = {
+    contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.set(key, api) },
+    ipcRenderer: { invoke, send, on: renderer.on.bind(renderer), off: renderer.off.bind(renderer) },
+  };
+  const sandboxRequire = (id: string) => {
+    if (id !== 'electron') throw new Error(`a sandboxed preload cannot require ${id}`);
+    return electron;
+  };
+  const module = { exports: {} };
+  vm.runInNewContext(fs.readFileSync(file, 'utf8'), { require: sandboxRequire, module, exports: module.exports, Math });
+  return { exposed, renderer, invoke, send, lanes: exposed.get('lanes') as LanesBridge };
+}
+
+const event = (seq: number): LanesEvent => ({ seq, type: 'laneRemoved', data: { name: `l${seq}` } });
+
+describe('preload', () => {
+  it('requires nothing but electron (a sandboxed preload cannot)', () => {
+    const text = fs.readFileSync(file, 'utf8');
+    const required = [...text.matchAll(/require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+    expect(required).toEqual(['electron']);
+  });
+
+  it('exposes only window.lanes, with request and subscribe', () => {
+    const { exposed, lanes } = loadPreload();
+    expect([...exposed.keys()]).toEqual(['lanes']);
+    expect(Object.keys(lanes).sort()).toEqual(['request', 'subscribe']);
+  });
+
+  it('sends a request over the one invoke channel and returns main\'s Result', async () => {
+    const { lanes, invoke } = loadPreload();
+    expect(await lanes.request('setCap', { lane: 'ml', cap: 3 })).toEqual({ ok: true, value: 'answer' });
+    expect(invoke).toHaveBeenCalledWith(IPC.request, 'setCap', { lane: 'ml', cap: 3 });
+  });
+
+  it('routes batched events and resets to their own subscriber, and unsubscribes once', () => {
+    const { lanes, renderer, send } = loadPreload();
+    const a = { events: [] as number[], resets: 0 };
+    const b = { events: [] as number[], resets: 0 };
+    const stopA = lanes.subscribe(5, (e) => a.events.push(e.seq), () => a.resets++);
+    lanes.subscribe(0, (e) => b.events.push(e.seq), () => b.resets++);
+    const [first, second] = send.mock.calls.map((call) => call[1] as { id: string; since: number });
+    expect(send.mock.calls.map((call) => call[0])).toEqual([IPC.subscribe, IPC.subscribe]);
+    expect(first?.since).toBe(5);
+    expect(first?.id).not.toBe(second?.id);
+
+    renderer.emit(IPC.event, {}, first?.id, [event(6), event(7)]);
+    renderer.emit(IPC.event, {}, second?.id, [event(8)]);
+    renderer.emit(IPC.reset, {}, second?.id);
+    expect(a).toEqual({ events: [6, 7], resets: 0 });
+    expect(b).toEqual({ events: [8], resets: 1 });
+
+    stopA();
+    stopA();
+    expect(send.mock.calls.filter((call) => (call[1] as { stop?: boolean }).stop)).toEqual([[IPC.subscribe, { id: first?.id, stop: true }]]);
+    renderer.emit(IPC.event, {}, first?.id, [event(9)]);
+    expect(a.events).toEqual([6, 7]);
+  });
+});
