@@ -24,7 +24,7 @@ export function Header() {
       {loaded && (
         <div className="machine">
           <span className="machine-words" id="machine-label">
-            {inUse} of {plural(ceiling, 'worker')} in use
+            This machine: {inUse} of {plural(ceiling, 'worker')} in use
           </span>
           <div
             className="meter"

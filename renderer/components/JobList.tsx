@@ -85,7 +85,7 @@ export function JobList() {
 
   return (
     <div
-      className="job-list"
+      className={`job-list${filter.lane !== null ? ' job-list-one-lane' : ''}`}
       ref={scroller}
       role="grid"
       aria-label="Jobs, newest first"

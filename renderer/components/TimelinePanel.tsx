@@ -4,7 +4,8 @@ import { useEffect } from 'react';
 import { loadTimeline } from '../actions';
 import { formatClock, REASON_WORDS } from '../format';
 import { useLanes } from '../stores/lanes';
-import { useTimeline } from '../stores/timeline';
+import { TIMELINE_SPAN_MS, useTimeline } from '../stores/timeline';
+import type { TimelinePoint } from '../../shared/model';
 import { LaneChart } from './LaneChart';
 
 export function TimelinePanel() {
@@ -22,17 +23,42 @@ export function TimelinePanel() {
   if (!loaded) {
     return <p className="empty muted">{error ?? 'Loading the last hour…'}</p>;
   }
+  const from = chartStart(series, Date.now());
+  const span = Date.now() - from >= TIMELINE_SPAN_MS - 1_000 ? 'the last hour' : `since ${formatClock(from)}`;
   return (
     <div className="timeline">
-      <div className="charts" aria-label="Workers and waiting per lane, last hour">
+      <section className="charts" aria-labelledby="charts-title">
+        <h3 id="charts-title" className="charts-title">
+          Workers and waiting, {span}
+        </h3>
         {order.map((name) => {
           const lane = byName[name];
-          return lane ? <LaneChart key={name} lane={lane} points={series[name] ?? []} ceiling={ceiling} /> : null;
+          if (!lane) return null;
+          const points = (series[name] ?? []).filter((p) => p.at >= from);
+          // A lane that did nothing gets a line, not an empty chart.
+          if (lane.workers === 0 && lane.waiting === 0 && points.every((p) => p.workers === 0 && p.waiting === 0)) {
+            return (
+              <p key={name} className="chart-quiet" data-lane={name}>
+                <strong>{name}</strong> <span className="muted">no workers and nothing waiting {span === 'the last hour' ? 'in the last hour' : span}</span>
+              </p>
+            );
+          }
+          return <LaneChart key={name} lane={lane} points={points} ceiling={ceiling} from={from} />;
         })}
-      </div>
+      </section>
       <Ledger />
     </div>
   );
+}
+
+/** Shortest useful span: an engine that just started should not be a sliver at the right edge. */
+const MIN_SPAN_MS = 60_000;
+
+/** The left edge shared by every chart: the oldest sample, within the last hour. */
+function chartStart(series: Record<string, TimelinePoint[]>, now: number): number {
+  let oldest = now - MIN_SPAN_MS;
+  for (const points of Object.values(series)) if (points[0] && points[0].at < oldest) oldest = points[0].at;
+  return Math.max(now - TIMELINE_SPAN_MS, oldest);
 }
 
 function Ledger() {
