@@ -19,8 +19,12 @@ import { utilityLauncher } from './utility-launcher.js';
 import { denyPermissions, guardWebContents, registerAppScheme, serveRenderer } from './web-pages.js';
 import { setupWindow } from './window.js';
 
-// Before `ready`: the CLI, `lanes daemon` and the app must share one data directory.
+// Before `ready`: the CLI, `lanes daemon` and the app must share one data directory. Chromium's
+// own files (caches, local storage) go in a folder of their own inside it.
 app.setPath('userData', defaultDataDir());
+app.setPath('sessionData', path.join(defaultDataDir(), 'electron'));
+// Windows shows notifications only for an app with this id (the installer registers the same).
+if (process.platform === 'win32') app.setAppUserModelId('app.lanes.desktop');
 const log = createLog(app.getPath('userData'));
 const paths = appPaths(app.getAppPath());
 const appIcon = path.join(paths.iconsDir, 'icon-512.png');

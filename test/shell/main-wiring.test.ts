@@ -52,6 +52,7 @@ afterAll(() => {
 describe('the desktop shell, wired', () => {
   it('uses the shared data directory and opens its window, sandboxed, on a manual start', () => {
     expect(recorded.paths.get('userData')).toBe(path.join(tmp, 'data'));
+    expect(recorded.paths.get('sessionData')).toBe(path.join(tmp, 'data', 'electron'));
     const win = recorded.windows[0];
     expect(win?.url).toBe('app://lanes/index.html');
     expect(win?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
