@@ -2,8 +2,9 @@
 // header (Node has no EventSource, and the header keeps the token out of URLs), reconnecting
 // with the last seq seen so nothing is missed across a dropped connection.
 import type { LanesEvent } from '../../shared/events.js';
+import { FINISHED_STATES, type Job } from '../../shared/model.js';
 import { EVENTS_PATH, RESET_EVENT } from '../../shared/bridge.js';
-import { locateEngine, type Connection } from './client.js';
+import { locateEngine, type Connection, type LanesHttpClient } from './client.js';
 import { CliError, NoEngine } from './errors.js';
 
 export interface EventHandlers {
@@ -96,4 +97,36 @@ export async function watchEvents(dataDir: string, handlers: EventHandlers, sign
     // A short pause between attempts: the engine may be restarting and need a moment.
     await new Promise((done) => setTimeout(done, 250));
   }
+}
+
+/**
+ * Waits for jobs to finish, for `lanes wait` and `lanes cancel` (a running job takes a moment to
+ * stop). No polling: each job is read once when the stream opens (and again after a reconnect),
+ * then only events move it. Resolves with each job's first finished record, in the order of
+ * `ids`: a later retry by someone else starts a run this call did not ask about.
+ */
+export async function awaitFinished(client: LanesHttpClient, ids: number[], onFinished: (job: Job) => void = () => {}): Promise<Job[]> {
+  const wanted = [...new Set(ids)];
+  const finished = new Map<number, Job>();
+  const stop = new AbortController();
+  const record = (job: Job) => {
+    if (!wanted.includes(job.id) || finished.has(job.id) || !FINISHED_STATES.includes(job.state)) return;
+    finished.set(job.id, job);
+    onFinished(job);
+    if (finished.size === wanted.length) stop.abort();
+  };
+  await watchEvents(
+    client.connection.dataDir,
+    {
+      // On every (re)connect, read the jobs still awaited: one may have finished in a gap.
+      onOpen: async () => {
+        for (const id of wanted.filter((id) => !finished.has(id))) record(await client.call('job', { id }));
+      },
+      onEvent: (event) => {
+        if (event.type === 'job') record(event.data);
+      },
+    },
+    stop.signal,
+  );
+  return wanted.map((id) => finished.get(id) as Job);
 }

@@ -69,3 +69,20 @@ export function clip(text: string, max: number): string {
   const one = text.replace(/\s*\n\s*/g, ' ⏎ ');
   return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
 }
+
+/** The state in a few words: exit codes for failures, and how a cancel happened. */
+export function outcome(job: Job): string {
+  if (job.state === 'failed') {
+    if (job.exitCode !== null) return `failed (exit ${job.exitCode})`;
+    return job.error ? `failed (${job.error})` : 'failed';
+  }
+  // The engine words its cancel reasons "cancelled before it ran" / "… while running".
+  if (job.state === 'cancelled' && job.error?.startsWith('cancelled')) return job.error;
+  return job.state;
+}
+
+/** One line for a finished job: `job 7: failed (exit 2) in 1.2s`. */
+export function finishedLine(job: Job): string {
+  const took = job.startedAt !== null && job.finishedAt !== null ? ` in ${duration(job.finishedAt - job.startedAt)}` : '';
+  return `job ${job.id}: ${outcome(job)}${took}`;
+}

@@ -1,19 +1,19 @@
 // The `lanes` program. Each command lives in commands/; this file wires them to commander and
 // turns every failure into a message on stderr and the documented exit code.
 import { Command, CommanderError } from 'commander';
-import { registerDaemon } from './commands/daemon.js';
+import { registerDaemon, registerOpen } from './commands/daemon.js';
 import { registerEvents } from './commands/events.js';
 import { registerJobs } from './commands/jobs.js';
 import { registerLanes } from './commands/lanes.js';
 import { registerLog } from './commands/log.js';
-import { registerOpen } from './commands/open.js';
-import { registerWait } from './commands/wait.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, RequestRefused } from './errors.js';
 import { LanesError } from '../engine/errors.js';
+import { appVersion } from '../engine/app-files.js';
 
 export function buildProgram(): Command {
   const program = new Command('lanes')
     .description('Run background work in lanes of worker processes, sized within the caps you set.')
+    .version(appVersion, '-V, --version', 'print the version')
     .option('--data-dir <dir>', 'the engine\'s data directory (default: $LANES_DATA_DIR, else the desktop app\'s)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -24,10 +24,9 @@ export function buildProgram(): Command {
       'Environment: LANES_DATA_DIR, and for `lanes daemon` LANES_TICK_MS and LANES_CORES.',
   );
   registerDaemon(program);
-  registerJobs(program);
   registerLanes(program);
+  registerJobs(program);
   registerLog(program);
-  registerWait(program);
   registerEvents(program);
   registerOpen(program);
   // Subcommands inherit exitOverride so their usage errors come back here as well.

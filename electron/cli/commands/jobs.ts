@@ -1,13 +1,13 @@
-// Putting work in and looking at it: `add`, `jobs`, `cancel`, `retry`.
+// Putting work in and following it: `add`, `jobs`, `wait`, `cancel`, `retry`.
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { FINISHED_STATES, JOB_STATES, type Job } from '../../../shared/model.js';
 import type { RequestInput } from '../../../shared/requests.js';
 import { commandSpec, envPair, jobIdArg, jsonValue, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
-import { UsageError } from '../errors.js';
-import { clip, clock, count, describeSpec, jobTime, table } from '../format.js';
-import { awaitFinished } from '../job-watch.js';
+import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
+import { clip, clock, count, describeSpec, finishedLine, jobTime, outcome, table } from '../format.js';
+import { awaitFinished } from '../event-client.js';
 
 interface AddOptions {
   lane?: string;
@@ -17,12 +17,6 @@ interface AddOptions {
   payload?: unknown;
   shell?: boolean;
   json?: boolean;
-}
-
-function outcome(job: Job): string {
-  if (job.state === 'failed' && job.exitCode !== null) return `failed (exit ${job.exitCode})`;
-  if ((job.state === 'failed' || job.state === 'cancelled') && job.error) return `${job.state} (${job.error})`;
-  return job.state;
 }
 
 export function registerJobs(program: Command): void {
@@ -115,4 +109,21 @@ export function registerJobs(program: Command): void {
         else print(`job ${job.id}: ${outcome(job)}`);
       });
   }
+
+  // `lanes wait ID…`: driven by the event stream, no polling. Exit 0 only if all succeeded,
+  // so `lanes wait $(lanes add -- make) && deploy` reads right.
+
+  program
+    .command('wait')
+    .description('wait until the jobs finish; exit 0 only if all succeeded')
+    .argument('<ids...>', 'job ids', (text: string, previous: number[] = []) => [...previous, jobIdArg(text)])
+    .option('--json', 'print the finished jobs as a JSON array')
+    .action(async (ids: number[], opts: { json?: boolean }, cmd: Command) => {
+      // Each job is reported the moment it finishes, not when the last one does.
+      const jobs = await awaitFinished(clientFor(cmd), ids, (job) => {
+        if (!opts.json) print(finishedLine(job));
+      });
+      if (opts.json) printJson(jobs);
+      if (jobs.some((j) => j.state !== 'succeeded')) throw new CliError('', EXIT_FAILURE);
+    });
 }
