@@ -7,6 +7,7 @@ import { launchedAtLogin, createLoginItem } from './login-item.js';
 import { createEngineHost } from './engine-host.js';
 import { setupIpc } from './ipc.js';
 import { createLog } from './log.js';
+import { adoptLoginShellPath } from './login-path.js';
 import { setupNudgeNotifications } from './notifications.js';
 import { appPaths } from './paths.js';
 import { claimSingleInstance, setupPowerEvents } from './lifecycle.js';
@@ -76,6 +77,8 @@ async function start(): Promise<void> {
   setupPowerEvents({ refresh: host.refresh, quit: (graceMs) => void quit.drain(graceMs), shutdownGraceMs: SHUTDOWN_GRACE_MS, log });
   app.on('activate', () => mainWindow.open());
 
+  // Workers (and so jobs) inherit this process's environment: get PATH right before any starts.
+  await adoptLoginShellPath({ platform: process.platform, packaged: app.isPackaged, log });
   await host.start();
   if (!launchedAtLogin()) mainWindow.open();
 }

@@ -8,6 +8,7 @@ import { errorBody, isRequestName, toResult } from '../../electron/shell/ipc-res
 import { powerAction } from '../../electron/shell/power.js';
 import { CONTENT_SECURITY_POLICY, contentTypeFor, linkPolicy, rendererFileFor } from '../../electron/shell/renderer-origin.js';
 import { LanesError } from '../../electron/engine/errors.js';
+import { loginShellPath, mergePath, pathFromShellOutput } from '../../electron/shell/login-path.js';
 
 describe('coalesce', () => {
   function manual() {
@@ -128,5 +129,21 @@ describe('Linux autostart', () => {
     expect(startedAtLogin(['lanes', '--login'], false)).toBe(true);
     expect(startedAtLogin(['lanes'], true)).toBe(true);
     expect(startedAtLogin(['lanes'], false)).toBe(false);
+  });
+});
+
+describe('login shell PATH (macOS apps start with a bare one)', () => {
+  it('reads the PATH between the markers, ignoring what shells print around it', () => {
+    expect(pathFromShellOutput('Last login: Mon\n__LANES_PATH__/opt/homebrew/bin:/usr/bin__LANES_PATH__')).toBe('/opt/homebrew/bin:/usr/bin');
+    expect(pathFromShellOutput('no markers')).toBeNull();
+    expect(pathFromShellOutput('__LANES_PATH____LANES_PATH__')).toBeNull();
+  });
+  it('puts the shell\'s entries first, keeps ours, repeats none', () => {
+    expect(mergePath('/opt/homebrew/bin:/usr/bin', '/usr/bin:/bin:/usr/sbin')).toBe('/opt/homebrew/bin:/usr/bin:/bin:/usr/sbin');
+    expect(mergePath('/a', undefined)).toBe('/a');
+  });
+  it('asks a real shell', async () => {
+    const found = await loginShellPath('/bin/sh');
+    expect(found).toBeTruthy();
   });
 });
