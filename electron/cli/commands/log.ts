@@ -6,6 +6,7 @@ import { jobIdArg, wholeNumber } from '../args.js';
 import { dataDirOf, clientFor, note } from '../context.js';
 import { watchEvents } from '../event-client.js';
 import type { LanesHttpClient } from '../client.js';
+import { count } from '../format.js';
 
 interface LogOptions {
   follow?: boolean;
@@ -18,7 +19,9 @@ const FOLLOW_INTERVAL_MS = 200;
 
 async function readFrom(client: LanesHttpClient, id: number, stream: 'stdout' | 'stderr', offset: number | undefined, maxBytes: number) {
   const chunk = await client.call('logTail', { id, stream, maxBytes, ...(offset !== undefined ? { offset } : {}) });
-  if (chunk.truncated && (offset === undefined || chunk.offset > offset)) note(`[earlier output dropped to keep the log within its size cap]`);
+  // Said on stderr so the output itself stays exactly what the job wrote. (A log trimmed to its
+  // size cap carries its own marker line at the top, which shows when it is in range.)
+  if (offset === undefined && chunk.offset > 0) note(`[${count(chunk.offset)} earlier bytes not shown; --bytes N shows more]`);
   process.stdout.write(chunk.text);
   return chunk;
 }
