@@ -58,7 +58,11 @@ export class Fleet {
         now: Date.now,
         workerCommand: (lane) => ctx.laneList().find((l) => l.name === lane)?.workerCommand ?? null,
         logPaths: (id) => ctx.logPaths(id),
-        jobChanged: (job) => ctx.events.emit('job', ctx.publicJob(job)),
+        jobChanged: (job) => {
+          ctx.events.emit('job', ctx.publicJob(job));
+          // Counts moved even when the sizer has nothing to decide: the lane's row must follow.
+          this.publishSoon();
+        },
         fleetChanged: () => {
           this.heartbeat.update();
           this.loop.poke();
@@ -147,6 +151,12 @@ export class Fleet {
   }
 
   private afterPass(): number | null {
+    this.publishSoon();
+    return this.nudgeDueAt;
+  }
+
+  /** Publishes now, or once at the end of the current 100 ms window. */
+  publishSoon(): void {
     const since = Date.now() - this.lastPublish;
     if (since >= PUBLISH_EVERY_MS) this.publish();
     else if (!this.publishTimer) {
@@ -155,7 +165,6 @@ export class Fleet {
         this.publish();
       }, PUBLISH_EVERY_MS - since);
     }
-    return this.nudgeDueAt;
   }
 
   /** Announces lanes whose status changed, and their nudges; samples the timeline. */
@@ -172,6 +181,7 @@ export class Fleet {
       if (ctx.view.nudgeChanged(s)) ctx.events.emit('nudge', { lane: s.name, nudge: s.nudge });
     }
     this.nudgeDueAt = ctx.view.nudgeDueAt(statuses, { now: this.lastPublish, tickMs: ctx.tickMs, ceiling: ctx.ceiling });
+    if (this.nudgeDueAt !== null) this.loop.wakeBy(this.nudgeDueAt);
   }
 
   forgetLane(name: string): void {

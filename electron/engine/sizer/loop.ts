@@ -54,6 +54,11 @@ export class SizerLoop {
     this.armWake([decision.wakeAt, viewWake].filter((t): t is number => t !== null));
   }
 
+  /** Something outside a pass found a moment worth looking again (a nudge coming due). */
+  wakeBy(at: number): void {
+    if (this.wakeAt === null || at < this.wakeAt) this.armWake([at]);
+  }
+
   /** One timer for the earliest moment something becomes due between ticks. */
   private armWake(times: number[]): void {
     const at = times.length ? Math.min(...times) : null;
