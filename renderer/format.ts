@@ -1,5 +1,5 @@
 // Numbers, times and states in words, one place, so every view says them the same way.
-import type { JobSpec, JobState, LaneMood, ScaleReason } from '../shared/model';
+import type { JobSpec, JobState, LaneMood, ScaleReason } from '../shared/model.js';
 
 const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const rates = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });

@@ -2,7 +2,7 @@
 // Rows are only what has been scrolled into view so far; the total comes from the lanes' own
 // counts, so 100,000 queued jobs cost one page of rows, not 100,000.
 import { create } from 'zustand';
-import type { Job, JobState, LogChunk } from '../../shared/model';
+import type { Job, JobState, LogChunk } from '../../shared/model.js';
 
 export interface JobFilter {
   lane: string | null;

@@ -2,7 +2,7 @@
 // fleet changed. Loaded when the timeline is first shown, then extended by live events so the
 // chart moves without polling.
 import { create } from 'zustand';
-import type { LaneStatus, ScaleEvent, TimelinePoint } from '../../shared/model';
+import type { LaneStatus, ScaleEvent, TimelinePoint } from '../../shared/model.js';
 
 export const TIMELINE_SPAN_MS = 3_600_000;
 /** Live points closer together than this replace the previous one: a burst is one point. */

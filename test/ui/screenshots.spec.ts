@@ -6,6 +6,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, laneRow } from './fixtures.js';
+import type { PageGlobals } from './in-page.js';
 
 test.skip(process.env.LANES_SCREENSHOTS !== '1', 'set LANES_SCREENSHOTS=1 to rewrite docs/screenshots/');
 test.setTimeout(240_000);
@@ -15,7 +16,10 @@ async function shoot(page: Page, name: string, target?: Locator): Promise<void> 
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     // Let the charts redraw in the new colours before the picture.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.evaluate(() => {
+      const g = globalThis as unknown as PageGlobals;
+      return new Promise((r) => g.requestAnimationFrame(() => g.requestAnimationFrame(r)));
+    });
     await (target ?? page).screenshot({ path: `docs/screenshots/${name}-${colorScheme}.png`, animations: 'disabled', caret: 'hide' });
   }
 }

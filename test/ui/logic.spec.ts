@@ -1,0 +1,88 @@
+// The window's pure parts, table by table, without a browser: the event-stream parser, how job
+// events land in the list, how live points extend the timeline, and the words numbers become.
+// (These modules import nothing from the DOM, so Node runs them as they are.)
+import { test, expect } from '@playwright/test';
+import type { Job, LaneStatus } from '../../shared/model.js';
+import { SseParser } from '../../renderer/client/sse.js';
+import { applyJobEvents, indexOfId, useJobs, type JobsState } from '../../renderer/stores/jobs.js';
+import { appendLanePoints, prependLedger, useTimeline } from '../../renderer/stores/timeline.js';
+import { describeSpec, formatDuration, plural } from '../../renderer/format.js';
+
+function job(id: number, patch: Partial<Job> = {}): Job {
+  return { id, lane: 'worker', spec: { kind: 'argv', argv: ['true'] }, state: 'queued', attempts: 0, maxAttempts: 3, createdAt: id, startedAt: null, finishedAt: null, exitCode: null, error: null, result: null, ...patch };
+}
+
+function jobsState(patch: Partial<JobsState>): JobsState {
+  return { ...useJobs.getInitialState(), ...patch };
+}
+
+test.describe('SSE parser', () => {
+  const stream = 'retry: 1000\n: comment\n\nid: 1\nevent: job\ndata: {"a":1}\n\nid: 2\r\nevent: lane\r\ndata: x\r\ndata: y\r\n\r\n';
+  for (const size of [1, 2, 3, 7, stream.length]) {
+    test(`reads the same messages in chunks of ${size}`, () => {
+      const parser = new SseParser();
+      const out = [];
+      for (let i = 0; i < stream.length; i += size) out.push(...parser.push(stream.slice(i, i + size)));
+      expect(out).toEqual([
+        { id: '1', event: 'job', data: '{"a":1}' },
+        { id: '2', event: 'lane', data: 'x\ny' },
+      ]);
+    });
+  }
+});
+
+test.describe('job events in the list', () => {
+  const rows = [job(30), job(20), job(10)];
+
+  test('finds rows by id in a newest-first list', () => {
+    expect([30, 20, 10, 15, 40].map((id) => indexOfId(rows, id))).toEqual([0, 1, 2, -1, -1]);
+  });
+
+  test('updates a listed job in place and puts new matching jobs on top', () => {
+    const patch = applyJobEvents(jobsState({ rows }), [job(20, { state: 'running', attempts: 1 }), job(41), job(40), job(41, { state: 'running', attempts: 1 })]);
+    expect(patch.rows?.map((j) => [j.id, j.state])).toEqual([[41, 'running'], [40, 'queued'], [30, 'queued'], [20, 'running'], [10, 'queued']]);
+  });
+
+  test('leaves out new jobs the filter does not match', () => {
+    const patch = applyJobEvents(jobsState({ rows, filter: { lane: 'ml', state: null } }), [job(50)]);
+    expect(patch.rows).toBeUndefined();
+  });
+
+  test('events that crossed a page only move jobs forward', () => {
+    const listed = [job(30, { state: 'succeeded', attempts: 1 }), job(20)];
+    const patch = applyJobEvents(jobsState({ rows: listed }), [job(30, { state: 'running', attempts: 1 }), job(20, { state: 'running', attempts: 1 })], true);
+    expect(patch.rows?.map((j) => j.state)).toEqual(['succeeded', 'running']);
+  });
+
+  test('keeps the open job’s detail current', () => {
+    const patch = applyJobEvents(jobsState({ rows, selectedId: 10 }), [job(10, { state: 'failed', exitCode: 2, attempts: 3 })]);
+    expect(patch.detail?.exitCode).toBe(2);
+  });
+});
+
+test.describe('timeline', () => {
+  const lane = { name: 'worker', workers: 2, busy: 2, waiting: 5 } as LaneStatus;
+
+  test('live points only once loaded, one per second, keeping the step shape', () => {
+    const empty = useTimeline.getInitialState();
+    expect(appendLanePoints(empty, [lane], 10_000)).toEqual({});
+    const loaded = { ...empty, loaded: true, series: { worker: [{ at: 1_000, workers: 1, busy: 1, waiting: 9 }] } };
+    const points = appendLanePoints(loaded, [lane], 10_000).series!.worker!;
+    expect(points.map((p) => [p.at, p.workers])).toEqual([[1_000, 1], [9_999, 1], [10_000, 2]]);
+    const again = appendLanePoints({ ...loaded, series: { worker: points } }, [{ ...lane, workers: 3 }], 10_400).series!.worker!;
+    expect(again.map((p) => [p.at, p.workers])).toEqual([[1_000, 1], [9_999, 1], [10_400, 3]]);
+  });
+
+  test('the ledger is newest first, without repeats', () => {
+    const e = (id: number) => ({ id, at: id, lane: 'worker', from: 0, to: 1, reason: 'demand' as const, detail: '' });
+    const state = { ...useTimeline.getInitialState(), ledger: [e(2), e(1)] };
+    expect(prependLedger(state, [e(2), e(4), e(3)]).ledger?.map((x) => x.id)).toEqual([4, 3, 2, 1]);
+  });
+});
+
+test('words for numbers, times and commands', () => {
+  expect([plural(1, 'worker'), plural(7, 'worker'), plural(4060, 'job')]).toEqual(['1 worker', '7 workers', '4,060 jobs']);
+  expect([850, 4_200, 42_000, 184_000, 7_500_000, null].map(formatDuration)).toEqual(['850 ms', '4.2 s', '42 s', '3 min 4 s', '2 h 5 min', '—']);
+  expect(describeSpec({ kind: 'argv', argv: ['sh', '-c', "echo 'hi'; sleep 1"] })).toBe(`sh -c 'echo '\\''hi'\\''; sleep 1'`);
+  expect(describeSpec({ kind: 'shell', script: 'make -j4 && ./run' })).toBe('make -j4 && ./run');
+});
