@@ -5,7 +5,7 @@ import { openEngine, type Engine, type EngineOptions } from '../engine/engine.js
 import { LanesError } from '../engine/errors.js';
 import { ensureToken, removeDaemonInfo, writeDaemonInfo } from './daemon-info.js';
 import { defaultRendererDir } from './renderer-files.js';
-import { createApiServer } from './server.js';
+import { createApiServer, type ApiServer } from './server.js';
 
 export interface HostOptions extends EngineOptions {
   /** 0 or omitted: a free port chosen by the OS. */
@@ -33,25 +33,16 @@ export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
   // The engine first: it holds the data directory's lock, so a second daemon is refused before
   // it can overwrite the first one's daemon.json.
   const engine = await openEngine(engineOptions);
-  const token = ensureToken(engine.dataDir);
-  const api = createApiServer({
-    engine,
-    token,
-    rendererDir: rendererDir ?? defaultRendererDir(),
-    ...(bodyLimit !== undefined ? { bodyLimit } : {}),
-    ...(engineOptions.log ? { log: engineOptions.log } : {}),
-  });
-  let port: number;
+  let published: { api: ApiServer; port: number; token: string };
   try {
-    port = await api.listen(wanted);
+    published = await publish(engine, wanted, rendererDir, bodyLimit, engineOptions.log);
   } catch (err) {
+    // Fail closed: an engine nobody can reach, holding the lock, helps no one.
     await engine.stop({ graceMs: 0 });
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new LanesError('conflict', `port ${wanted} is already in use; choose another with --port, or omit it for a free one`);
     throw err;
   }
+  const { api, port, token } = published;
   const base = `http://127.0.0.1:${port}/`;
-  writeDaemonInfo(engine.dataDir, { port, pid: process.pid, url: base, startedAt: engine.startedAt });
 
   let closing: Promise<void> | null = null;
   return {
@@ -69,4 +60,32 @@ export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
       return closing;
     },
   };
+}
+
+/** Token, server, then daemon.json — in that order, so the address never names a dead port. */
+async function publish(engine: Engine, wanted: number, rendererDir: string | undefined, bodyLimit: number | undefined, log: ((line: string) => void) | undefined) {
+  const token = ensureToken(engine.dataDir);
+  const api = createApiServer({
+    engine,
+    token,
+    rendererDir: rendererDir ?? defaultRendererDir(),
+    ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+    ...(log ? { log } : {}),
+  });
+  let port: number;
+  try {
+    port = await api.listen(wanted);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new LanesError('conflict', `port ${wanted} is already in use; choose another with --port, or omit it for a free one`);
+    }
+    throw err;
+  }
+  try {
+    writeDaemonInfo(engine.dataDir, { port, pid: process.pid, url: `http://127.0.0.1:${port}/`, startedAt: engine.startedAt });
+  } catch (err) {
+    await api.close();
+    throw err;
+  }
+  return { api, port, token };
 }
