@@ -5,6 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Configuration } from 'electron-builder';
+// electron-builder's own schema check, the one `npm run dist` runs first (no download needed).
+import { validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
+import { DebugLogger } from 'builder-util';
 import yaml from 'js-yaml';
 import { minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +52,10 @@ const runtimeFiles = [
 ];
 
 describe('electron-builder.yml', () => {
+  it('is valid for electron-builder\'s schema', async () => {
+    await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
+  });
+
   it('names the app and builds AppImage + deb, dmg, nsis', () => {
     expect(config.appId).toBe('app.lanes.desktop');
     expect(config.productName).toBe(pkg.productName);
