@@ -1,6 +1,7 @@
 // The `lanes` program. Each command lives in commands/; this file wires them to commander and
 // turns every failure into a message on stderr and the documented exit code.
 import { Command, CommanderError } from 'commander';
+import { registerAdd } from './commands/add.js';
 import { registerDaemon, registerOpen } from './commands/daemon.js';
 import { registerEvents } from './commands/events.js';
 import { registerJobs } from './commands/jobs.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   );
   registerDaemon(program);
   registerLanes(program);
+  registerAdd(program);
   registerJobs(program);
   registerLog(program);
   registerEvents(program);

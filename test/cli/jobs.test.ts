@@ -69,6 +69,21 @@ describe('lanes add / wait / log / cancel / retry', () => {
     expect((await daemon.lanes('log', String(id))).stdout).toBe('a b|$HOME|');
   });
 
+  it('queues one job per line with --from, in one batch, printing the ids', async () => {
+    const list = join(work.dir, 'commands.txt');
+    writeFileSync(list, '# three jobs\necho one\n\necho "two $N"\nprintf three\n');
+    const res = await daemon.lanes('add', '--from', list, '--env', 'N=2');
+    expect(res.code).toBe(0);
+    const ids = res.stdout.trim().split('\n');
+    expect(ids).toHaveLength(3);
+    expect((await daemon.lanes('wait', ...ids)).code).toBe(0);
+    const logs = await Promise.all(ids.map(async (id) => (await daemon.lanes('log', id)).stdout));
+    expect(logs).toEqual(['one\n', 'two 2\n', 'three']);
+    const json = await daemon.lanes('add', '--from', list, '--json', '--lane', 'nosuch');
+    expect(json.code).toBe(1);
+    expect(json.stderr).toMatch(/nosuch/);
+  });
+
   it('exits 1 from wait when any job failed, reporting each', async () => {
     const ok = await add('--', 'true');
     const bad = await add('--attempts', '1', '--', 'sh', '-c', 'exit 3');
@@ -140,6 +155,8 @@ describe('lanes add / wait / log / cancel / retry', () => {
       [['add', '--lane', 'Bad!', '--', 'true'], 1, /lane/],
       [['add', '--attempts', '0', '--', 'true'], 2, /attempts/],
       [['add', '--payload', '{oops', '--'], 2, /JSON/],
+      [['add', '--payload', '1', '--', 'true'], 2, /one of/],
+      [['add', '--from', join(work.dir, 'missing.txt')], 1, /cannot read/],
       [['add', '--env', 'NOEQUALS', '--', 'true'], 2, /KEY=VALUE/],
       [['wait', 'abc'], 2, /job id/],
       [['log', '999999'], 1, /999999/],

@@ -1,61 +1,13 @@
-// Putting work in and following it: `add`, `jobs`, `wait`, `cancel`, `retry`.
-import { resolve } from 'node:path';
+// Following work once it is in: `jobs`, `wait`, `cancel`, `retry`.
 import { Option, type Command } from 'commander';
 import { FINISHED_STATES, JOB_STATES, type Job } from '../../../shared/model.js';
-import type { RequestInput } from '../../../shared/requests.js';
-import { commandSpec, envPair, jobIdArg, jsonValue, wholeNumber } from '../args.js';
+import { jobIdArg, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
-import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
+import { CliError, EXIT_FAILURE } from '../errors.js';
 import { clip, clock, count, describeSpec, finishedLine, jobTime, outcome, table } from '../format.js';
 import { awaitFinished } from '../event-client.js';
 
-interface AddOptions {
-  lane?: string;
-  cwd?: string;
-  env?: Record<string, string>;
-  attempts?: number;
-  payload?: unknown;
-  shell?: boolean;
-  json?: boolean;
-}
-
 export function registerJobs(program: Command): void {
-  program
-    .command('add')
-    .description('queue a job; prints its id')
-    .usage('[options] -- COMMAND [ARGS...]')
-    .argument('[command...]', 'the program and its arguments, after --')
-    .option('--lane <name>', 'the lane to queue into (default: worker)')
-    .option('--cwd <dir>', 'run in this directory (default: the current one)')
-    .option('--env <key=value>', 'add to the job\'s environment; repeatable', envPair)
-    .option('--attempts <n>', 'run at most this many times if it fails (default: 3)', wholeNumber('--attempts', 1, 100))
-    .option('--payload <json>', 'for a lane with a worker command: the JSON value to hand it', jsonValue)
-    .option('--shell', 'run the words as one command line in your shell')
-    .option('--no-shell', 'run the words as a program and its arguments, even if there is only one')
-    .option('--json', 'print {"id": N}')
-    .addHelpText('after', '\nOne quoted argument with spaces or shell syntax runs in your shell; several arguments run\nas a program without a shell. Examples:\n  lanes add -- ffmpeg -i in.mov out.mp4\n  lanes add --lane ml --payload \'{"text":"hello"}\'\n  lanes add -- \'make -j4 && ./run-tests\'')
-    .action(async (words: string[], opts: AddOptions, cmd: Command) => {
-      if (opts.payload !== undefined && words.length > 0) throw new UsageError('give either a command or --payload, not both');
-      if (opts.payload === undefined && words.length === 0) throw new UsageError('no command: put it after --, e.g. lanes add -- echo hello');
-      const common = {
-        ...(opts.lane !== undefined ? { lane: opts.lane } : {}),
-        ...(opts.attempts !== undefined ? { maxAttempts: opts.attempts } : {}),
-      };
-      const input: RequestInput<'addJob'> =
-        opts.payload !== undefined
-          ? { ...common, payload: opts.payload }
-          : {
-              ...common,
-              ...commandSpec(words, opts.shell),
-              // The engine runs elsewhere; "here" must travel with the job.
-              cwd: resolve(opts.cwd ?? process.cwd()),
-              ...(opts.env ? { env: opts.env } : {}),
-            };
-      const { id } = await clientFor(cmd).call('addJob', input);
-      if (opts.json) printJson({ id });
-      else print(String(id));
-    });
-
   program
     .command('jobs')
     .description('list jobs, newest first')

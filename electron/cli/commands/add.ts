@@ -1,0 +1,93 @@
+// `lanes add`: queue one job (its id alone on stdout, so `id=$(lanes add -- …)` just works), or
+// many at once from a file of command lines, sent in batches so thousands cost a few requests.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { RequestInput } from '../../../shared/requests.js';
+import { commandSpec, envPair, jsonValue, wholeNumber } from '../args.js';
+import { clientFor, print, printJson } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+
+interface AddOptions {
+  lane?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  attempts?: number;
+  payload?: unknown;
+  from?: string;
+  shell?: boolean;
+  json?: boolean;
+}
+
+/** The most jobs one addJobs request may carry (the contract's limit). */
+const BATCH = 10_000;
+
+/** Command lines from a file or stdin: one per line; blank lines and `#` comments skipped. */
+function commandLines(from: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(from === '-' ? 0 : from, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read ${from === '-' ? 'standard input' : from}: ${(err as Error).message}`);
+  }
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+export function registerAdd(program: Command): void {
+  program
+    .command('add')
+    .description('queue a job; prints its id')
+    .usage('[options] -- COMMAND [ARGS...]')
+    .argument('[command...]', 'the program and its arguments, after --')
+    .option('--lane <name>', 'the lane to queue into (default: worker)')
+    .option('--cwd <dir>', 'run in this directory (default: the current one)')
+    .option('--env <key=value>', "add to the job's environment; repeatable", envPair)
+    .option('--attempts <n>', 'run at most this many times if it fails (default: 3)', wholeNumber('--attempts', 1, 100))
+    .option('--payload <json>', 'for a lane with a worker command: the JSON value to hand it', jsonValue)
+    .option('--from <file>', 'queue one job per line of FILE (- for stdin), each run in your shell; prints the ids')
+    .option('--shell', 'run the words as one command line in your shell')
+    .option('--no-shell', 'run the words as a program and its arguments, even if there is only one')
+    .option('--json', 'print {"id": N} (with --from: {"ids": [...]})')
+    .addHelpText(
+      'after',
+      '\nOne quoted argument with spaces or shell syntax runs in your shell; several arguments run\n' +
+        'as a program without a shell. Examples:\n' +
+        '  lanes add -- ffmpeg -i in.mov out.mp4\n' +
+        "  lanes add -- 'make -j4 && ./run-tests'\n" +
+        '  lanes add --lane ml --payload \'{"text":"hello"}\'\n' +
+        '  ls *.wav | sed "s/.*/flac &/" | lanes add --from -',
+    )
+    .action(async (words: string[], opts: AddOptions, cmd: Command) => {
+      const sources = [words.length > 0, opts.payload !== undefined, opts.from !== undefined].filter(Boolean).length;
+      if (sources > 1) throw new UsageError('give one of: a command after --, --payload, or --from');
+      if (sources === 0) throw new UsageError('no command: put it after --, e.g. lanes add -- echo hello');
+      const common = {
+        ...(opts.lane !== undefined ? { lane: opts.lane } : {}),
+        ...(opts.attempts !== undefined ? { maxAttempts: opts.attempts } : {}),
+      };
+      // The engine runs elsewhere; "here" and the extra environment must travel with each job.
+      const where = { cwd: resolve(opts.cwd ?? process.cwd()), ...(opts.env ? { env: opts.env } : {}) };
+      const client = clientFor(cmd);
+
+      if (opts.from !== undefined) {
+        const lines = commandLines(opts.from);
+        if (lines.length === 0) throw new UsageError(`no commands in ${opts.from === '-' ? 'standard input' : opts.from}`);
+        const ids: number[] = [];
+        for (let i = 0; i < lines.length; i += BATCH) {
+          const jobs = lines.slice(i, i + BATCH).map((shell) => ({ ...common, shell, ...where }));
+          ids.push(...(await client.call('addJobs', { jobs })).ids);
+        }
+        if (opts.json) printJson({ ids });
+        else print(ids.join('\n'));
+        return;
+      }
+      const input: RequestInput<'addJob'> =
+        opts.payload !== undefined ? { ...common, payload: opts.payload } : { ...common, ...commandSpec(words, opts.shell), ...where };
+      const { id } = await client.call('addJob', input);
+      if (opts.json) printJson({ id });
+      else print(String(id));
+    });
+}
