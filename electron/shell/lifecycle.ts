@@ -8,9 +8,9 @@ import { powerAction, type PowerEvent } from './power.js';
  * fail. A second launch (clicking the icon again, a login start after a manual one) asks the
  * first to show its window instead. False when another instance runs: then quit at once.
  */
-export function claimSingleInstance(onSecondLaunch: () => void): boolean {
+export function claimSingleInstance(onSecondLaunch: (argv: string[]) => void): boolean {
   if (!app.requestSingleInstanceLock()) return false;
-  app.on('second-instance', () => onSecondLaunch());
+  app.on('second-instance', (_event, argv) => onSecondLaunch(argv));
   return true;
 }
 

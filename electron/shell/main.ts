@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { app, Notification } from 'electron';
 import { defaultDataDir } from '../engine/index.js';
+import { startedAtLogin } from './autostart.js';
 import { launchedAtLogin, createLoginItem } from './login-item.js';
 import { createEngineHost } from './engine-host.js';
 import { setupIpc } from './ipc.js';
@@ -31,7 +32,11 @@ const paths = appPaths(app.getAppPath());
 const appIcon = path.join(paths.iconsDir, 'icon-512.png');
 const mainWindow = setupWindow({ preload: paths.preload, icon: appIcon });
 
-if (!claimSingleInstance(() => mainWindow.open())) {
+// A second launch shows the window, unless it is a login start racing a running app.
+const onSecondLaunch = (argv: string[]) => {
+  if (!startedAtLogin(argv, false)) mainWindow.open();
+};
+if (!claimSingleInstance(onSecondLaunch)) {
   app.quit();
 } else {
   registerAppScheme();
