@@ -1,7 +1,7 @@
 // Lanes' main process. It only wires small modules together: each concern (engine, tray, window,
 // IPC, power, quitting) lives in its own file beside this one.
 import path from 'node:path';
-import { app, Notification } from 'electron';
+import { app, dialog, Notification } from 'electron';
 import { defaultDataDir } from '../engine/index.js';
 import { startedAtLogin } from './autostart.js';
 import { launchedAtLogin, createLoginItem } from './login-item.js';
@@ -43,7 +43,16 @@ if (!claimSingleInstance(onSecondLaunch)) {
   guardWebContents();
   // A tray app: closing the last window must not quit.
   app.on('window-all-closed', () => {});
-  void app.whenReady().then(start);
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      // The shell itself broke (not the engine, whose failures show in the tray): say so, leave.
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log(`shell: could not start: ${message}`);
+      dialog.showErrorBox('Lanes could not start', message);
+      app.exit(1);
+    });
 }
 
 async function start(): Promise<void> {

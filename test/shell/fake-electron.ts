@@ -125,6 +125,7 @@ export const protocol = {
 };
 export const session = { defaultSession: { setPermissionRequestHandler() {}, setPermissionCheckHandler() {} } };
 export const shell = { openExternal: () => Promise.resolve() };
+export const dialog = { showErrorBox: (title: string, content: string) => recorded.notifications.push({ title, body: content }) };
 
 export const ipcMain = {
   handle: (channel: string, fn: (event: unknown, ...args: unknown[]) => unknown) => recorded.invokeHandlers.set(channel, fn),
@@ -173,4 +174,4 @@ export const utilityProcess = {
   },
 };
 
-export default { app, Tray: FakeTray, Menu, nativeImage, BrowserWindow: FakeBrowserWindow, protocol, session, shell, ipcMain, powerMonitor, Notification, utilityProcess };
+export default { app, Tray: FakeTray, Menu, nativeImage, BrowserWindow: FakeBrowserWindow, protocol, session, shell, dialog, ipcMain, powerMonitor, Notification, utilityProcess };
