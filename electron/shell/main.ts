@@ -18,7 +18,7 @@ import { installTestHooks } from './test-hooks.js';
 import { trayActions } from './tray-actions.js';
 import { setupTray } from './tray.js';
 import { utilityLauncher } from './utility-launcher.js';
-import { denyPermissions, guardWebContents, registerAppScheme, serveRenderer } from './web-pages.js';
+import { limitPermissions, guardWebContents, registerAppScheme, serveRenderer } from './web-pages.js';
 import { setupWindow } from './window.js';
 
 // Before `ready`: the CLI, `lanes daemon` and the app must share one data directory. Chromium's
@@ -56,7 +56,7 @@ if (!claimSingleInstance(onSecondLaunch)) {
 }
 
 async function start(): Promise<void> {
-  denyPermissions();
+  limitPermissions();
   serveRenderer(paths.rendererDir);
   const login = createLoginItem();
   const store = createShellStore({ status: null, error: null, stopping: false, startAtLogin: login.isOn(), startAtLoginSupported: login.supported });

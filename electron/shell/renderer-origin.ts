@@ -86,3 +86,11 @@ export function linkPolicy(url: string): 'stay' | 'external' | 'deny' {
     return 'deny';
   }
 }
+
+/**
+ * Which web permissions our page gets: writing text to the clipboard (a "copy command" button)
+ * and nothing else — no camera, microphone, location, notifications or clipboard reading.
+ */
+export function permissionAllowed(permission: string, requestingUrl: string): boolean {
+  return permission === 'clipboard-sanitized-write' && isAppUrl(requestingUrl);
+}

@@ -2,10 +2,10 @@
 // app://lanes/ origin with the CSP on every response (the scheme is declared privileged before
 // `ready`, the handler installed after it). Every web contents the app creates refuses to
 // navigate away, to open windows (https links go to the person's browser), to attach a
-// <webview>, and to ask for permissions — the window needs none.
+// <webview>, and to get any permission but writing text to the clipboard.
 import fs from 'node:fs/promises';
 import { app, protocol, session, shell } from 'electron';
-import { APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeFor, linkPolicy, rendererFileFor } from './renderer-origin.js';
+import { APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeFor, linkPolicy, permissionAllowed, rendererFileFor } from './renderer-origin.js';
 
 /** Before `ready`. */
 export function registerAppScheme(): void {
@@ -56,7 +56,9 @@ export function guardWebContents(): void {
 }
 
 /** After `ready`: sessions do not exist before it. */
-export function denyPermissions(): void {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+export function limitPermissions(): void {
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) =>
+    callback(permissionAllowed(permission, details.requestingUrl ?? contents.getURL())),
+  );
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) => permissionAllowed(permission, requestingOrigin));
 }

@@ -6,7 +6,7 @@ import { autostartEntry, autostartFile, loginCommand, quoteExecArg, startedAtLog
 import { coalesce, type Timers } from '../../electron/shell/coalesce.js';
 import { errorBody, isRequestName, toResult } from '../../electron/shell/ipc-result.js';
 import { powerAction } from '../../electron/shell/power.js';
-import { CONTENT_SECURITY_POLICY, contentTypeFor, linkPolicy, rendererFileFor } from '../../electron/shell/renderer-origin.js';
+import { CONTENT_SECURITY_POLICY, contentTypeFor, linkPolicy, permissionAllowed, rendererFileFor } from '../../electron/shell/renderer-origin.js';
 import { LanesError } from '../../electron/engine/errors.js';
 import { loginShellPath, mergePath, pathFromShellOutput } from '../../electron/shell/login-path.js';
 
@@ -86,6 +86,19 @@ describe('app:// origin', () => {
     ['app://lanes.evil/index.html', 'deny'],
   ] as const)('link %s → %s', (url, expected) => {
     expect(linkPolicy(url)).toBe(expected);
+  });
+});
+
+describe('web permissions', () => {
+  it.each([
+    ['clipboard-sanitized-write', 'app://lanes/index.html', true],
+    ['clipboard-sanitized-write', 'app://lanes', true],
+    ['clipboard-sanitized-write', 'https://example.com/', false],
+    ['clipboard-read', 'app://lanes/index.html', false],
+    ['notifications', 'app://lanes/index.html', false],
+    ['media', 'app://lanes/index.html', false],
+  ])('%s from %s → %s', (permission, url, allowed) => {
+    expect(permissionAllowed(permission, url)).toBe(allowed);
   });
 });
 
