@@ -244,8 +244,10 @@ export async function retryJob(id: number): Promise<void> {
 async function jobAction(name: 'cancel' | 'retry', id: number): Promise<void> {
   useJobs.setState({ actionError: null });
   const res = await api().request(name, { id });
+  // The answer can be older than the job's events: a running job's cancel answers "running" and
+  // the outcome follows as an event, which may arrive first. Only let the answer move it forward.
   if (!res.ok) useJobs.setState({ actionError: res.error.message });
-  else useJobs.setState((s) => ({ ...applyJobEvents(s, [res.value]), detail: s.selectedId === id ? res.value : s.detail }));
+  else useJobs.setState((s) => applyJobEvents(s, [res.value], true));
 }
 
 // ── timeline ─────────────────────────────────────────────────────────────────────────────────

@@ -107,6 +107,6 @@ export function applyJobEvents(state: JobsState, jobs: Job[], onlyForward = fals
     patch.rows = rows;
   }
   const selected = state.selectedId === null ? undefined : jobs.findLast((j) => j.id === state.selectedId);
-  if (selected) patch.detail = selected;
+  if (selected && !(onlyForward && state.detail && progress(selected) <= progress(state.detail))) patch.detail = selected;
   return patch;
 }

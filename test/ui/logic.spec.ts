@@ -54,6 +54,13 @@ test.describe('job events in the list', () => {
     expect(patch.rows?.map((j) => j.state)).toEqual(['succeeded', 'running']);
   });
 
+  test('an answer older than the events does not undo them (cancel answers "running")', () => {
+    const cancelled = job(30, { state: 'cancelled', attempts: 1 });
+    const patch = applyJobEvents(jobsState({ rows: [cancelled], selectedId: 30, detail: cancelled }), [job(30, { state: 'running', attempts: 1 })], true);
+    expect(patch.rows).toBeUndefined();
+    expect(patch.detail).toBeUndefined();
+  });
+
   test('keeps the open job’s detail current', () => {
     const patch = applyJobEvents(jobsState({ rows, selectedId: 10 }), [job(10, { state: 'failed', exitCode: 2, attempts: 3 })]);
     expect(patch.detail?.exitCode).toBe(2);
