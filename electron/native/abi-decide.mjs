@@ -69,7 +69,7 @@ export function decideAbi({ target, want, marker, binary, probe }) {
         : { action: 'mark', reason: 'loads under node; recording that' };
     }
     if (isAbiMismatch(probe.message)) {
-      return { action: 'rebuild', reason: `built for another runtime: ${firstLine(probe.message)}` };
+      return { action: 'rebuild', reason: `it does not load under node: ${firstLine(probe.message)}` };
     }
     return { action: 'fail', reason: `better-sqlite3 does not load: ${firstLine(probe.message)}` };
   }

@@ -88,14 +88,9 @@ function writeMarker(want) {
   fs.writeFileSync(markerPath, `${JSON.stringify(marker)}\n`);
 }
 
-function run(command, args, env) {
-  say(`${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-    shell: process.platform === 'win32' && !command.endsWith('.js'),
-  });
+function run(command, args, env, { shell = false } = {}) {
+  say(`${path.basename(command)} ${args.map((a) => path.basename(a)).join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env }, shell });
   return result.status === 0;
 }
 
@@ -110,7 +105,8 @@ function rebuildForNode() {
   // Under `npm run`, npm_execpath is npm's own script: run it with this Node, no shell needed.
   const npmCli = process.env.npm_execpath;
   if (npmCli && npmCli.endsWith('.js')) return run(process.execPath, [npmCli, 'rebuild', MODULE], env);
-  return run('npm', ['rebuild', MODULE], env);
+  // Outside npm: the `npm` on PATH, which on Windows is a .cmd and needs a shell.
+  return run('npm', ['rebuild', MODULE], env, { shell: process.platform === 'win32' });
 }
 
 function rebuildForElectron(want) {
