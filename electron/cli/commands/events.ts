@@ -35,7 +35,7 @@ export function registerEvents(program: Command): void {
     .command('events')
     .description('the scale ledger: when each lane grew or shrank, and why')
     .option('--lane <name>', 'only this lane')
-    .option('--limit <n>', 'at most this many (default: 200)', wholeNumber('--limit', 1, 10_000), 200)
+    .option('--limit <n>', 'the most recent this many (default: 200)', wholeNumber('--limit', 1, 10_000), 200)
     .option('-f, --follow', 'keep printing new ledger rows as they happen')
     .option('--json', 'one JSON array; with --follow, one JSON object per line')
     .action(async (opts: EventsOptions, cmd: Command) => {
