@@ -137,17 +137,23 @@ function flush(): void {
 const capRequests = new Map<string, number>();
 
 /** Optimistic: the new cap shows at once; if the engine refuses, it goes back and says why. */
-export async function setCap(lane: string, cap: number): Promise<void> {
-  const n = (capRequests.get(lane) ?? 0) + 1;
-  capRequests.set(lane, n);
-  useLanes.setState((s) => ({ pendingCap: { ...s.pendingCap, [lane]: cap }, capError: without(s.capError, lane) }));
-  const res = await api().request('setCap', { lane, cap });
+export async function setCap(name: string, cap: number): Promise<void> {
+  const n = (capRequests.get(name) ?? 0) + 1;
+  capRequests.set(name, n);
+  useLanes.setState((s) => ({ pendingCap: { ...s.pendingCap, [name]: cap }, capError: without(s.capError, name) }));
+  const res = await api().request('setCap', { lane: name, cap });
   // A later change to the same lane supersedes this answer.
-  if (capRequests.get(lane) !== n) return;
+  if (capRequests.get(name) !== n) return;
   useLanes.setState((s) => {
-    const patch: Partial<typeof s> = { pendingCap: without(s.pendingCap, lane) };
-    if (res.ok) Object.assign(patch, upsertLanes(s, [res.value]));
-    else patch.capError = { ...s.capError, [lane]: `The cap stays at ${s.byName[lane]?.cap ?? '?'}: ${res.error.message}` };
+    const patch: Partial<typeof s> = { pendingCap: without(s.pendingCap, name) };
+    const lane = s.byName[name];
+    if (!res.ok) {
+      patch.capError = { ...s.capError, [name]: `The cap stays at ${lane?.cap ?? '?'}: ${res.error.message}` };
+    } else if (lane) {
+      // Take only the cap from the answer: the lane's other numbers may already have moved on in
+      // events that overtook it, and this older copy of them would stick until the next event.
+      patch.byName = { ...s.byName, [name]: { ...lane, cap: res.value.cap } };
+    }
     return patch;
   });
 }
