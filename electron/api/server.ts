@@ -92,7 +92,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const url = URL.canParse(req.url ?? '/', `http://127.0.0.1:${port}`) ? new URL(req.url ?? '/', `http://127.0.0.1:${port}`) : null;
+    if (!url) return sendError(res, 400, 'bad_request', 'the request target is not a valid URL');
     const site = checkSite(req, port);
     if (site) return sendError(res, site.status, site.code, site.message);
     if (url.pathname !== '/api' && !url.pathname.startsWith('/api/')) return serveRenderer(req, res, url, rendererDir);
@@ -124,9 +125,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => fail(res, err));
   });
-  // Slow-loris protection matters little on loopback, but a stuck client should not pin a socket.
+  // A client that never finishes its headers should not pin a socket. (Node's request timeout
+  // covers receiving a request only, so the long-lived event stream is unaffected.)
   server.headersTimeout = 10_000;
-  server.requestTimeout = 0; // the event stream is meant to stay open
 
   return {
     server,
