@@ -154,6 +154,21 @@ describe('lanes status / cap / lane / events', () => {
     expect((await daemon.lanes('cap', 'ml', '0')).code).toBe(0);
   });
 
+  it('groups digits in the table and the nudge (a lane at cap 0 with a backlog)', async () => {
+    expect((await daemon.lanes('lane', 'add', 'bulk', '--cap', '0')).code).toBe(0);
+    const list = join(work.dir, 'bulk.txt');
+    writeFileSync(list, 'true\n'.repeat(1200));
+    expect((await daemon.lanes('add', '--lane', 'bulk', '--from', list)).stdout.trim().split('\n')).toHaveLength(1200);
+    await events.next((f) => {
+      if (f.event !== 'nudge') return false;
+      const { lane, nudge } = (JSON.parse(f.data) as { data: { lane: string; nudge: unknown } }).data;
+      return lane === 'bulk' && nudge !== null;
+    });
+    const table = (await daemon.lanes('status')).stdout;
+    expect(table).toMatch(/^bulk\s+cpu\s+0\s+0\s+0\s+1,200\s/m);
+    expect((await status()).lanes.find((l) => l.name === 'bulk')?.nudge).toMatch(/^1,200 waiting/);
+  });
+
   it('prints the window URL with its token', async () => {
     const res = await daemon.lanes('open');
     expect(res.code).toBe(0);
