@@ -39,6 +39,14 @@ export function setupTray(options: {
   let shownModel = '';
   let template: MenuItemConstructorOptions[] = [];
 
+  // The OS moves a radio or checkbox mark as soon as it is clicked. If the change then fails,
+  // the model is what it was, and an unchanged model would leave the wrong mark showing: so after
+  // such a click the next render always hands the OS a fresh menu.
+  const dispatch = (action: TrayAction) => {
+    if (action.type === 'setCap' || action.type === 'toggleStartAtLogin') shownModel = '';
+    options.dispatch(action);
+  };
+
   const render = () => {
     const state = options.store.get();
     const look = trayLook(state);
@@ -54,7 +62,7 @@ export function setupTray(options: {
     const model = trayMenuModel(state);
     const key = JSON.stringify(model);
     if (key !== shownModel) {
-      template = toMenuTemplate(model, options.dispatch);
+      template = toMenuTemplate(model, dispatch);
       // Linux trays (AppIndicator) show nothing without a context menu; set it everywhere.
       tray.setContextMenu(Menu.buildFromTemplate(template));
       shownModel = key;

@@ -6,7 +6,15 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-type Template = { id?: string; label?: string; checked?: boolean; enabled?: boolean; click?: () => void; submenu?: Template[] }[];
+interface TemplateItem {
+  id?: string;
+  label?: string;
+  checked?: boolean;
+  enabled?: boolean;
+  click?: () => void;
+  submenu?: TemplateItem[];
+}
+type Template = TemplateItem[];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 

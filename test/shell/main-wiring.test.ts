@@ -100,6 +100,17 @@ describe('the desktop shell, wired', () => {
     await vi.waitFor(() => expect(findItem(tray().template, 'lane:worker:cap:2')?.checked).toBe(true), { timeout: 5_000 });
   });
 
+  it('a cap that cannot be set says why, and the menu is handed back fresh', async () => {
+    expect((await invoke('addLane', { name: 'extra' })).ok).toBe(true);
+    await vi.waitFor(() => expect(findItem(tray().template, 'lane:extra:cap')).toBeDefined(), { timeout: 5_000 });
+    // Any cap but the current one (clicking the current one does nothing).
+    const stale = findItem(tray().template, 'lane:extra:cap')?.submenu?.find((item) => !item.checked);
+    expect((await invoke('removeLane', { name: 'extra' })).ok).toBe(true);
+    stale?.click?.();
+    await vi.waitFor(() => expect(recorded.notifications.map((n) => n.title)).toContain("Could not set extra's cap"));
+    await vi.waitFor(() => expect(findItem(tray().template, 'lane:extra:status')).toBeUndefined(), { timeout: 5_000 });
+  });
+
   it('runs jobs in workers started through the utility-process adapter; tray and window hear of it', async () => {
     const sent: { channel: string; id: string; events?: LanesEvent[] }[] = [];
     const sender = Object.assign(new EventEmitter(), {
