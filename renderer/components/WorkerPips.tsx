@@ -31,7 +31,7 @@ export function WorkerPips({ busy, idle, draining, cap }: Props) {
         <span key={i} className={`pip pip-${kind}`} />
       ))}
       {kinds.length > MAX_PIPS && <span className="pips-more">+{kinds.length - MAX_PIPS}</span>}
-      {kinds.length === 0 && <span className="pips-none">none</span>}
+      {kinds.length === 0 && <span className="pips-none">no workers</span>}
     </span>
   );
 }

@@ -29,3 +29,12 @@ test('reconnects by itself after the engine restarts, and catches up', async ({ 
     await again.halt();
   }
 });
+
+test('without the right token the window says how to open it properly', async ({ page, daemon }) => {
+  await page.goto(daemon.url.replace(/#token=\w+/, '#token=not-the-token'));
+  await expect(page.getByText('This window’s token was not accepted')).toBeVisible();
+  await expect(page.getByText('lanes open')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Token refused' })).toBeVisible();
+  // The address bar no longer shows the token, right or wrong.
+  expect(new URL(page.url()).hash).toBe('');
+});
