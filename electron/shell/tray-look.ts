@@ -15,7 +15,20 @@ export interface TrayLook {
 
 const plural = (n: number, word: string, fmt: CountFormat) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
 
+/** Windows cuts tooltips at 127 characters; every OS shows one line. */
+export const TOOLTIP_MAX = 120;
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > TOOLTIP_MAX ? `${flat.slice(0, TOOLTIP_MAX - 1)}…` : flat;
+}
+
 export function trayLook(state: ShellState, fmt: CountFormat = formatCount): TrayLook {
+  const look = lookFor(state, fmt);
+  return { ...look, tooltip: oneLine(look.tooltip) };
+}
+
+function lookFor(state: ShellState, fmt: CountFormat): TrayLook {
   if (state.error) return { icon: 'error', tooltip: `Lanes — not running: ${state.error}` };
   const status = state.status;
   if (!status) return { icon: 'idle', tooltip: state.stopping ? 'Lanes — stopping' : 'Lanes — starting' };

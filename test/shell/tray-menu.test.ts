@@ -88,6 +88,13 @@ describe('tray menu for engine states', () => {
     expect(label(stopping, itemId.state)).toBe('Stopping — finishing 1 running job…');
   });
 
+  it('keeps the tooltip to one short line', () => {
+    const look = trayLook(shell(null, { error: `cannot open the store:\n${'x'.repeat(300)}` }));
+    expect(look.tooltip).not.toContain('\n');
+    expect(look.tooltip.length).toBeLessThanOrEqual(120);
+    expect(look.tooltip.endsWith('…')).toBe(true);
+  });
+
   it('hides Start at login where the platform has none, and shows it checked when on', () => {
     expect(ids(trayMenuModel({ ...idle, startAtLoginSupported: false }))).not.toContain(itemId.startAtLogin);
     const on = trayMenuModel({ ...idle, startAtLogin: true }).find((item) => item.id === itemId.startAtLogin);
