@@ -2,7 +2,7 @@
 // One precedence, so the icon never contradicts the menu: error, then a nudge waiting, then
 // working, then idle.
 import type { ShellState } from './tray-menu.js';
-import { formatCount, type CountFormat } from './tray-menu.js';
+import { formatCount, oneLine, type CountFormat } from './tray-menu.js';
 
 export type TrayIconState = 'idle' | 'working' | 'nudge' | 'error';
 export const TRAY_ICON_STATES: readonly TrayIconState[] = ['idle', 'working', 'nudge', 'error'];
@@ -15,17 +15,10 @@ export interface TrayLook {
 
 const plural = (n: number, word: string, fmt: CountFormat) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
 
-/** Windows cuts tooltips at 127 characters; every OS shows one line. */
-export const TOOLTIP_MAX = 120;
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > TOOLTIP_MAX ? `${flat.slice(0, TOOLTIP_MAX - 1)}…` : flat;
-}
-
 export function trayLook(state: ShellState, fmt: CountFormat = formatCount): TrayLook {
   const look = lookFor(state, fmt);
-  return { ...look, tooltip: oneLine(look.tooltip) };
+  // Windows cuts tooltips at 127 characters; every OS shows one line.
+  return { ...look, tooltip: oneLine(look.tooltip, 120) };
 }
 
 function lookFor(state: ShellState, fmt: CountFormat): TrayLook {

@@ -33,6 +33,12 @@ export interface ShellState {
   startAtLoginSupported: boolean;
 }
 
+/** One line of at most `max` characters: OS menus and tooltips show no more. */
+export function oneLine(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
 export type CountFormat = (n: number) => string;
 export const formatCount: CountFormat = (n) => n.toLocaleString('en-US');
 
@@ -105,7 +111,7 @@ export function trayMenuModel(state: ShellState, fmt: CountFormat = formatCount)
     return items;
   }
   if (state.error) {
-    items.push({ id: itemId.state, kind: 'label', label: `Lanes is not running: ${state.error}` });
+    items.push({ id: itemId.state, kind: 'label', label: oneLine(`Lanes is not running: ${state.error}`) });
     items.push({ id: itemId.retry, kind: 'action', label: 'Try again', action: { type: 'retry' } });
   } else if (!state.status) {
     items.push({ id: itemId.state, kind: 'label', label: 'Starting…' });
