@@ -162,7 +162,57 @@ for (const state of ['idle', 'working', 'nudge', 'error']) {
 }
 for (const size of [16, 32, 64, 128, 256, 512, 1024]) outputs.push([`icon-${size}.png`, size, appShapes()]);
 
+const rendered = new Map();
 for (const [name, size, shapes] of outputs) {
-  fs.writeFileSync(path.join(here, name), png(size, render(size, shapes, size >= 256 ? 2 : 4)));
+  const pixels = render(size, shapes, size >= 256 ? 2 : 4);
+  rendered.set(name, { size, pixels });
+  fs.writeFileSync(path.join(here, name), png(size, pixels));
 }
-process.stdout.write(`wrote ${outputs.length} icons to ${path.relative(process.cwd(), here) || '.'}\n`);
+
+// ---- A preview sheet for the docs: every tray state on a light and a dark bar, enlarged -------
+function previewSheet(rows, scale, gap) {
+  const cell = 32 * scale;
+  const width = gap + rows[0].names.length * (cell + gap);
+  const height = gap + rows.length * (cell + gap);
+  const out = Buffer.alloc(width * height * 4);
+  rows.forEach((row, r) => {
+    for (let y = r * (cell + gap); y < (r + 1) * (cell + gap) + gap; y++) {
+      for (let x = 0; x < width; x++) out.set([...row.background, 255], (y * width + x) * 4);
+    }
+    row.names.forEach((name, c) => {
+      const { size, pixels } = rendered.get(name);
+      // macOS draws template images white on a dark menu bar; show them that way.
+      const white = row.dark && name.includes('Template');
+      for (let y = 0; y < cell; y++) {
+        for (let x = 0; x < cell; x++) {
+          const src = (Math.floor((y * size) / cell) * size + Math.floor((x * size) / cell)) * 4;
+          const dst = ((gap + r * (cell + gap) + y) * width + gap + c * (cell + gap) + x) * 4;
+          const a = pixels[src + 3] / 255;
+          for (let k = 0; k < 3; k++) out[dst + k] = Math.round((white ? 255 : pixels[src + k]) * a + out[dst + k] * (1 - a));
+        }
+      }
+    });
+  });
+  return { width, height, out };
+}
+const states = ['idle', 'working', 'nudge', 'error'];
+const sheet = previewSheet(
+  [
+    { background: [246, 246, 246], names: [...states.map((s) => `tray-${s}@2x.png`), ...states.map((s) => `tray-${s}Template@2x.png`)] },
+    { background: [40, 40, 40], dark: true, names: [...states.map((s) => `tray-${s}@2x.png`), ...states.map((s) => `tray-${s}Template@2x.png`)] },
+  ],
+  3,
+  12,
+);
+// png() writes square images; the sheet is wide, so write it with its own header.
+const header = Buffer.alloc(13);
+header.writeUInt32BE(sheet.width, 0);
+header.writeUInt32BE(sheet.height, 4);
+header.set([8, 6, 0, 0, 0], 8);
+const rows = Buffer.alloc(sheet.height * (sheet.width * 4 + 1));
+for (let y = 0; y < sheet.height; y++) sheet.out.copy(rows, y * (sheet.width * 4 + 1) + 1, y * sheet.width * 4, (y + 1) * sheet.width * 4);
+fs.writeFileSync(
+  path.join(here, 'preview.png'),
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]),
+);
+process.stdout.write(`wrote ${outputs.length} icons and preview.png to ${path.relative(process.cwd(), here) || '.'}\n`);
