@@ -24,8 +24,9 @@ export class StreamRequestError extends Error {
 }
 
 function parseSeq(text: string, field: string): number {
-  if (!/^\d{1,15}$/.test(text.trim())) throw new StreamRequestError(`${field}: must be an event sequence number`, field);
-  return Number(text.trim());
+  const n = Number(text.trim());
+  if (!/^\d{1,16}$/.test(text.trim()) || !Number.isSafeInteger(n)) throw new StreamRequestError(`${field}: must be an event sequence number`, field);
+  return n;
 }
 
 /**
@@ -40,8 +41,15 @@ export function resumePoint(req: IncomingMessage, url: URL): number {
   return since === null || since === '' ? 0 : parseSeq(since, 'since');
 }
 
-function frame(event: LanesEvent): string {
-  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+/**
+ * Over HTTP, sequence numbers are numbered per run of the engine: the run's base (its start time
+ * in ms × 1000) plus the engine's own seq. The engine counts from 1 again after a restart, so a
+ * window that resumes with a seq from the previous run would otherwise be handed the new run's
+ * events as if they were the ones it missed; with a base, an old seq is plainly not from this run
+ * and the answer is `reset`. (A run would need 1,000 events per ms, sustained, to overlap the next.)
+ */
+export function runBase(startedAt: number): number {
+  return startedAt * 1000;
 }
 
 export class EventStreams {
@@ -50,11 +58,17 @@ export class EventStreams {
 
   constructor(
     private readonly hub: EventHub,
+    private readonly base: number,
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {}
 
   get count(): number {
     return this.open.size;
+  }
+
+  private frame(event: LanesEvent): string {
+    const seq = this.base + event.seq;
+    return `id: ${seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, seq })}\n\n`;
   }
 
   /** Validate the resume point before calling: this writes the 200 at once. */
@@ -74,16 +88,19 @@ export class EventStreams {
     };
     // Subscribing and reading the backlog happen in one synchronous step, so no event can fall
     // between the replay and the live feed, and none can arrive twice.
-    const unsubscribe = this.hub.subscribe((event) => send(frame(event)));
-    send(`retry: 1000\n: lanes events, last seq ${this.hub.lastSeq}\n\n`);
+    const unsubscribe = this.hub.subscribe((event) => send(this.frame(event)));
+    const now = this.base + this.hub.lastSeq;
+    // An id with no data dispatches nothing, but gives an EventSource its resume point even if
+    // it drops before the first event arrives.
+    send(`retry: 1000\nid: ${now}\n\n`);
     if (since > 0) {
-      // A since beyond our last seq comes from an earlier run of the engine: its events are gone.
-      const missed = since > this.hub.lastSeq ? null : this.hub.since(since);
+      const after = since - this.base;
+      // Before our base: a seq from an earlier run. Beyond our last: not one we ever sent.
+      const missed = after < 0 || after > this.hub.lastSeq ? null : this.hub.since(after);
       if (missed === null) {
-        const seq = this.hub.lastSeq;
-        send(`id: ${seq}\nevent: ${RESET_EVENT}\ndata: ${JSON.stringify({ seq })}\n\n`);
+        send(`id: ${now}\nevent: ${RESET_EVENT}\ndata: ${JSON.stringify({ seq: now })}\n\n`);
       } else {
-        send(missed.map(frame).join(''));
+        send(missed.map((event) => this.frame(event)).join(''));
       }
     }
     this.open.add(res);

@@ -10,7 +10,7 @@ import { EVENTS_PATH } from '../../shared/bridge.js';
 import type { Engine } from '../engine/engine.js';
 import { LanesError } from '../engine/errors.js';
 import { BodyError, DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
-import { EventStreams, StreamRequestError, resumePoint } from './event-stream.js';
+import { EventStreams, StreamRequestError, resumePoint, runBase } from './event-stream.js';
 import { checkSite, checkToken } from './guard.js';
 import { serveRenderer } from './renderer-files.js';
 import { assembleInput, InputError, matchRoute } from './router.js';
@@ -72,7 +72,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const rendererDir = resolve(options.rendererDir);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const streams = new EventStreams(engine.events, options.heartbeatMs);
+  const streams = new EventStreams(engine.events, runBase(engine.startedAt), options.heartbeatMs);
   let port = 0;
 
   async function callEngine(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
 import { createApiServer } from '../../electron/api/server.js';
+import { runBase } from '../../electron/api/event-stream.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Job } from '../../shared/model.js';
 import { api } from '../support/http.js';
@@ -15,6 +16,9 @@ describe('event stream', () => {
   let host: HostedEngine;
   let call: ReturnType<typeof api>;
   const auth = () => ({ Authorization: `Bearer ${host.token}` });
+  /** Seqs on the wire are numbered from this run's base. */
+  const base = () => runBase(host.engine.startedAt);
+  const onWire = (events: LanesEvent[]) => events.map((e) => ({ ...e, seq: base() + e.seq }));
 
   beforeAll(async () => {
     await ensureBuilt();
@@ -55,6 +59,13 @@ describe('event stream', () => {
 
   it('sends each event with its seq as the id and its type as the event name', async () => {
     const stream = await openStream(host.port, { headers: auth() });
+    // First a bare id: an EventSource that drops before any event still knows where it was.
+    await new Promise<void>((done) => {
+      const check = () => (stream.text().includes('\n\n') ? done() : void stream.response.once('data', check));
+      check();
+    });
+    expect(stream.text()).toMatch(/^retry: 1000\nid: (\d+)\n\n/);
+    expect(Number(/^retry: 1000\nid: (\d+)/.exec(stream.text())?.[1])).toBeGreaterThanOrEqual(base());
     const id = await runJob('first');
     const frame = await stream.next(jobFinished(id));
     const event = JSON.parse(frame.data) as LanesEvent;
@@ -77,7 +88,7 @@ describe('event stream', () => {
       await runJob(`away-2-${via}`);
       expect((await call.post('/api/lanes/worker/cap', { cap: 2 })).status).toBe(200);
       expect((await call.post('/api/lanes/worker/cap', { cap: 1 })).status).toBe(200);
-      const missed = host.engine.events.since(lastSeen) as LanesEvent[];
+      const missed = onWire(host.engine.events.since(lastSeen - base()) as LanesEvent[]);
       expect(missed.length).toBeGreaterThan(4);
 
       const resumed =
@@ -101,18 +112,24 @@ describe('event stream', () => {
 
   it('prefers Last-Event-ID over ?since= (EventSource keeps its first URL when it reconnects)', async () => {
     await runJob('prefer');
-    const last = host.engine.events.lastSeq;
+    const last = base() + host.engine.events.lastSeq;
     const stream = await openStream(host.port, { path: '/api/events?since=1', headers: { ...auth(), 'Last-Event-ID': String(last - 1) } });
     const [event] = await waitForCount(stream, 1);
     expect(event?.seq).toBe(last);
     stream.close();
   });
 
-  it('sends reset when the resume point is from an earlier run of the engine', async () => {
-    const stream = await openStream(host.port, { path: `/api/events?since=${host.engine.events.lastSeq + 1000}`, headers: auth() });
-    const reset = await stream.next((f) => f.event === 'reset');
-    expect(JSON.parse(reset.data)).toEqual({ seq: host.engine.events.lastSeq });
-    stream.close();
+  it('sends reset when the resume point is from an earlier run of the engine, or was never sent', async () => {
+    const now = base() + host.engine.events.lastSeq;
+    const earlierRun = runBase(host.engine.startedAt - 60_000) + 5;
+    for (const since of [earlierRun, now + 1000]) {
+      const stream = await openStream(host.port, { path: `/api/events?since=${since}`, headers: auth() });
+      const reset = await stream.next((f) => f.event === 'reset');
+      const seq = base() + host.engine.events.lastSeq;
+      expect(JSON.parse(reset.data)).toEqual({ seq });
+      expect(reset.id).toBe(String(seq));
+      stream.close();
+    }
   });
 
   it('refuses a resume point that is not a sequence number, naming it', async () => {
