@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC, type Result } from '../../shared/bridge.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Status } from '../../shared/model.js';
+import { openEngine, type Engine } from '../../electron/engine/index.js';
 import { findItem } from '../../electron/shell/tray-menu.js';
 import { recorded, app, type FakeTray } from './fake-electron.js';
 
@@ -41,15 +42,29 @@ beforeAll(async () => {
     if (!fs.existsSync(path.join(root, file))) throw new Error(`${file} is missing: run \`npm run build\` first`);
   }
   Object.assign(process.env, { LANES_DATA_DIR: path.join(tmp, 'data'), LANES_CORES: '4', LANES_TICK_MS: '200', XDG_CONFIG_HOME: path.join(tmp, 'config') });
+  // Another engine (a `lanes daemon`, say) already holds the data directory when the app starts.
+  fs.mkdirSync(path.join(tmp, 'data'), { recursive: true });
+  blocker = await openEngine({ dataDir: path.join(tmp, 'data'), cores: 4, tickMs: 200, log: () => {} });
   await import('../../electron/shell/main.js');
-  await vi.waitFor(() => expect(findItem(tray().template, 'lane:worker:status')).toBeDefined(), { timeout: 20_000 });
 });
+
+let blocker: Engine;
 
 afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('the desktop shell, wired', () => {
+  it('shows why the engine is not running, and starts it on "Try again" once it can', async () => {
+    await vi.waitFor(() => expect(findItem(tray().template, 'state')?.label).toMatch(/^Lanes is not running: A Lanes engine is already running/), { timeout: 20_000 });
+    expect(String((tray().image as { file: string }).file)).toMatch(/tray-error/);
+    expect(await invoke('status', {})).toMatchObject({ ok: false, error: { code: 'internal' } });
+    await blocker.stop({ graceMs: 0 });
+    findItem(tray().template, 'retry')?.click?.();
+    await vi.waitFor(() => expect(findItem(tray().template, 'lane:worker:status')).toBeDefined(), { timeout: 20_000 });
+    expect(String((tray().image as { file: string }).file)).toMatch(/tray-idle/);
+  });
+
   it('uses the shared data directory and opens its window, sandboxed, on a manual start', () => {
     expect(recorded.paths.get('userData')).toBe(path.join(tmp, 'data'));
     expect(recorded.paths.get('sessionData')).toBe(path.join(tmp, 'data', 'electron'));
@@ -127,6 +142,15 @@ describe('the desktop shell, wired', () => {
     expect(recorded.utility[0]).toMatchObject({ entry: path.join(root, 'dist/electron/worker/main.js'), serviceName: expect.stringContaining('worker') });
     await vi.waitFor(() => expect(sent.some((m) => m.channel === IPC.event && m.events?.some((e) => e.type === 'job'))).toBe(true));
     await vi.waitFor(async () => expect((await status()).lanes.find((l) => l.name === 'worker')?.succeeded).toBe(1), { timeout: 15_000 });
+
+    // A window that reconnects with the last seq it saw gets what it missed, in order, at once.
+    const replayed: LanesEvent[] = [];
+    const late = Object.assign(new EventEmitter(), { id: 2, isDestroyed: () => false, send: (_c: string, _id: string, events?: LanesEvent[]) => replayed.push(...(events ?? [])) });
+    recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w2', since: 1 });
+    expect(replayed.length).toBeGreaterThan(0);
+    expect(replayed[0]?.seq).toBe(2);
+    expect(replayed.map((e) => e.seq)).toEqual([...replayed.map((e) => e.seq)].sort((a, b) => a - b));
+    recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w2', stop: true });
   });
 
   it('quitting drains, removes the tray and exits 0', async () => {
