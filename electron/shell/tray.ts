@@ -1,6 +1,7 @@
 // The tray icon and its menu. Both are rebuilt from the shell state when it changes (the engine's
 // events drive that, coalesced), and only the parts that changed are handed to the OS: replacing a
 // menu that is open closes it on some desktops, so an unchanged menu is left alone.
+import fs from 'node:fs';
 import path from 'node:path';
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
 import type { ShellStore } from './shell-state.js';
@@ -13,10 +14,17 @@ export interface TrayHandle {
   destroy(): void;
 }
 
+function loadIcon(file: string): NativeImage {
+  // From a path, Electron reads "@2x" as "for a 2× screen" and would show Linux trays a 16 px
+  // image; read as plain bytes it is a 32 px image the panel scales to its own size.
+  if (process.platform === 'linux') return nativeImage.createFromBuffer(fs.readFileSync(file), { scaleFactor: 1 });
+  return nativeImage.createFromPath(file);
+}
+
 function loadIcons(iconsDir: string): Map<TrayIconState, NativeImage> {
   const icons = new Map<TrayIconState, NativeImage>();
   for (const state of TRAY_ICON_STATES) {
-    const image = nativeImage.createFromPath(path.join(iconsDir, trayIconFile(state, process.platform)));
+    const image = loadIcon(path.join(iconsDir, trayIconFile(state, process.platform)));
     // Template images let macOS draw the icon for a light or dark menu bar.
     if (process.platform === 'darwin') image.setTemplateImage(true);
     icons.set(state, image);

@@ -2,6 +2,7 @@
 // under Node: the engine, workers, IPC, tray and quit all real, only Electron's objects faked.
 // Utility processes become forked Node children (the worker runtime speaks to either).
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,8 +90,16 @@ export class FakeTray extends EventEmitter {
 export { FakeTray as Tray };
 
 export const Menu = { buildFromTemplate: (template: Template) => ({ template }) };
+function iconNamed(buffer: Buffer): string {
+  const dir = path.join(root, 'electron', 'shell', 'icons');
+  const match = fs.readdirSync(dir).find((name) => name.endsWith('.png') && fs.readFileSync(path.join(dir, name)).equals(buffer));
+  return match ? path.join(dir, match) : 'buffer';
+}
+
 export const nativeImage = {
   createFromPath: (file: string) => ({ file, setTemplateImage() {} }),
+  // Tests read which icon is shown from `file`; bytes carry no name, so find the icon they are.
+  createFromBuffer: (buffer: Buffer) => ({ file: iconNamed(buffer), setTemplateImage() {} }),
   createEmpty: () => ({ file: null }),
 };
 
