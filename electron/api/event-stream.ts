@@ -1,5 +1,6 @@
 // The live event feed as Server-Sent Events. Each event goes out as
-//   id: <seq>\nevent: <type>\ndata: <the LanesEvent as JSON>\n\n
+//   id: <seq>\nevent: <type>\ndata: <the LanesEvent as JSON, with the same seq>\n\n
+// (seqs numbered per engine run, see runBase)
 // so a browser EventSource resumes by itself (it sends the last id as Last-Event-ID), and a
 // client that reconnects with `?since=SEQ` gets everything after SEQ, in order, before anything
 // new. When the engine no longer holds what was missed, it says `reset` instead and the client
