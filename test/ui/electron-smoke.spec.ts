@@ -13,7 +13,7 @@ import type { LanesTestHooks } from '../../electron/shell/test-hooks.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The Electron executable if it is on disk; otherwise why not. */
+/** The Electron executable if it is on disk and can show windows; otherwise why not. */
 function electronBinary(): { path: string } | { missing: string } {
   const pkg = path.join(root, 'node_modules', 'electron');
   const pathFile = path.join(pkg, 'path.txt');
@@ -21,7 +21,10 @@ function electronBinary(): { path: string } | { missing: string } {
   const relative = fs.readFileSync(pathFile, 'utf8').trim();
   const dist = process.env.ELECTRON_OVERRIDE_DIST_PATH ?? path.join(pkg, 'dist');
   const binary = path.join(dist, relative);
-  return fs.existsSync(binary) ? { path: binary } : { missing: `Electron binary not found at ${path.relative(root, binary)}` };
+  if (!fs.existsSync(binary)) return { missing: `Electron binary not found at ${path.relative(root, binary)}` };
+  // A tray and a window need a display; on a headless Linux box run the tests under xvfb-run.
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { missing: 'no display (on headless Linux, run under xvfb-run)' };
+  return { path: binary };
 }
 
 const found = electronBinary();
