@@ -16,6 +16,7 @@ export interface DaemonInfo {
 
 export const DAEMON_FILE = 'daemon.json';
 export const TOKEN_FILE = 'token';
+export const OPEN_PAGE_FILE = 'open.html';
 /** 32 random bytes as hex: 256 bits, well above the 128 the API needs. */
 const TOKEN_SHAPE = /^[0-9a-f]{64}$/;
 
@@ -80,6 +81,22 @@ export function readDaemonInfo(dataDir: string): DaemonInfo | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A private page that forwards to the window, for handing to a browser: a URL with the token on
+ * a command line is visible to every local user (ps, /proc), a path to a 0600 file is not. This
+ * is how Jupyter opens its browser too.
+ */
+export function writeOpenPage(dataDir: string, url: string): string {
+  const path = join(dataDir, OPEN_PAGE_FILE);
+  const attr = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  writeAtomic(
+    path,
+    `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${attr}">` +
+      `<title>Lanes</title><p><a href="${attr}">Open the Lanes window</a></p>\n`,
+  );
+  return path;
 }
 
 /** Removes daemon.json only if it still names `pid`: a newer engine may have replaced it. */

@@ -1,11 +1,28 @@
 // Caps, lanes, status, the nudge and the scale ledger through the CLI, against a real daemon;
 // and bad input refused with a message, a non-zero exit and nothing changed.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScaleEvent } from '../../shared/model.js';
-import { startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
+import { lanes, startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
 import { openStream, type TestStream } from '../support/event-stream.js';
+
+/** Resolves once `path` exists (it is written by rename, so it appears whole). */
+function fileAppears(path: string): Promise<void> {
+  return new Promise((done) => {
+    const watcher = watch(dirname(path), () => {
+      if (existsSync(path)) {
+        watcher.close();
+        done();
+      }
+    });
+    if (existsSync(path)) {
+      watcher.close();
+      done();
+    }
+  });
+}
 
 interface StatusJson {
   ceiling: number;
@@ -173,5 +190,22 @@ describe('lanes status / cap / lane / events', () => {
     const res = await daemon.lanes('open');
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(`http://127.0.0.1:${daemon.info.port}/#token=${daemon.token}\n`);
+  });
+
+  it.runIf(process.platform === 'linux')('opens a browser on a private page, never with the token on its command line', async () => {
+    // A stand-in for xdg-open that records what it was asked to open.
+    const bin = join(work.dir, 'bin');
+    const record = join(work.dir, 'opened.txt');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$*" > "${record}.tmp" && mv "${record}.tmp" "${record}"\n`, { mode: 0o755 });
+    const appeared = fileAppears(record);
+    const res = await lanes(['--data-dir', tmp.dir, 'open', '--browser'], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect(res.code).toBe(0);
+    await appeared;
+    const opened = readFileSync(record, 'utf8');
+    expect(opened).toBe(pathToFileURL(join(tmp.dir, 'open.html')).href);
+    expect(opened).not.toContain(daemon.token);
+    expect(readFileSync(join(tmp.dir, 'open.html'), 'utf8')).toContain(`http://127.0.0.1:${daemon.info.port}/#token=${daemon.token}`);
+    expect(statSync(join(tmp.dir, 'open.html')).mode & 0o777).toBe(0o600);
   });
 });

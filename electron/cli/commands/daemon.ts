@@ -2,7 +2,9 @@
 // the tray app and for scripts; Ctrl-C (or SIGTERM from a service manager) stops it gracefully.
 // `lanes open` gives the address of its window.
 import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
+import { writeOpenPage } from '../../api/daemon-info.js';
 import { wholeNumber } from '../args.js';
 import { clientFor, dataDirOf, note, print } from '../context.js';
 import { CliError } from '../errors.js';
@@ -78,7 +80,9 @@ export function registerOpen(program: Command): void {
       const url = `${client.connection.info.url}#token=${client.connection.token}`;
       print(url);
       if (!opts.browser) return;
-      const [program, args] = opener(url);
+      // The browser gets a path to a private page, not the token itself on a command line.
+      const page = pathToFileURL(writeOpenPage(client.connection.dataDir, url)).href;
+      const [program, args] = opener(page);
       await new Promise<void>((done, reject) => {
         const child = spawn(program, args, { stdio: 'ignore', detached: true });
         child.once('error', (err) => reject(new CliError(`could not run ${program} to open a browser: ${err.message}`)));
