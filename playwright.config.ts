@@ -17,9 +17,15 @@ function systemChromium(): string | undefined {
 
 const executablePath = process.env.LANES_CHROMIUM ?? systemChromium();
 
+// Each run writes its traces to a folder of its own: Playwright empties its output folder when
+// a run starts, so two runs at once (a developer and an editor's test runner) would trip over
+// each other. Set here once; the worker processes inherit it.
+process.env.LANES_UI_RUN ??= `${Date.now().toString(36)}-${process.pid}`;
+
 export default defineConfig({
   testDir: 'test/ui',
   testMatch: '**/*.spec.ts',
+  outputDir: `test-results/ui-${process.env.LANES_UI_RUN}`,
   // Each test owns a daemon and its worker processes; on a 2-core machine one at a time is honest.
   workers: 1,
   fullyParallel: false,

@@ -3,11 +3,11 @@
 import { test, expect } from './fixtures.js';
 
 test('a job’s detail shows command, timings, attempts, exit code and a log that follows', async ({ lanes: page, daemon }) => {
-  const id = (await daemon.cli('add', '--', 'sh', '-c', 'echo first line; sleep 1.5; echo second line')).stdout.trim();
+  const id = (await daemon.cli('add', '--', 'sh', '-c', 'echo first line; sleep 3; echo second line')).stdout.trim();
   await page.locator(`[data-job-id="${id}"]`).click();
   const detail = page.getByTestId('job-detail');
   await expect(detail.getByRole('heading', { name: `Job ${id}` })).toBeVisible();
-  await expect(detail.getByLabel('Command')).toHaveText("sh -c 'echo first line; sleep 1.5; echo second line'");
+  await expect(detail.getByLabel('Command')).toHaveText("sh -c 'echo first line; sleep 3; echo second line'");
   const log = detail.getByTestId('log-text');
   await expect(log).toContainText('first line');
   await expect(detail.locator('.badge')).toHaveText('Running');

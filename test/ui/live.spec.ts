@@ -4,7 +4,7 @@ import { test, expect, laneRow } from './fixtures.js';
 import { startDaemon } from './daemon.js';
 
 test('the scale timeline charts each lane and lists the ledger with reasons', async ({ lanes: page, daemon }) => {
-  await daemon.cli('add', '--', 'sleep', '1');
+  await daemon.cli('add', '--', 'sleep', '2');
   await expect(laneRow(page, 'worker').locator('.pips .pip-busy')).toHaveCount(1);
   await page.getByRole('tab', { name: 'Scale timeline' }).click();
   await expect(page.locator('figure.chart[data-lane="worker"] canvas')).toBeVisible();
