@@ -181,7 +181,11 @@ class LanesEngine implements Engine {
   }
 
   stop(options: { graceMs?: number } = {}): Promise<void> {
-    this.stopping ??= (async () => {
+    if (this.stopping) {
+      if (options.graceMs !== undefined) this.fleet.hurry(options.graceMs);
+      return this.stopping;
+    }
+    this.stopping = (async () => {
       await this.fleet.shutdown(options.graceMs ?? 10_000);
       this.db.close();
       this.lock.release();

@@ -49,6 +49,8 @@ export class Fleet {
   private lastPublish = 0;
   private publishTimer: NodeJS.Timeout | null = null;
   private nudgeDueAt: number | null = null;
+  /** While shutting down: end the grace period within `ms`, if that is sooner. */
+  hurry: (ms: number) => void = () => {};
 
   constructor(private readonly o: FleetOptions) {
     const ctx = o.engine;
@@ -198,7 +200,19 @@ export class Fleet {
     const busy = this.alive();
     this.pool.close();
     if (busy) this.o.log(`stopping: waiting up to ${Math.round(graceMs / 1000)} s for ${busy} worker(s)`);
-    await this.pool.whenEmpty(graceMs);
+    await new Promise<void>((resolve) => {
+      let deadline = Date.now() + graceMs;
+      let timer = setTimeout(resolve, graceMs);
+      void this.pool.whenEmpty(graceMs).then(resolve);
+      // A second, more impatient stop (a person clicking "Quit now") shortens the wait.
+      this.hurry = (ms) => {
+        if (Date.now() + ms >= deadline) return;
+        deadline = Date.now() + ms;
+        clearTimeout(timer);
+        timer = setTimeout(resolve, ms);
+      };
+    });
+    this.hurry = () => {};
     // Whatever did not finish in time runs again at the next start, without losing an attempt.
     for (const w of [...this.pool.workers.values()]) {
       for (const job of this.o.engine.jobs.runningFor(w.id)) this.o.engine.jobs.requeue(job, 'the engine stopped before it finished', Date.now(), { refund: true });

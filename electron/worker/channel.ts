@@ -21,9 +21,15 @@ export function connect(): Channel {
     return {
       send: (m) => port.postMessage(m),
       onMessage: (l) => port.on('message', (e) => l(e.data as ToWorker)),
-      // A utility process ends with its parent; there is no separate close to watch.
-      onClose: () => {},
-      close: () => process.exit(0),
+      // A utility process has no channel that closes when the app dies abruptly, and the job's
+      // process group would outlive it. Being re-parented is the sign the app is gone.
+      onClose: (l) => {
+        const parent = process.ppid;
+        setInterval(() => process.ppid !== parent && l(), 2000).unref();
+      },
+      // postMessage is asynchronous: exiting at once could drop the last `done`, and the job
+      // would run again. The port keeps the process alive, so end it a moment later.
+      close: () => void setTimeout(() => process.exit(0), 250),
     };
   }
   if (!process.send) throw new Error('the Lanes worker runtime must be started by the Lanes engine');

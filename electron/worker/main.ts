@@ -77,6 +77,11 @@ channel.onMessage((m: ToWorker) => {
   }
 });
 
+// Ctrl-C in a terminal signals the whole process group, workers included; stopping is the
+// engine's decision (it drains us), and its going away closes our channel anyway.
+process.on('SIGINT', () => {});
+process.on('SIGHUP', () => {});
+
 // The engine went away (it was stopped or killed): the job's processes must not outlive it.
 channel.onClose(() => {
   if (running?.proc.pgid !== undefined) signalGroup(running.proc.pgid, 'SIGKILL');

@@ -93,4 +93,21 @@ describe('jobs', () => {
     const next = await engine.request('listJobs', { state: 'succeeded', limit: 2, beforeId: page.nextBeforeId! });
     expect(next.jobs.map((j) => j.id)).toEqual([ids[2], ids[1]]);
   });
+  it('never splits a character between two reads of a log', async () => {
+    const text = 'añ€😀'.repeat(50) + '\n';
+    const { id } = await engine.request('addJob', { argv: ['printf', '%s', text] });
+    await jobsFinished(engine, [id]);
+    let offset = 0;
+    let read = '';
+    for (let i = 0; i < 500 && read.length < text.length; i++) {
+      const chunk = await engine.request('logTail', { id, offset, maxBytes: 5 });
+      expect(chunk.text).not.toContain('\uFFFD');
+      read += chunk.text;
+      offset = chunk.nextOffset;
+    }
+    expect(read).toBe(text);
+    const tail = await engine.request('logTail', { id, maxBytes: 6 });
+    expect(tail.text).not.toContain('\uFFFD');
+    expect(text.endsWith(tail.text)).toBe(true);
+  });
 });

@@ -59,3 +59,20 @@ describe('a worker that stops answering', () => {
     }
   });
 });
+
+describe('a second, shorter stop', () => {
+  it('cuts the grace period of the first', async () => {
+    const engine = await startEngine(dir);
+    const { id } = await engine.request('addJob', { shell: 'echo $$ > job.pid; if [ ! -f second ]; then touch second; sleep 60; fi', cwd: dir });
+    const pid = await fileWritten(join(dir, 'job.pid'));
+    const patient = engine.stop({ graceMs: 120_000 });
+    const started = Date.now();
+    await engine.stop({ graceMs: 100 });
+    await patient;
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(pidAlive(pid)).toBe(false);
+    const again = await startEngine(dir);
+    expect((await jobsFinished(again, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
+    await again.stop();
+  });
+});

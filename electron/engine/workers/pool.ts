@@ -121,6 +121,7 @@ export class Pool {
     if (this.workers.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
       this.emptyWaiters.push(() => (clearTimeout(timer), resolve()));
     });
   }
