@@ -129,8 +129,10 @@ function flush(): void {
   useLanes.setState((s) => removeLanes(s, removed));
   useJobs.setState((s) => applyJobEvents(s, jobs));
   useTimeline.setState((s) => ({ ...appendLanePoints(s, laneList, Date.now()), ...prependLedger(s, scale) }));
-  const selected = useJobs.getState().selectedId;
+  const { selectedId: selected, filter } = useJobs.getState();
   if (selected !== null && jobs.some((j) => j.id === selected)) void followLog();
+  // A lane that is gone cannot be listed: show all lanes rather than an error.
+  if (filter.lane !== null && removed.includes(filter.lane)) void setJobFilter({ lane: null });
 }
 
 // ── caps ─────────────────────────────────────────────────────────────────────────────────────

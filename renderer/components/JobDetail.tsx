@@ -45,7 +45,7 @@ export function JobDetail() {
           {actionError}
         </p>
       )}
-      <pre className="command" aria-label="Command">
+      <pre className="command" aria-label={job.spec.kind === 'payload' ? 'Payload' : 'Command'}>
         {describeSpec(job.spec)}
       </pre>
       <dl className="facts">
@@ -77,6 +77,12 @@ export function JobDetail() {
           {formatDateTime(job.finishedAt)}
           {ran !== null && <span className="muted"> · {job.finishedAt === null ? 'running for' : 'ran'} {formatDuration(ran)}</span>}
         </dd>
+        {job.result !== null && job.result !== undefined && (
+          <>
+            <dt>Result</dt>
+            <dd className="mono result">{describeResult(job.result)}</dd>
+          </>
+        )}
         {job.error && (
           <>
             <dt>Why</dt>
@@ -87,4 +93,10 @@ export function JobDetail() {
       <LogTail running={job.state === 'running'} />
     </aside>
   );
+}
+
+/** What a persistent worker answered, as JSON, short enough for the pane. */
+function describeResult(result: unknown): string {
+  const json = JSON.stringify(result) ?? String(result);
+  return json.length > 600 ? `${json.slice(0, 600)}…` : json;
 }

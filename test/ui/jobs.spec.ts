@@ -1,5 +1,7 @@
 // Jobs in the window: the list follows the engine, filters by lane and state, and a job's detail
 // shows what ran, how it ended and its log as it grows; cancel and retry act on the real job.
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { test, expect } from './fixtures.js';
 
 test('a job’s detail shows command, timings, attempts, exit code and a log that follows', async ({ lanes: page, daemon }) => {
@@ -69,4 +71,24 @@ test('the list is keyboard operable', async ({ lanes: page, daemon }) => {
   await expect(page.locator(`[data-job-id="${ids[0]}"]`)).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('job-detail')).toHaveCount(0);
+});
+
+function hasPython(): boolean {
+  try {
+    execFileSync('python3', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('a persistent worker’s job shows its payload and what the worker answered', async ({ lanes: page, daemon }) => {
+  test.skip(!hasPython(), 'the example worker needs python3');
+  await daemon.api('addLane', { name: 'words', class: 'ml', cap: 1, workerCommand: ['python3', resolve('examples/word_stats_worker.py')] });
+  const { id } = await daemon.api('addJob', { lane: 'words', payload: { text: 'the cat sat on the mat' } });
+  await page.locator(`[data-job-id="${id}"]`).click();
+  const detail = page.getByTestId('job-detail');
+  await expect(detail.getByLabel('Payload')).toHaveText('{"text":"the cat sat on the mat"}');
+  await expect(detail.locator('.badge')).toHaveText('Succeeded', { timeout: 20_000 });
+  await expect(detail.locator('dd.result')).toContainText('"words":6');
 });
