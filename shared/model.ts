@@ -50,6 +50,8 @@ export interface LaneStatus {
   cap: number;
   /** Persistent worker command (argv), or null for shell lanes. */
   workerCommand: string[] | null;
+  /** Where the persistent worker command runs; null: the home directory. */
+  workerCwd: string | null;
   /** Live worker processes, including those draining. */
   workers: number;
   busy: number;

@@ -88,6 +88,8 @@ export const addLaneInput = z
     cap: capValue.optional(),
     /** argv of a long-lived worker that answers one JSON line per job. */
     workerCommand: z.array(z.string()).min(1).optional(),
+    /** Absolute directory the worker command runs in; default: the home directory. */
+    workerCwd: z.string().min(1).optional(),
   })
   .strict();
 export type AddLaneInput = z.input<typeof addLaneInput>;

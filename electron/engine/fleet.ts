@@ -59,6 +59,7 @@ export class Fleet {
       {
         now: Date.now,
         workerCommand: (lane) => ctx.laneList().find((l) => l.name === lane)?.workerCommand ?? null,
+        workerCwd: (lane) => ctx.laneList().find((l) => l.name === lane)?.workerCwd ?? null,
         logPaths: (id) => ctx.logPaths(id),
         jobChanged: (job) => {
           ctx.events.emit('job', ctx.publicJob(job));

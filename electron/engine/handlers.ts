@@ -1,6 +1,7 @@
 // What each request does. Input arrives already validated against the shared schemas; what is
 // checked here is what only the engine knows (the ceiling, which lanes exist, a job's state).
-import { openSync, readSync, closeSync, fstatSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import type { Job, JobSpec, LaneStatus, LogChunk } from '../../shared/model.js';
 import type { LanesHandlers, ParsedInput } from '../../shared/requests.js';
 import { badRequest, conflict, notFound } from './errors.js';
@@ -108,7 +109,11 @@ export function createHandlers(e: HandlerContext): LanesHandlers {
       if (e.laneList().some((l) => l.name === input.name)) throw conflict(`a lane named "${input.name}" already exists`, 'name');
       const cap = input.cap ?? DEFAULT_CAP[input.class];
       checkCap(cap);
-      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null }, Date.now());
+      if (input.workerCwd !== undefined && !input.workerCommand) throw badRequest('workerCwd only applies to a lane with a worker command', 'workerCwd');
+      if (input.workerCwd !== undefined && !(isAbsolute(input.workerCwd) && existsSync(input.workerCwd))) {
+        throw badRequest(`workerCwd must be an existing absolute directory; "${input.workerCwd}" is not`, 'workerCwd');
+      }
+      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null }, Date.now());
       e.refreshLanes();
       e.fleet.loop.poke();
       return e.laneStatus(input.name)!;

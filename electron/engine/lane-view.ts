@@ -60,6 +60,7 @@ export class LaneView {
       class: lane.class,
       cap: lane.cap,
       workerCommand: lane.workerCommand,
+      workerCwd: lane.workerCwd,
       workers: running + f.leaving,
       busy: f.busy,
       idle: f.idle,

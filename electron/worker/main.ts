@@ -9,7 +9,7 @@ import { signalGroup } from './process-group.js';
 const channel = connect();
 const logCap = Number(process.env.LANES_LOG_CAP_BYTES) || 1_048_576;
 const persistent = process.env.LANES_WORKER_COMMAND
-  ? new PersistentCommand(JSON.parse(process.env.LANES_WORKER_COMMAND) as string[], logCap)
+  ? new PersistentCommand(JSON.parse(process.env.LANES_WORKER_COMMAND) as string[], logCap, process.env.LANES_WORKER_CWD)
   : null;
 
 let running: { job: JobAssignment; proc: RunningProcess } | null = null;

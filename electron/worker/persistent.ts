@@ -24,6 +24,7 @@ export class PersistentCommand {
   constructor(
     private readonly argv: string[],
     private readonly logCap: number,
+    private readonly cwd: string | undefined,
   ) {}
 
   run(job: JobAssignment): RunningProcess {
@@ -58,7 +59,7 @@ export class PersistentCommand {
   private start(first: JobAssignment): ChildProcessWithoutNullStreams {
     const [cmd, ...args] = this.argv;
     const child = spawn(cmd!, args, {
-      cwd: homedir(),
+      cwd: this.cwd ?? homedir(),
       env: { ...jobEnv(first, undefined), LANES_LANE: process.env.LANES_LANE ?? '' },
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -45,5 +45,7 @@ export interface WorkerEnv {
   LANES_WORKER_ID: string;
   /** JSON argv of the persistent command, when the lane has one. */
   LANES_WORKER_COMMAND?: string;
+  /** Where it runs. */
+  LANES_WORKER_CWD?: string;
   LANES_LOG_CAP_BYTES: string;
 }

@@ -53,6 +53,13 @@ describe('persistent worker lanes', () => {
     expect(n!.state).toBe('succeeded');
   });
 
+  it('run the command where it was given, so a relative script path works', async () => {
+    await engine.request('addLane', { name: 'rel', cap: 1, workerCommand: ['python3', 'examples/word_stats_worker.py'], workerCwd: appRoot });
+    const { id } = await engine.request('addJob', { lane: 'rel', payload: { text: 'one two' } });
+    expect((await jobsFinished(engine, [id]))[0]).toMatchObject({ state: 'succeeded', result: { words: 2 } });
+    await expect(engine.request('addLane', { name: 'bad', workerCommand: ['x'], workerCwd: 'relative/dir' })).rejects.toThrow(/existing absolute directory/);
+  });
+
   it('a shell command sent to a persistent lane is refused', async () => {
     await expect(engine.request('addJob', { lane: 'words', argv: ['true'] })).rejects.toThrow(/give it a payload/);
   });

@@ -8,6 +8,7 @@ export function lane(name: string, change: Partial<LaneStatus> = {}): LaneStatus
     class: 'cpu',
     cap: 1,
     workerCommand: null,
+    workerCwd: null,
     workers: 0,
     busy: 0,
     idle: 0,

@@ -87,7 +87,8 @@ export function registerLanes(program: Command): void {
         name,
         class: opts.class,
         ...(opts.cap !== undefined ? { cap: opts.cap } : {}),
-        ...(workerCommand ? { workerCommand } : {}),
+        // The command names its script relative to where it was typed.
+        ...(workerCommand ? { workerCommand, workerCwd: process.cwd() } : {}),
       });
       if (opts.json) printJson(status);
       else print(`added ${laneLine(status)}`);

@@ -7,6 +7,7 @@ export interface LaneRow {
   class: LaneClass;
   cap: number;
   workerCommand: string[] | null;
+  workerCwd: string | null;
 }
 
 export interface LaneCounts {
@@ -24,6 +25,7 @@ interface RawLane {
   class: LaneClass;
   cap: number;
   worker_command: string | null;
+  worker_cwd: string | null;
 }
 
 const toLane = (r: RawLane): LaneRow => ({
@@ -31,6 +33,7 @@ const toLane = (r: RawLane): LaneRow => ({
   class: r.class,
   cap: r.cap,
   workerCommand: r.worker_command === null ? null : (JSON.parse(r.worker_command) as string[]),
+  workerCwd: r.worker_cwd,
 });
 
 export class LaneStore {
@@ -43,9 +46,9 @@ export class LaneStore {
   private readonly counts;
 
   constructor(private readonly db: Db) {
-    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command FROM lanes ORDER BY created_at, rowid');
-    this.one = db.prepare<[string], RawLane>('SELECT name, class, cap, worker_command FROM lanes WHERE name = ?');
-    this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd FROM lanes ORDER BY created_at, rowid');
+    this.one = db.prepare<[string], RawLane>('SELECT name, class, cap, worker_command, worker_cwd FROM lanes WHERE name = ?');
+    this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
     this.deleteLane = db.prepare('DELETE FROM lanes WHERE name = ?');
     this.deleteJobs = db.prepare<[string], { id: number }>('DELETE FROM jobs WHERE lane = ? RETURNING id');
@@ -63,7 +66,7 @@ export class LaneStore {
 
   add(lane: LaneRow, now: number): void {
     durably(this.db, () => {
-      this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, now);
+      this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, lane.workerCwd, now);
     });
   }
 

@@ -23,8 +23,9 @@ export interface WorkerRecord {
 
 export interface PoolHooks {
   now(): number;
-  /** The lane's persistent command, if it has one. */
+  /** The lane's persistent command, if it has one, and where it runs. */
   workerCommand(lane: string): string[] | null;
+  workerCwd(lane: string): string | null;
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
   jobChanged(job: RunningJob): void;
   /** Something the sizer observes moved: a worker went idle, started, or exited. */
@@ -65,6 +66,7 @@ export class Pool {
         LANES_WORKER_ID: id,
         LANES_LOG_CAP_BYTES: String(this.options.logCapBytes),
         ...(command ? { LANES_WORKER_COMMAND: JSON.stringify(command) } : {}),
+        ...(command && this.hooks.workerCwd(lane) ? { LANES_WORKER_CWD: this.hooks.workerCwd(lane)! } : {}),
       },
     });
     const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, pgids: new Set(), lastHeard: this.hooks.now() };
