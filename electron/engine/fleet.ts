@@ -198,9 +198,9 @@ export class Fleet {
   async shutdown(graceMs: number): Promise<void> {
     this.loop.stop();
     if (this.publishTimer) clearTimeout(this.publishTimer);
-    const busy = this.alive();
+    const busy = [...this.pool.workers.values()].filter((w) => w.job !== null).length;
     this.pool.close();
-    if (busy) this.o.log(`stopping: waiting up to ${Math.round(graceMs / 1000)} s for ${busy} worker(s)`);
+    if (busy) this.o.log(`stopping: letting ${busy} running job(s) finish, up to ${Math.round(graceMs / 1000)} s`);
     await new Promise<void>((resolve) => {
       let deadline = Date.now() + graceMs;
       let timer = setTimeout(resolve, graceMs);
