@@ -25,7 +25,8 @@ function api(): LanesBridge {
 export function start(): () => void {
   let connectedBefore = false;
   bridge = createBridge((link) => {
-    useConnection.setState({ link });
+    // Only a connection that was up can be lost; the first "connecting" is not news.
+    useConnection.setState((s) => ({ link, lostAt: link === 'connected' ? null : link === 'reconnecting' ? (s.lostAt ?? Date.now()) : s.lostAt }));
     // Every reconnection reloads the snapshot (one status request); that also covers an engine
     // that restarted, whose event numbers begin again. The first connection is covered by the
     // load below, unless that load already failed.

@@ -1,6 +1,7 @@
 // The window: header, the lanes, then jobs or the timeline. Until the first snapshot arrives it
 // says what it is waiting for instead of drawing empty tables.
 import { useRef, useState, type KeyboardEvent } from 'react';
+import { formatClock } from '../format';
 import { useConnection } from '../stores/connection';
 import { Header } from './Header';
 import { JobsPanel } from './JobsPanel';
@@ -32,6 +33,7 @@ export function App() {
   return (
     <div className="app">
       <Header />
+      <StaleNotice />
       {loaded ? (
         <main className="content">
           <LanesPanel />
@@ -65,6 +67,18 @@ export function App() {
         <Waiting />
       )}
     </div>
+  );
+}
+
+/** While the engine is out of reach, say that the numbers on screen are from before. */
+function StaleNotice() {
+  const lostAt = useConnection((s) => s.lostAt);
+  const loaded = useConnection((s) => s.loaded);
+  if (lostAt === null || !loaded) return null;
+  return (
+    <p className="stale" role="status" data-testid="stale">
+      Lost touch with the engine at {formatClock(lostAt)}; trying again. What you see is from then.
+    </p>
   );
 }
 

@@ -10,6 +10,8 @@ export interface ConnectionState {
   /** Why the last snapshot failed, in words; null when it did not. */
   problem: string | null;
   engine: { pid: number; version: string; dataDir: string; startedAt: number } | null;
+  /** When the live connection dropped; null while connected. */
+  lostAt: number | null;
 }
 
 export const useConnection = create<ConnectionState>(() => ({
@@ -17,4 +19,5 @@ export const useConnection = create<ConnectionState>(() => ({
   loaded: false,
   problem: null,
   engine: null,
+  lostAt: null,
 }));

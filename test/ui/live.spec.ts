@@ -19,10 +19,12 @@ test('the scale timeline charts each lane and lists the ledger with reasons', as
 test('reconnects by itself after the engine restarts, and catches up', async ({ lanes: page, daemon }) => {
   await daemon.halt();
   await expect(page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toBeVisible();
+  await expect(page.getByTestId('stale')).toContainText('Lost touch with the engine');
   const again = await startDaemon({ dataDir: daemon.dataDir, port: daemon.port });
   try {
     await again.cli('add', '--lane', 'ml', '--', 'echo', 'after the restart');
     await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId('stale')).toHaveCount(0);
     await expect(laneRow(page, 'ml').getByTestId('waiting')).toHaveText('1');
     await expect(page.locator('[data-job-id]').first()).toContainText('after the restart');
   } finally {
