@@ -4,8 +4,9 @@
 import type { LanesBridge, Result } from '../shared/bridge';
 import type { RequestInput } from '../shared/requests';
 import type { LanesEvent } from '../shared/events';
-import type { Job, JobPage, JobState, LaneStatus, LogChunk, Nudge, ScaleEvent, TimelinePoint } from '../shared/model';
+import type { Job, JobPage, JobState, LogChunk, TimelinePoint } from '../shared/model';
 import { createBridge } from './client';
+import { foldEvents } from './events';
 import { useConnection } from './stores/connection';
 import { applyJobEvents, EMPTY_LOG, useJobs, type JobFilter } from './stores/jobs';
 import { removeLanes, replaceLanes, setNudges, upsertLanes, useLanes } from './stores/lanes';
@@ -109,31 +110,18 @@ function flush(): void {
   fallback = null;
   const events = queue;
   queue = [];
-  const lanes = new Map<string, LaneStatus>();
-  const removed: string[] = [];
-  const nudges = new Map<string, Nudge | null>();
-  const jobs: Job[] = [];
-  const scale: ScaleEvent[] = [];
-  for (const e of events) {
-    if (e.type === 'lane') lanes.set(e.data.name, e.data);
-    else if (e.type === 'laneRemoved') removed.push(e.data.name);
-    else if (e.type === 'nudge') nudges.set(e.data.lane, e.data.nudge);
-    else if (e.type === 'job') jobs.push(e.data);
-    else if (e.type === 'scale') scale.push(e.data);
-  }
-  // A nudge event newer than the lane event of the same frame wins: apply lanes, then nudges.
-  const laneList = [...lanes.values()];
-  if (lanesInFlight > 0 && (lanes.size > 0 || nudges.size > 0 || removed.length > 0)) lanesCrossed = true;
+  const { lanes: laneList, removed, nudges, jobs, scale } = foldEvents(events);
+  if (lanesInFlight > 0 && (laneList.length > 0 || nudges.size > 0 || removed.size > 0)) lanesCrossed = true;
   if (jobsInFlight > 0) jobsCrossed.push(...jobs);
   useLanes.setState((s) => upsertLanes(s, laneList));
   useLanes.setState((s) => setNudges(s, nudges));
-  useLanes.setState((s) => removeLanes(s, removed));
+  useLanes.setState((s) => removeLanes(s, [...removed]));
   useJobs.setState((s) => applyJobEvents(s, jobs));
   useTimeline.setState((s) => ({ ...appendLanePoints(s, laneList, Date.now()), ...prependLedger(s, scale) }));
   const { selectedId: selected, filter } = useJobs.getState();
   if (selected !== null && jobs.some((j) => j.id === selected)) void followLog();
   // A lane that is gone cannot be listed: show all lanes rather than an error.
-  if (filter.lane !== null && removed.includes(filter.lane)) void setJobFilter({ lane: null });
+  if (filter.lane !== null && removed.has(filter.lane)) void setJobFilter({ lane: null });
 }
 
 // ── caps ─────────────────────────────────────────────────────────────────────────────────────
@@ -221,11 +209,18 @@ export function setLogStream(stream: LogChunk['stream']): void {
 }
 
 let logInFlight = false;
+let logAgain = false;
 
 /** Reads what the log gained since last time (the tail, the first time). */
 export async function followLog(): Promise<void> {
   const { selectedId: id, log } = useJobs.getState();
-  if (id === null || logInFlight) return;
+  if (id === null) return;
+  // One read at a time; a call meanwhile (say, the job just finished) reads again after it,
+  // so the last lines are never skipped.
+  if (logInFlight) {
+    logAgain = true;
+    return;
+  }
   logInFlight = true;
   try {
     const first = log.text === '' && log.nextOffset === 0;
@@ -239,6 +234,10 @@ export async function followLog(): Promise<void> {
     });
   } finally {
     logInFlight = false;
+    if (logAgain) {
+      logAgain = false;
+      void followLog();
+    }
   }
 }
 

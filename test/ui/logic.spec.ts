@@ -7,6 +7,8 @@ import { SseParser } from '../../renderer/client/sse.js';
 import { applyJobEvents, indexOfId, useJobs, type JobsState } from '../../renderer/stores/jobs.js';
 import { appendLanePoints, prependLedger, useTimeline } from '../../renderer/stores/timeline.js';
 import { describeSpec, formatDuration, plural } from '../../renderer/format.js';
+import { foldEvents } from '../../renderer/events.js';
+import type { LanesEvent } from '../../shared/events.js';
 
 function job(id: number, patch: Partial<Job> = {}): Job {
   return { id, lane: 'worker', spec: { kind: 'argv', argv: ['true'] }, state: 'queued', attempts: 0, maxAttempts: 3, createdAt: id, startedAt: null, finishedAt: null, exitCode: null, error: null, result: null, ...patch };
@@ -64,6 +66,32 @@ test.describe('job events in the list', () => {
   test('keeps the open job’s detail current', () => {
     const patch = applyJobEvents(jobsState({ rows, selectedId: 10 }), [job(10, { state: 'failed', exitCode: 2, attempts: 3 })]);
     expect(patch.detail?.exitCode).toBe(2);
+  });
+});
+
+test.describe('a frame of events', () => {
+  const lane = (name: string, waiting: number) => ({ name, waiting, nudge: null }) as unknown as LaneStatus;
+  const nudge = { text: 'n', waiting: 4, busy: 1, ceiling: 7, suggestedCap: 5 };
+  let seq = 0;
+  const ev = (type: LanesEvent['type'], data: unknown) => ({ seq: ++seq, type, data }) as LanesEvent;
+
+  test('the last word per lane wins, in the order said', () => {
+    const batch = foldEvents([
+      ev('lane', lane('a', 1)),
+      ev('nudge', { lane: 'a', nudge }),
+      ev('nudge', { lane: 'b', nudge }),
+      ev('lane', lane('b', 9)),
+      ev('lane', lane('a', 2)),
+      ev('nudge', { lane: 'c', nudge }),
+    ]);
+    expect(batch.lanes.map((l) => [l.name, l.waiting, l.nudge?.suggestedCap ?? null])).toEqual([['a', 2, null], ['b', 9, null]]);
+    expect([...batch.nudges.keys()]).toEqual(['c']);
+  });
+
+  test('removed, then added again, is there; added, then removed, is gone', () => {
+    const batch = foldEvents([ev('laneRemoved', { name: 'x' }), ev('lane', lane('x', 0)), ev('lane', lane('y', 0)), ev('laneRemoved', { name: 'y' })]);
+    expect(batch.lanes.map((l) => l.name)).toEqual(['x']);
+    expect([...batch.removed]).toEqual(['y']);
   });
 });
 
