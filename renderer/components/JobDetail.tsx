@@ -3,10 +3,12 @@ import { cancelJob, retryJob, selectJob } from '../actions';
 import { describeSpec, formatDateTime, formatDuration, STATE_WORDS } from '../format';
 import { useJobs } from '../stores/jobs';
 import { LogTail } from './LogTail';
+import { useNow } from './useNow';
 
 export function JobDetail() {
   const job = useJobs((s) => s.detail);
   const actionError = useJobs((s) => s.actionError);
+  const now = useNow(1_000, job?.state === 'running');
   if (!job) {
     return (
       <aside className="detail" aria-label="Job detail">
@@ -15,7 +17,7 @@ export function JobDetail() {
     );
   }
   const waited = job.startedAt !== null ? job.startedAt - job.createdAt : null;
-  const ran = job.startedAt !== null ? (job.finishedAt ?? Date.now()) - job.startedAt : null;
+  const ran = job.startedAt !== null ? (job.finishedAt ?? now) - job.startedAt : null;
   const cwd = job.spec.kind !== 'payload' ? job.spec.cwd : undefined;
   const canCancel = job.state === 'queued' || job.state === 'running';
   const canRetry = job.state === 'failed' || job.state === 'cancelled';

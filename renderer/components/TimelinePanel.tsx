@@ -7,6 +7,7 @@ import { useLanes } from '../stores/lanes';
 import { TIMELINE_SPAN_MS, useTimeline } from '../stores/timeline';
 import type { TimelinePoint } from '../../shared/model';
 import { LaneChart } from './LaneChart';
+import { useNow } from './useNow';
 
 export function TimelinePanel() {
   const loaded = useTimeline((s) => s.loaded);
@@ -15,6 +16,8 @@ export function TimelinePanel() {
   const order = useLanes((s) => s.order);
   const byName = useLanes((s) => s.byName);
   const ceiling = useLanes((s) => s.ceiling);
+  // The right edge is "now" even when nothing happens.
+  const now = useNow(5_000);
 
   useEffect(() => {
     void loadTimeline();
@@ -23,8 +26,8 @@ export function TimelinePanel() {
   if (!loaded) {
     return <p className="empty muted">{error ?? 'Loading the last hour…'}</p>;
   }
-  const from = chartStart(series, Date.now());
-  const span = Date.now() - from >= TIMELINE_SPAN_MS - 1_000 ? 'the last hour' : `since ${formatClock(from)}`;
+  const from = chartStart(series, now);
+  const span = now - from >= TIMELINE_SPAN_MS - 1_000 ? 'the last hour' : `since ${formatClock(from)}`;
   return (
     <div className="timeline">
       <section className="charts" aria-labelledby="charts-title">

@@ -1,0 +1,13 @@
+// The current time, re-read every `everyMs` while `active`: for the few things on screen that
+// move with the clock alone (a running job's age, the right edge of the timeline).
+import { useEffect, useState } from 'react';
+
+export function useNow(everyMs: number, active = true): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs, active]);
+  return active ? now : Date.now();
+}
