@@ -48,7 +48,7 @@ export const useJobs = create<JobsState>(() => ({
 }));
 
 /** Rows kept after live additions; older ones are paged in again on demand. */
-const LIVE_ROW_LIMIT = 2_000;
+const LIVE_ROW_LIMIT = 5_000;
 
 export function matches(filter: JobFilter, job: Job): boolean {
   return (filter.lane === null || job.lane === filter.lane) && (filter.state === null || job.state === filter.state);

@@ -22,12 +22,15 @@ test('100,000 queued jobs: the jobs view stays smooth to open, scroll and filter
 
   // Queue them while the window watches: 100,000 job events arrive over the stream.
   const enqueueStart = Date.now();
+  let lastId = 0;
   for (let n = 0; n < TOTAL; n += BATCH) {
     const jobs = Array.from({ length: BATCH }, (_, i) => ({ lane: 'bulk', argv: ['echo', `item ${n + i}`] }));
-    await daemon.api('addJobs', { jobs });
+    lastId = (await daemon.api('addJobs', { jobs })).ids.at(-1)!;
   }
   const enqueueMs = Date.now() - enqueueStart;
   await expect(page.getByTestId('job-count')).toHaveText('100,000 jobs', { timeout: 60_000 });
+  // The list heard every job event: the newest job is on top without a reload.
+  await expect(page.locator('[data-job-id]').first()).toHaveAttribute('data-job-id', String(lastId));
   const caughtUpMs = Date.now() - enqueueStart;
   const floodTasks = await page.evaluate(() => (globalThis as unknown as PageGlobals).__lanesLongTasks ?? []);
 
@@ -129,8 +132,10 @@ function writeDoc(r: { enqueueMs: number; caughtUpMs: number; longestFloodTaskMs
     '| What | Time |',
     '| --- | --- |',
     `| Queue 100,000 jobs (100 batch requests of 1,000; wall clock) | ${ms(r.enqueueMs)} |`,
-    `| …until the open window counts all 100,000 (wall clock) | ${ms(r.caughtUpMs)} |`,
-    `| Longest main-thread task while 100,000 job events arrived (${r.floodTasks} tasks over 50 ms) | ${ms(r.longestFloodTaskMs)} |`,
+    `| …until the open window counts all 100,000 and shows the newest on top (wall clock) | ${ms(r.caughtUpMs)} |`,
+    r.floodTasks === 0
+      ? '| Longest main-thread task while 100,000 job events arrived | none over 50 ms |'
+      : `| Longest main-thread task while 100,000 job events arrived (${r.floodTasks} over 50 ms) | ${ms(r.longestFloodTaskMs)} |`,
     `| Open the window with 100,000 waiting, to the first rows (wall clock) | ${ms(r.openMs)} |`,
     `| Fling the list 1,500 px a frame through ${r.fling.rows!.toLocaleString('en-US')} rows, paging in 200 at a time | ${ms(r.fling.ms!)} (${Math.round(r.fling.rowsPerSecond!).toLocaleString('en-US')} rows/s) |`,
     `| …frame time, median / 95th percentile / worst | ${ms(r.fling.median!)} / ${ms(r.fling.p95!)} / ${ms(r.fling.max!)} |`,
