@@ -1,0 +1,56 @@
+// The window inside the desktop app talks through `window.lanes` (the preload's IPC bridge), not
+// HTTP. Here a stand-in bridge with the same shape is put in the page before it loads, and the
+// page is opened without a token: everything the window shows and does must go through it.
+import { requests } from '../../shared/requests.js';
+import { test, expect, laneRow } from './fixtures.js';
+
+/** A LanesBridge in plain browser JavaScript: requests by fetch, events by EventSource. */
+function standInBridge(token: string): string {
+  const routes = Object.fromEntries(Object.entries(requests).map(([name, r]) => [name, [r.method, r.path]]));
+  return `(() => {
+    const routes = ${JSON.stringify(routes)};
+    const token = ${JSON.stringify(token)};
+    const calls = (window.__bridgeCalls = []);
+    window.lanes = {
+      async request(name, input) {
+        calls.push(name);
+        const [method, path] = routes[name];
+        const rest = { ...input };
+        const url = path.replace(/:([A-Za-z]+)/g, (_, key) => { const v = rest[key]; delete rest[key]; return encodeURIComponent(v); });
+        const query = new URLSearchParams(Object.entries(rest).filter(([, v]) => v !== undefined));
+        const res = await fetch(method === 'GET' ? url + '?' + query : url, {
+          method,
+          headers: { Authorization: 'Bearer ' + token, 'Content-Type': 'application/json' },
+          body: method === 'GET' ? undefined : JSON.stringify(rest),
+        });
+        const body = await res.json();
+        return res.ok ? { ok: true, value: body } : { ok: false, error: body.error };
+      },
+      subscribe(since, onEvent, onReset) {
+        calls.push('subscribe');
+        const source = new EventSource('/api/events?token=' + token + (since ? '&since=' + since : ''));
+        for (const type of ['lane', 'laneRemoved', 'job', 'scale', 'nudge']) {
+          source.addEventListener(type, (m) => onEvent(JSON.parse(m.data)));
+        }
+        source.addEventListener('reset', () => onReset());
+        return () => source.close();
+      },
+    };
+  })();`;
+}
+
+test('with window.lanes present the window uses it, and needs no token of its own', async ({ page, daemon }) => {
+  await page.addInitScript({ content: standInBridge(daemon.token) });
+  await page.goto(`http://127.0.0.1:${daemon.port}/`);
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
+  const worker = laneRow(page, 'worker');
+  await expect(worker).toBeVisible();
+
+  await daemon.cli('add', '--', 'sleep', '3');
+  await expect(worker.locator('.pips .pip-busy')).toHaveCount(1);
+  await worker.getByRole('button', { name: 'Raise the cap of worker' }).click();
+  await expect.poll(async () => (await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.cap).toBe(2);
+
+  const calls = await page.evaluate(() => (globalThis as unknown as { __bridgeCalls: string[] }).__bridgeCalls);
+  expect(calls).toEqual(expect.arrayContaining(['subscribe', 'status', 'listJobs', 'setCap']));
+});
