@@ -1,83 +1,70 @@
 // Real commands through real worker processes, against a real SQLite file.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../electron/engine/index.js';
-import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir } from '../support/engine.js';
+import { describe, expect, it } from 'vitest';
+import { engineEachTest, jobsFinished, nextEvent, pidAlive } from '../support/engine.js';
 
-let dir: string;
-let cleanup: () => void;
-let engine: Engine;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
-  engine = await startEngine(dir);
-});
-afterEach(async () => {
-  await engine.stop({ graceMs: 2000 });
-  cleanup();
-});
+const t = engineEachTest();
 
 describe('jobs', () => {
   it('runs argv and shell commands, with cwd and env, and keeps their output', async () => {
-    const a = await engine.request('addJob', { argv: ['sh', '-c', 'pwd; echo "$GREETING"; echo oops >&2'], cwd: dir, env: { GREETING: 'hello' } });
-    const b = await engine.request('addJob', { shell: 'echo one && echo two', maxAttempts: 1 });
-    const [ja, jb] = await jobsFinished(engine, [a.id, b.id]);
+    const a = await t.engine.request('addJob', { argv: ['sh', '-c', 'pwd; echo "$GREETING"; echo oops >&2'], cwd: t.dir, env: { GREETING: 'hello' } });
+    const b = await t.engine.request('addJob', { shell: 'echo one && echo two', maxAttempts: 1 });
+    const [ja, jb] = await jobsFinished(t.engine, [a.id, b.id]);
     expect(ja).toMatchObject({ state: 'succeeded', exitCode: 0, attempts: 1 });
     expect(jb).toMatchObject({ state: 'succeeded', exitCode: 0 });
-    expect((await engine.request('logTail', { id: a.id })).text).toBe(`${dir}\nhello\n`);
-    expect((await engine.request('logTail', { id: a.id, stream: 'stderr' })).text).toBe('oops\n');
-    expect((await engine.request('logTail', { id: b.id })).text).toBe('one\ntwo\n');
+    expect((await t.engine.request('logTail', { id: a.id })).text).toBe(`${t.dir}\nhello\n`);
+    expect((await t.engine.request('logTail', { id: a.id, stream: 'stderr' })).text).toBe('oops\n');
+    expect((await t.engine.request('logTail', { id: b.id })).text).toBe('one\ntwo\n');
   });
 
   it('retries a failing job up to its attempts, then records the failure', async () => {
-    const { id } = await engine.request('addJob', { shell: 'echo try >> tries; exit 3', cwd: dir, maxAttempts: 2 });
-    const [job] = await jobsFinished(engine, [id]);
+    const { id } = await t.engine.request('addJob', { shell: 'echo try >> tries; exit 3', cwd: t.dir, maxAttempts: 2 });
+    const [job] = await jobsFinished(t.engine, [id]);
     expect(job).toMatchObject({ state: 'failed', exitCode: 3, attempts: 2, error: 'exited with code 3' });
-    expect(readFileSync(join(dir, 'tries'), 'utf8')).toBe('try\ntry\n');
+    expect(readFileSync(join(t.dir, 'tries'), 'utf8')).toBe('try\ntry\n');
   });
 
   it('reports a command that cannot start', async () => {
-    const { id } = await engine.request('addJob', { argv: ['/nonexistent/program'], maxAttempts: 1 });
-    const [job] = await jobsFinished(engine, [id]);
+    const { id } = await t.engine.request('addJob', { argv: ['/nonexistent/program'], maxAttempts: 1 });
+    const [job] = await jobsFinished(t.engine, [id]);
     expect(job!.state).toBe('failed');
     expect(job!.error).toMatch(/could not start/);
   });
 
   it('cancels a queued job before it runs, and a running one with everything it started', async () => {
-    await engine.request('setCap', { lane: 'worker', cap: 1 });
-    const pidFile = join(dir, 'child.pid');
-    const running = await engine.request('addJob', { shell: `sleep 60 & echo $! > ${pidFile}; wait`, cwd: dir });
-    const queued = await engine.request('addJob', { argv: ['touch', join(dir, 'never')] });
-    await nextEvent(engine, (e) => e.type === 'job' && e.data.id === running.id && e.data.state === 'running');
+    await t.engine.request('setCap', { lane: 'worker', cap: 1 });
+    const pidFile = join(t.dir, 'child.pid');
+    const running = await t.engine.request('addJob', { shell: `sleep 60 & echo $! > ${pidFile}; wait`, cwd: t.dir });
+    const queued = await t.engine.request('addJob', { argv: ['touch', join(t.dir, 'never')] });
+    await nextEvent(t.engine, (e) => e.type === 'job' && e.data.id === running.id && e.data.state === 'running');
     while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await new Promise((r) => setTimeout(r, 20));
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
 
-    expect((await engine.request('cancel', { id: queued.id })).state).toBe('cancelled');
-    await engine.request('cancel', { id: running.id });
-    const [r] = await jobsFinished(engine, [running.id]);
+    expect((await t.engine.request('cancel', { id: queued.id })).state).toBe('cancelled');
+    await t.engine.request('cancel', { id: running.id });
+    const [r] = await jobsFinished(t.engine, [running.id]);
     expect(r).toMatchObject({ state: 'cancelled', error: 'cancelled while running' });
     expect(pidAlive(grandchild)).toBe(false);
-    expect(existsSync(join(dir, 'never'))).toBe(false);
-    await expect(engine.request('cancel', { id: r!.id })).rejects.toThrow(/already been cancelled/);
+    expect(existsSync(join(t.dir, 'never'))).toBe(false);
+    await expect(t.engine.request('cancel', { id: r!.id })).rejects.toThrow(/already been cancelled/);
   });
 
   it('retries a failed job on request', async () => {
-    const flag = join(dir, 'flag');
-    const { id } = await engine.request('addJob', { shell: `test -f ${flag}`, maxAttempts: 1 });
-    expect((await jobsFinished(engine, [id]))[0]!.state).toBe('failed');
+    const flag = join(t.dir, 'flag');
+    const { id } = await t.engine.request('addJob', { shell: `test -f ${flag}`, maxAttempts: 1 });
+    expect((await jobsFinished(t.engine, [id]))[0]!.state).toBe('failed');
     writeFileSync(flag, '');
-    expect((await engine.request('retry', { id })).state).toBe('queued');
-    expect((await jobsFinished(engine, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
-    await expect(engine.request('retry', { id })).rejects.toThrow(/only a failed or cancelled job/);
+    expect((await t.engine.request('retry', { id })).state).toBe('queued');
+    expect((await jobsFinished(t.engine, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
+    await expect(t.engine.request('retry', { id })).rejects.toThrow(/only a failed or cancelled job/);
   });
 
   it('keeps the tail of a log that outgrows its cap', async () => {
-    await engine.stop();
-    engine = await startEngine(dir, { logCapBytes: 4096 });
-    const { id } = await engine.request('addJob', { shell: 'i=0; while [ $i -lt 2000 ]; do echo "line $i"; i=$((i+1)); done' });
-    await jobsFinished(engine, [id]);
-    const log = await engine.request('logTail', { id, maxBytes: 100_000 });
+    await t.restart({ logCapBytes: 4096 });
+    const { id } = await t.engine.request('addJob', { shell: 'i=0; while [ $i -lt 2000 ]; do echo "line $i"; i=$((i+1)); done' });
+    await jobsFinished(t.engine, [id]);
+    const log = await t.engine.request('logTail', { id, maxBytes: 100_000 });
     expect(log.truncated).toBe(true);
     expect(log.text.length).toBeLessThanOrEqual(4096);
     expect(log.text.endsWith('line 1999\n')).toBe(true);
@@ -85,28 +72,28 @@ describe('jobs', () => {
   });
 
   it('lists jobs newest first, filtered, with totals from the maintained counts', async () => {
-    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 5 }, () => ({ argv: ['true'] })) });
-    await jobsFinished(engine, ids);
-    const page = await engine.request('listJobs', { state: 'succeeded', limit: 2 });
+    const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 5 }, () => ({ argv: ['true'] })) });
+    await jobsFinished(t.engine, ids);
+    const page = await t.engine.request('listJobs', { state: 'succeeded', limit: 2 });
     expect(page.total).toBe(5);
     expect(page.jobs.map((j) => j.id)).toEqual([ids[4], ids[3]]);
-    const next = await engine.request('listJobs', { state: 'succeeded', limit: 2, beforeId: page.nextBeforeId! });
+    const next = await t.engine.request('listJobs', { state: 'succeeded', limit: 2, beforeId: page.nextBeforeId! });
     expect(next.jobs.map((j) => j.id)).toEqual([ids[2], ids[1]]);
   });
   it('never splits a character between two reads of a log', async () => {
     const text = 'añ€😀'.repeat(50) + '\n';
-    const { id } = await engine.request('addJob', { argv: ['printf', '%s', text] });
-    await jobsFinished(engine, [id]);
+    const { id } = await t.engine.request('addJob', { argv: ['printf', '%s', text] });
+    await jobsFinished(t.engine, [id]);
     let offset = 0;
     let read = '';
     for (let i = 0; i < 500 && read.length < text.length; i++) {
-      const chunk = await engine.request('logTail', { id, offset, maxBytes: 5 });
+      const chunk = await t.engine.request('logTail', { id, offset, maxBytes: 5 });
       expect(chunk.text).not.toContain('\uFFFD');
       read += chunk.text;
       offset = chunk.nextOffset;
     }
     expect(read).toBe(text);
-    const tail = await engine.request('logTail', { id, maxBytes: 6 });
+    const tail = await t.engine.request('logTail', { id, maxBytes: 6 });
     expect(tail.text).not.toContain('\uFFFD');
     expect(text.endsWith(tail.text)).toBe(true);
   });

@@ -1,31 +1,19 @@
 // A lane with a persistent worker command: started once, one JSON line per job.
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../electron/engine/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { appRoot } from '../../electron/engine/app-files.js';
-import { jobsFinished, startEngine, tempDir, until } from '../support/engine.js';
+import { engineEachTest, jobsFinished, until } from '../support/engine.js';
 
 const example = ['python3', join(appRoot, 'examples', 'word_stats_worker.py')];
-let dir: string;
-let cleanup: () => void;
-let engine: Engine;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
-  engine = await startEngine(dir);
-  await engine.request('addLane', { name: 'words', class: 'ml', cap: 1, workerCommand: example });
-});
-afterEach(async () => {
-  await engine.stop({ graceMs: 2000 });
-  cleanup();
-});
+const t = engineEachTest();
+beforeEach(() => t.engine.request('addLane', { name: 'words', class: 'ml', cap: 1, workerCommand: example }));
 
 describe('persistent worker lanes', () => {
   it('start the command once and send it every job', async () => {
-    const { ids } = await engine.request('addJobs', {
+    const { ids } = await t.engine.request('addJobs', {
       jobs: ['the cat sat on the mat', 'a dog and a cat', 'cat cat dog'].map((text) => ({ lane: 'words', payload: { text } })),
     });
-    const jobs = await jobsFinished(engine, ids);
+    const jobs = await jobsFinished(t.engine, ids);
     expect(jobs.map((j) => j.state)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     const results = jobs.map((j) => j.result as { words: number; top: [string, number][]; pid: number });
     expect(results.map((r) => r.words)).toEqual([6, 5, 3]);
@@ -34,33 +22,33 @@ describe('persistent worker lanes', () => {
   });
 
   it('records a job the command refuses as failed, keeps what it printed, and carries on', async () => {
-    const bad = await engine.request('addJob', { lane: 'words', payload: { nope: 1 }, maxAttempts: 1 });
-    const chatty = await engine.request('addJob', { lane: 'words', payload: { text: 'hi', say: 'loading done' } });
-    const [b, c] = await jobsFinished(engine, [bad.id, chatty.id]);
+    const bad = await t.engine.request('addJob', { lane: 'words', payload: { nope: 1 }, maxAttempts: 1 });
+    const chatty = await t.engine.request('addJob', { lane: 'words', payload: { text: 'hi', say: 'loading done' } });
+    const [b, c] = await jobsFinished(t.engine, [bad.id, chatty.id]);
     expect(b).toMatchObject({ state: 'failed', error: 'payload must be an object with a "text" string' });
     expect(c!.state).toBe('succeeded');
-    expect((await engine.request('logTail', { id: chatty.id })).text).toBe('loading done\n');
-    expect((await engine.request('logTail', { id: chatty.id, stream: 'stderr' })).text).toBe('loading done\n');
+    expect((await t.engine.request('logTail', { id: chatty.id })).text).toBe('loading done\n');
+    expect((await t.engine.request('logTail', { id: chatty.id, stream: 'stderr' })).text).toBe('loading done\n');
   });
 
   it('cancelling a running job restarts the command for the next one', async () => {
-    const slow = await engine.request('addJob', { lane: 'words', payload: { text: 'x', sleep: 30 } });
-    const next = await engine.request('addJob', { lane: 'words', payload: { text: 'y' } });
-    await until(engine, () => engine.status().lanes.find((l) => l.name === 'words')!.busy === 1, 10_000, 'busy');
-    await engine.request('cancel', { id: slow.id });
-    const [s, n] = await jobsFinished(engine, [slow.id, next.id]);
+    const slow = await t.engine.request('addJob', { lane: 'words', payload: { text: 'x', sleep: 30 } });
+    const next = await t.engine.request('addJob', { lane: 'words', payload: { text: 'y' } });
+    await until(t.engine, () => t.engine.status().lanes.find((l) => l.name === 'words')!.busy === 1, 10_000, 'busy');
+    await t.engine.request('cancel', { id: slow.id });
+    const [s, n] = await jobsFinished(t.engine, [slow.id, next.id]);
     expect(s!.state).toBe('cancelled');
     expect(n!.state).toBe('succeeded');
   });
 
   it('run the command where it was given, so a relative script path works', async () => {
-    await engine.request('addLane', { name: 'rel', cap: 1, workerCommand: ['python3', 'examples/word_stats_worker.py'], workerCwd: appRoot });
-    const { id } = await engine.request('addJob', { lane: 'rel', payload: { text: 'one two' } });
-    expect((await jobsFinished(engine, [id]))[0]).toMatchObject({ state: 'succeeded', result: { words: 2 } });
-    await expect(engine.request('addLane', { name: 'bad', workerCommand: ['x'], workerCwd: 'relative/dir' })).rejects.toThrow(/existing absolute directory/);
+    await t.engine.request('addLane', { name: 'rel', cap: 1, workerCommand: ['python3', 'examples/word_stats_worker.py'], workerCwd: appRoot });
+    const { id } = await t.engine.request('addJob', { lane: 'rel', payload: { text: 'one two' } });
+    expect((await jobsFinished(t.engine, [id]))[0]).toMatchObject({ state: 'succeeded', result: { words: 2 } });
+    await expect(t.engine.request('addLane', { name: 'bad', workerCommand: ['x'], workerCwd: 'relative/t.dir' })).rejects.toThrow(/existing absolute directory/);
   });
 
   it('a shell command sent to a persistent lane is refused', async () => {
-    await expect(engine.request('addJob', { lane: 'words', argv: ['true'] })).rejects.toThrow(/give it a payload/);
+    await expect(t.engine.request('addJob', { lane: 'words', argv: ['true'] })).rejects.toThrow(/give it a payload/);
   });
 });

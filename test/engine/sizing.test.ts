@@ -2,90 +2,78 @@
 // give idle workers back one per tick, share the machine, and refuse bad input untouched.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Engine } from '../../electron/engine/index.js';
+import { describe, expect, it } from 'vitest';
 import type { ScaleEvent } from '../../shared/model.js';
-import { jobsFinished, nextEvent, startEngine, tempDir, until } from '../support/engine.js';
+import { engineEachTest, jobsFinished, nextEvent, until } from '../support/engine.js';
 
-let dir: string;
-let cleanup: () => void;
-let engine: Engine;
-const lane = (name: string) => engine.status().lanes.find((l) => l.name === name)!;
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
-  engine = await startEngine(dir, { cores: 4 }); // ceiling 3
-});
-afterEach(async () => {
-  await engine.stop({ graceMs: 2000 });
-  cleanup();
-});
+const t = engineEachTest({ cores: 4 }); // ceiling 3
+const lane = (name: string) => t.engine.status().lanes.find((l) => l.name === name)!;
 
 describe('sizing', () => {
   it('a fresh install ships worker at cap 1 and ml at cap 0, with no workers running', () => {
-    expect(engine.status().lanes.map((l) => [l.name, l.class, l.cap, l.workers])).toEqual([
+    expect(t.engine.status().lanes.map((l) => [l.name, l.class, l.cap, l.workers])).toEqual([
       ['worker', 'cpu', 1, 0],
       ['ml', 'ml', 0, 0],
     ]);
   });
 
   it('grows to the cap at once, nudges at the cap, and the nudge goes when the cap is raised', async () => {
-    const gate = join(dir, 'gate');
+    const gate = join(t.dir, 'gate');
     // Listen first: on a loaded machine the nudge can come in the same turn as the first start.
-    const nudged = nextEvent(engine, (e) => e.type === 'nudge' && e.data.nudge !== null);
-    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 6 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done` })) });
+    const nudged = nextEvent(t.engine, (e) => e.type === 'nudge' && e.data.nudge !== null);
+    const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 6 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done` })) });
     const nudge = await nudged;
     expect(lane('worker').busy).toBe(1);
     expect(nudge.type === 'nudge' && nudge.data.nudge?.text).toBe('5 waiting and all 1 worker busy. Raise the cap to run more at once — this machine allows up to 3.');
 
-    const grown = nextEvent(engine, (e) => e.type === 'scale' && e.data.reason === 'demand');
-    await engine.request('setCap', { lane: 'worker', cap: 3 });
+    const grown = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.reason === 'demand');
+    await t.engine.request('setCap', { lane: 'worker', cap: 3 });
     expect(((await grown).data as ScaleEvent)).toMatchObject({ from: 1, to: 3 });
-    await until(engine, () => lane('worker').busy === 3 && lane('worker').nudge === null, 10_000, 'three busy, no nudge');
+    await until(t.engine, () => lane('worker').busy === 3 && lane('worker').nudge === null, 10_000, 'three busy, no nudge');
     writeFileSync(gate, '');
-    await jobsFinished(engine, ids);
+    await jobsFinished(t.engine, ids);
   });
 
   it('a lowered cap drains busy workers: their jobs finish, none is killed', async () => {
-    await engine.request('setCap', { lane: 'worker', cap: 3 });
-    const gate = join(dir, 'gate');
-    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 3 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done`, maxAttempts: 1 })) });
-    await until(engine, () => lane('worker').busy === 3, 10_000, 'three busy');
-    const drained = nextEvent(engine, (e) => e.type === 'scale' && e.data.reason === 'cap');
-    await engine.request('setCap', { lane: 'worker', cap: 1 });
+    await t.engine.request('setCap', { lane: 'worker', cap: 3 });
+    const gate = join(t.dir, 'gate');
+    const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 3 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done`, maxAttempts: 1 })) });
+    await until(t.engine, () => lane('worker').busy === 3, 10_000, 'three busy');
+    const drained = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.reason === 'cap');
+    await t.engine.request('setCap', { lane: 'worker', cap: 1 });
     expect((await drained).data).toMatchObject({ lane: 'worker', from: 3, to: 1, reason: 'cap' });
     expect(lane('worker')).toMatchObject({ busy: 1, draining: 2 });
     writeFileSync(gate, '');
-    const jobs = await jobsFinished(engine, ids);
+    const jobs = await jobsFinished(t.engine, ids);
     expect(jobs.map((j) => [j.state, j.attempts])).toEqual([['succeeded', 1], ['succeeded', 1], ['succeeded', 1]]);
-    await until(engine, () => lane('worker').workers <= 1, 10_000, 'drained workers exit');
+    await until(t.engine, () => lane('worker').workers <= 1, 10_000, 'drained workers exit');
   });
 
   it('an idle lane gives its workers back one per tick, down to zero', async () => {
-    await engine.request('setCap', { lane: 'worker', cap: 3 });
-    const gate = join(dir, 'gate');
-    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 3 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done` })) });
-    await until(engine, () => lane('worker').busy === 3, 10_000, 'three busy');
+    await t.engine.request('setCap', { lane: 'worker', cap: 3 });
+    const gate = join(t.dir, 'gate');
+    const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 3 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done` })) });
+    await until(t.engine, () => lane('worker').busy === 3, 10_000, 'three busy');
     const shrinks: ScaleEvent[] = [];
-    engine.events.subscribe((e) => e.type === 'scale' && e.data.reason === 'idle' && shrinks.push(e.data));
+    t.engine.events.subscribe((e) => e.type === 'scale' && e.data.reason === 'idle' && shrinks.push(e.data));
     writeFileSync(gate, '');
-    await jobsFinished(engine, ids);
-    await until(engine, () => lane('worker').workers === 0, 20_000, 'zero workers');
+    await jobsFinished(t.engine, ids);
+    await until(t.engine, () => lane('worker').workers === 0, 20_000, 'zero workers');
     expect(shrinks.map((s) => [s.from, s.to])).toEqual([[3, 2], [2, 1], [1, 0]]);
     // Paced: each step at least a tick (200 ms here) after the one before.
     for (let i = 1; i < shrinks.length; i++) expect(shrinks[i]!.at - shrinks[i - 1]!.at).toBeGreaterThanOrEqual(190);
   });
 
   it('lanes share the machine: never more workers than the ceiling, and a second lane gets one', async () => {
-    await engine.request('addLane', { name: 'batch', cap: 3 });
-    await engine.request('setCap', { lane: 'worker', cap: 3 });
+    await t.engine.request('addLane', { name: 'batch', cap: 3 });
+    await t.engine.request('setCap', { lane: 'worker', cap: 3 });
     let peak = 0;
-    engine.events.subscribe(() => (peak = Math.max(peak, engine.status().workersInUse)));
-    const a = await engine.request('addJobs', { jobs: Array.from({ length: 12 }, () => ({ argv: ['sleep', '0.2'] })) });
-    await until(engine, () => lane('worker').busy >= 2, 10_000, 'worker lane busy');
-    const b = await engine.request('addJobs', { jobs: Array.from({ length: 4 }, () => ({ lane: 'batch', argv: ['sleep', '0.2'] })) });
-    await until(engine, () => lane('batch').busy >= 1, 10_000, 'batch gets a worker');
-    await jobsFinished(engine, [...a.ids, ...b.ids]);
+    t.engine.events.subscribe(() => (peak = Math.max(peak, t.engine.status().workersInUse)));
+    const a = await t.engine.request('addJobs', { jobs: Array.from({ length: 12 }, () => ({ argv: ['sleep', '0.2'] })) });
+    await until(t.engine, () => lane('worker').busy >= 2, 10_000, 'worker lane busy');
+    const b = await t.engine.request('addJobs', { jobs: Array.from({ length: 4 }, () => ({ lane: 'batch', argv: ['sleep', '0.2'] })) });
+    await until(t.engine, () => lane('batch').busy >= 1, 10_000, 'batch gets a worker');
+    await jobsFinished(t.engine, [...a.ids, ...b.ids]);
     expect(peak).toBeLessThanOrEqual(3);
   });
 });
@@ -104,18 +92,18 @@ describe('bad input changes nothing', () => {
     ['payload to a shell lane', 'addJob', { payload: { x: 1 } }, /a payload needs a lane with a worker command/],
     ['removing the default lane', 'removeLane', { name: 'worker' }, /default lane/],
   ] as const)('%s', async (_name, request, input, message) => {
-    const before = JSON.stringify(engine.status().lanes);
-    await expect(engine.request(request, input)).rejects.toThrow(message);
-    expect(JSON.stringify(engine.status().lanes)).toBe(before);
-    expect((await engine.request('listJobs', {})).total).toBe(0);
+    const before = JSON.stringify(t.engine.status().lanes);
+    await expect(t.engine.request(request, input)).rejects.toThrow(message);
+    expect(JSON.stringify(t.engine.status().lanes)).toBe(before);
+    expect((await t.engine.request('listJobs', {})).total).toBe(0);
   });
 
   it('a lane holding unfinished jobs cannot be removed; an emptied one can', async () => {
-    await engine.request('addLane', { name: 'side', cap: 0 });
-    const { id } = await engine.request('addJob', { lane: 'side', argv: ['true'] });
-    await expect(engine.request('removeLane', { name: 'side' })).rejects.toThrow(/1 unfinished job/);
-    await engine.request('cancel', { id });
-    expect(await engine.request('removeLane', { name: 'side' })).toEqual({ removed: 'side' });
-    expect(engine.status().lanes.map((l) => l.name)).toEqual(['worker', 'ml']);
+    await t.engine.request('addLane', { name: 'side', cap: 0 });
+    const { id } = await t.engine.request('addJob', { lane: 'side', argv: ['true'] });
+    await expect(t.engine.request('removeLane', { name: 'side' })).rejects.toThrow(/1 unfinished job/);
+    await t.engine.request('cancel', { id });
+    expect(await t.engine.request('removeLane', { name: 'side' })).toEqual({ removed: 'side' });
+    expect(t.engine.status().lanes.map((l) => l.name)).toEqual(['worker', 'ml']);
   });
 });

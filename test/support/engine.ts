@@ -1,5 +1,6 @@
 // Real engines in temporary data directories, and ways to wait for what they announce.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { afterEach, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanesEvent } from '../../shared/events.js';
@@ -13,6 +14,41 @@ export function tempDir(prefix = 'lanes-test-'): { dir: string; cleanup: () => v
 
 export async function startEngine(dataDir: string, o: Partial<EngineOptions> = {}): Promise<Engine> {
   return openEngine({ dataDir, cores: 4, tickMs: 200, heartbeatMs: 1000, cancelGraceMs: 500, log: () => {}, ...o });
+}
+
+export interface EngineEachTest {
+  readonly dir: string;
+  readonly engine: Engine;
+  /** Stops this test's engine and starts another on the same data directory. */
+  restart(more?: Partial<EngineOptions>): Promise<Engine>;
+}
+
+/** A new data directory and engine for every test in the file, stopped and removed after it. */
+export function engineEachTest(o: Partial<EngineOptions> = {}): EngineEachTest {
+  let dir = '';
+  let engine: Engine | undefined;
+  let cleanup = () => {};
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempDir());
+    engine = await startEngine(dir, o);
+  });
+  afterEach(async () => {
+    await engine?.stop({ graceMs: 2000 });
+    cleanup();
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    get engine() {
+      return engine!;
+    },
+    async restart(more = {}) {
+      await engine?.stop({ graceMs: 2000 });
+      engine = await startEngine(dir, { ...o, ...more });
+      return engine;
+    },
+  };
 }
 
 /** Resolves with the first event (from now on) that matches; rejects after `timeoutMs`. */

@@ -1,7 +1,9 @@
 // The window inside the desktop app talks through `window.lanes` (the preload's IPC bridge), not
 // HTTP. Here a stand-in bridge with the same shape is put in the page before it loads, and the
-// page is opened without a token: everything the window shows and does must go through it.
+// page is opened without a token: everything the window shows and does must go through it. And
+// the app's own CSP, stricter than the daemon's, must not have to refuse anything.
 import { requests } from '../../shared/requests.js';
+import { CONTENT_SECURITY_POLICY } from '../../electron/shell/renderer-origin.js';
 import { test, expect, laneRow } from './fixtures.js';
 
 /** A LanesBridge in plain browser JavaScript: requests by fetch, events by EventSource. */
@@ -53,4 +55,27 @@ test('with window.lanes present the window uses it, and needs no token of its ow
 
   const calls = await page.evaluate(() => (globalThis as unknown as { __bridgeCalls: string[] }).__bridgeCalls);
   expect(calls).toEqual(expect.arrayContaining(['subscribe', 'status', 'listJobs', 'setCap']));
+});
+
+test('under the desktop app’s stricter CSP nothing the window does is refused', async ({ page, daemon }) => {
+  const violations: string[] = [];
+  await page.exposeFunction('__cspViolation', (text: string) => violations.push(text));
+  await page.addInitScript({
+    content: `document.addEventListener('securitypolicyviolation', (e) => window.__cspViolation(e.violatedDirective + ' ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));`,
+  });
+  // Serve every page file with the header the desktop app sends.
+  await page.route(`http://127.0.0.1:${daemon.port}/**`, async (route) => {
+    if (route.request().url().includes('/api/')) return route.continue();
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CONTENT_SECURITY_POLICY } });
+  });
+  await page.goto(daemon.url);
+  const worker = laneRow(page, 'worker');
+  await daemon.cli('add', '--', 'sh', '-c', 'echo hello; sleep 2');
+  await expect(worker.locator('.pips .pip-busy')).toHaveCount(1);
+  await page.locator('[data-job-id]').first().click();
+  await expect(page.getByTestId('log-text')).toContainText('hello');
+  await page.getByRole('tab', { name: 'Scale timeline' }).click();
+  await expect(page.locator('figure.chart[data-lane="worker"] canvas')).toBeVisible();
+  expect(violations).toEqual([]);
 });

@@ -21,6 +21,11 @@ export const test = base.extend<{ daemonOptions: DaemonOptions; daemon: Daemon; 
       // The engine's strict CSP must never have to refuse anything the window does.
       if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) problems.push(`console: ${m.text()}`);
     });
+    // Chromium reports some refusals (an eval probe) only as an event, not on the console.
+    await page.exposeFunction('__lanesCspViolation', (text: string) => problems.push(`CSP refused: ${text}`));
+    await page.addInitScript({
+      content: `document.addEventListener('securitypolicyviolation', (e) => window.__lanesCspViolation(e.violatedDirective + ' ' + e.blockedURI + ' at ' + e.sourceFile + ':' + e.lineNumber));`,
+    });
     await page.goto(daemon.url);
     await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
     await expect(page.locator('li.lane').first()).toBeVisible();
