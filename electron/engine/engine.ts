@@ -194,4 +194,3 @@ class LanesEngine implements Engine {
   }
 }
 
-export type { LanesEngine };

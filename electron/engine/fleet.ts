@@ -1,6 +1,6 @@
 // The engine's workers as a whole: the sizer loop's observe and apply steps, the pool that
 // carries them out, the heartbeat, what gets announced, and an orderly shutdown.
-import type { LaneStatus, ScaleReason } from '../../shared/model.js';
+import type { Job, LaneStatus, ScaleReason } from '../../shared/model.js';
 import type { EventHub } from './event-hub.js';
 import type { LaneView } from './lane-view.js';
 import { SizerLoop } from './sizer/loop.js';
@@ -24,7 +24,7 @@ export interface FleetContext {
   laneList(): LaneRow[];
   laneStatuses(): LaneStatus[];
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
-  publicJob(job: RunningJob): import('../../shared/model.js').Job;
+  publicJob(job: RunningJob): Job;
 }
 
 export interface FleetOptions {

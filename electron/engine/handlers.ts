@@ -2,7 +2,7 @@
 // checked here is what only the engine knows (the ceiling, which lanes exist, a job's state).
 import { closeSync, existsSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import type { Job, JobSpec, LaneStatus, LogChunk } from '../../shared/model.js';
+import type { Job, JobSpec, LaneStatus, LogChunk, Status } from '../../shared/model.js';
 import type { LanesHandlers, ParsedInput } from '../../shared/requests.js';
 import { badRequest, conflict, notFound } from './errors.js';
 import type { FleetContext, Fleet } from './fleet.js';
@@ -14,7 +14,7 @@ export interface HandlerContext extends FleetContext {
   readonly fleet: Fleet;
   readonly queries: JobQueries;
   readonly cancelGraceMs: number;
-  status(): import('../../shared/model.js').Status;
+  status(): Status;
   laneStatus(name: string): LaneStatus | undefined;
   refreshLanes(): void;
 }
