@@ -1,4 +1,5 @@
 // Entry: styles, the engine connection, the React root. Nothing else happens at load.
+import './no-eval';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'uplot/dist/uPlot.min.css';
