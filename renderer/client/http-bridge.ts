@@ -69,6 +69,7 @@ export class HttpBridge implements LanesBridge {
       let delay = RETRY_FIRST_MS;
       while (!stopped) {
         controller = new AbortController();
+        let refused = false;
         try {
           const url = lastSeq > 0 ? `${EVENTS_PATH}?since=${lastSeq}` : EVENTS_PATH;
           const res = await fetch(url, {
@@ -77,8 +78,8 @@ export class HttpBridge implements LanesBridge {
             cache: 'no-store',
           });
           if (res.status === 401) {
+            refused = true;
             this.onLink('unauthorized');
-            delay = RETRY_MAX_MS;
             throw new Error('unauthorized');
           }
           if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
@@ -97,8 +98,10 @@ export class HttpBridge implements LanesBridge {
           throw new Error('events: stream ended');
         } catch {
           if (stopped) return;
-          this.onLink(connectedOnce ? 'reconnecting' : 'connecting');
-          await new Promise((resolve) => setTimeout(resolve, delay));
+          // A refused token stays the news (the engine is there; retrying slowly in case the
+          // window gets a new one); anything else is a dropped connection.
+          if (!refused) this.onLink(connectedOnce ? 'reconnecting' : 'connecting');
+          await new Promise((resolve) => setTimeout(resolve, refused ? RETRY_MAX_MS : delay));
           delay = Math.min(delay * 2, RETRY_MAX_MS);
         }
       }
