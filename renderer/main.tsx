@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import 'uplot/dist/uPlot.min.css';
 import './styles/base.css';
+import './styles/controls.css';
 import './styles/lanes.css';
 import './styles/jobs.css';
 import './styles/timeline.css';
