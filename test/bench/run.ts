@@ -55,7 +55,8 @@ const section = [
   '',
   table,
   '',
-  'How each figure is taken: docs/benchmarks-method.md.',
+  'How each figure is taken: [benchmarks-method.md](benchmarks-method.md). The window with 100,000',
+  'queued jobs is measured separately: [benchmarks-window.md](benchmarks-window.md).',
   '<!-- engine-benchmark:end -->',
 ].join('\n');
 
