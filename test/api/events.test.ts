@@ -2,13 +2,13 @@
 // event it missed, in order, then the live ones; a resume point the engine cannot honour gets
 // `reset` instead.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
+import type { HostedEngine } from '../../electron/api/host.js';
 import { createApiServer } from '../../electron/api/server.js';
 import { runBase } from '../../electron/api/event-stream.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Job } from '../../shared/model.js';
-import { api } from '../support/http.js';
-import { ensureBuilt, tempDataDir } from '../support/daemon.js';
+import { startHostedApi, type api } from '../support/http.js';
+import { tempDataDir } from '../support/daemon.js';
 import { openStream, type SseFrame, type TestStream } from '../support/event-stream.js';
 
 describe('event stream', () => {
@@ -20,11 +20,7 @@ describe('event stream', () => {
   const base = () => runBase(host.engine.startedAt);
   const onWire = (events: LanesEvent[]) => events.map((e) => ({ ...e, seq: base() + e.seq }));
 
-  beforeAll(async () => {
-    await ensureBuilt();
-    host = await hostEngine({ dataDir: tmp.dir, cores: 3, tickMs: 100, log: () => {} });
-    call = api(host.port, host.token);
-  });
+  beforeAll(async () => ({ host, call } = await startHostedApi(tmp.dir)));
   afterAll(async () => {
     await host?.close({ graceMs: 0 });
     tmp.remove();

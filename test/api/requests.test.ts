@@ -1,11 +1,11 @@
 // Requests over HTTP: routes come from the shared table, bad input is refused naming the field,
 // and nothing refused changes anything.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
+import type { HostedEngine } from '../../electron/api/host.js';
 import { requests, type RequestName } from '../../shared/requests.js';
 import type { Job, JobPage, LaneStatus, Status } from '../../shared/model.js';
-import { api, raw } from '../support/http.js';
-import { ensureBuilt, tempDataDir } from '../support/daemon.js';
+import { raw, startHostedApi, type api } from '../support/http.js';
+import { tempDataDir } from '../support/daemon.js';
 import { openStream } from '../support/event-stream.js';
 
 describe('API requests', () => {
@@ -13,11 +13,7 @@ describe('API requests', () => {
   let host: HostedEngine;
   let call: ReturnType<typeof api>;
 
-  beforeAll(async () => {
-    await ensureBuilt();
-    host = await hostEngine({ dataDir: tmp.dir, cores: 3, tickMs: 100, log: () => {} });
-    call = api(host.port, host.token);
-  });
+  beforeAll(async () => ({ host, call } = await startHostedApi(tmp.dir)));
   afterAll(async () => {
     await host?.close({ graceMs: 0 });
     tmp.remove();

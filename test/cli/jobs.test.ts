@@ -4,8 +4,8 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, JobPage } from '../../shared/model.js';
-import { startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
-import { openStream, type TestStream } from '../support/event-stream.js';
+import { tempDataDir, type TestDaemon } from '../support/daemon.js';
+import { startDaemonWithEvents, type TestStream } from '../support/event-stream.js';
 
 describe('lanes add / wait / log / cancel / retry', () => {
   const tmp = tempDataDir();
@@ -13,10 +13,7 @@ describe('lanes add / wait / log / cancel / retry', () => {
   let daemon: TestDaemon;
   let events: TestStream;
 
-  beforeAll(async () => {
-    daemon = await startDaemon(tmp.dir);
-    events = await openStream(daemon.info.port, { headers: { Authorization: `Bearer ${daemon.token}` } });
-  });
+  beforeAll(async () => ({ daemon, events } = await startDaemonWithEvents(tmp.dir)));
   afterAll(async () => {
     events?.close();
     expect(await daemon?.stop()).toBe(0);

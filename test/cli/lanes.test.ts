@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScaleEvent } from '../../shared/model.js';
-import { lanes, startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
-import { openStream, type TestStream } from '../support/event-stream.js';
+import { lanes, tempDataDir, type TestDaemon } from '../support/daemon.js';
+import { startDaemonWithEvents, type TestStream } from '../support/event-stream.js';
 
 /** Resolves once `path` exists (it is written by rename, so it appears whole). */
 function fileAppears(path: string): Promise<void> {
@@ -35,10 +35,7 @@ describe('lanes status / cap / lane / events', () => {
   let daemon: TestDaemon;
   let events: TestStream;
 
-  beforeAll(async () => {
-    daemon = await startDaemon(tmp.dir);
-    events = await openStream(daemon.info.port, { headers: { Authorization: `Bearer ${daemon.token}` } });
-  });
+  beforeAll(async () => ({ daemon, events } = await startDaemonWithEvents(tmp.dir)));
   afterAll(async () => {
     events?.close();
     await daemon?.stop();

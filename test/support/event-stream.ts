@@ -1,5 +1,6 @@
 // Reading the API's event stream in tests: a raw SSE connection whose frames can be awaited.
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { startDaemon, type TestDaemon } from './daemon.js';
 import type { LanesEvent } from '../../shared/events.js';
 
 export interface SseFrame {
@@ -76,4 +77,11 @@ export function openStream(port: number, options: { path?: string; headers?: Rec
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A daemon and an authorised event stream on it, opened before anything happens. */
+export async function startDaemonWithEvents(dataDir: string): Promise<{ daemon: TestDaemon; events: TestStream }> {
+  const daemon = await startDaemon(dataDir);
+  const events = await openStream(daemon.info.port, { headers: { Authorization: `Bearer ${daemon.token}` } });
+  return { daemon, events };
 }

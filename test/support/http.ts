@@ -1,6 +1,8 @@
 // Raw HTTP for API tests. node:http rather than fetch, because these tests must send headers a
 // browser's fetch never would (a foreign Host) and bodies no client would (broken JSON, 9 MiB).
 import { request } from 'node:http';
+import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
+import { ensureBuilt } from './daemon.js';
 
 export interface RawResponse {
   status: number;
@@ -56,4 +58,11 @@ export function api(port: number, token: string) {
       }),
     del: (path: string) => raw(port, { method: 'DELETE', path, headers: auth }),
   };
+}
+
+/** An engine with its API in this process, built first, and a client for it. */
+export async function startHostedApi(dataDir: string): Promise<{ host: HostedEngine; call: ReturnType<typeof api> }> {
+  await ensureBuilt();
+  const host = await hostEngine({ dataDir, cores: 3, tickMs: 100, log: () => {} });
+  return { host, call: api(host.port, host.token) };
 }
