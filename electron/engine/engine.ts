@@ -19,6 +19,7 @@ import { JobQueries, type RecentFigures } from './store/job-queries.js';
 import { LaneStore, type LaneRow } from './store/lanes.js';
 import { Ledger } from './store/ledger.js';
 import { recoverInterrupted } from './recovery.js';
+import { RATE_WINDOW_S, RecentRate } from './recent-rate.js';
 import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
 
 export interface EngineOptions {
@@ -69,7 +70,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   }
 }
 
-const RECENT_CACHE_MS = 2_000;
+/** The median wait is a query; recomputing it every couple of seconds is plenty. */
+const WAIT_CACHE_MS = 2_000;
 
 class LanesEngine implements Engine {
   readonly events = new EventHub();
@@ -80,7 +82,8 @@ class LanesEngine implements Engine {
   readonly view: LaneView;
   readonly fleet: Fleet;
   private laneRows: LaneRow[];
-  private readonly recentCache = new Map<string, { at: number; figures: RecentFigures }>();
+  private readonly waitCache = new Map<string, { at: number; ms: number | null }>();
+  private readonly rate = new RecentRate();
   private readonly handlers;
   private stopping: Promise<void> | null = null;
 
@@ -115,6 +118,7 @@ class LanesEngine implements Engine {
       log,
     });
     this.handlers = createHandlers(this);
+    this.countFinishedJobs();
     this.fleet.start();
   }
 
@@ -173,11 +177,23 @@ class LanesEngine implements Engine {
 
   private recent(lane: string): RecentFigures {
     const now = Date.now();
-    const hit = this.recentCache.get(lane);
-    if (hit && now - hit.at < RECENT_CACHE_MS) return hit.figures;
-    const figures = this.queries.recent(lane, now);
-    this.recentCache.set(lane, { at: now, figures });
-    return figures;
+    let wait = this.waitCache.get(lane);
+    if (!wait || now - wait.at >= WAIT_CACHE_MS) {
+      wait = { at: now, ms: this.queries.medianWait(lane) };
+      this.waitCache.set(lane, wait);
+    }
+    return { throughputPerMin: this.rate.perMinute(lane, now), medianWaitMs: wait.ms };
+  }
+
+  /** The rate starts from what finished in its window before this start, then counts events. */
+  private countFinishedJobs(): void {
+    for (const r of this.queries.finishedPerSecond(Date.now() - RATE_WINDOW_S * 1000)) this.rate.add(r.lane, r.second * 1000, r.n);
+    this.events.subscribe((e) => {
+      if (e.type === 'job' && e.data.finishedAt !== null && (e.data.state === 'succeeded' || e.data.state === 'failed')) {
+        this.rate.add(e.data.lane, e.data.finishedAt);
+      }
+      if (e.type === 'laneRemoved') this.rate.forget(e.data.name);
+    });
   }
 
   stop(options: { graceMs?: number } = {}): Promise<void> {

@@ -79,6 +79,11 @@ describe('jobs', () => {
     expect(page.jobs.map((j) => j.id)).toEqual([ids[4], ids[3]]);
     const next = await t.engine.request('listJobs', { state: 'succeeded', limit: 2, beforeId: page.nextBeforeId! });
     expect(next.jobs.map((j) => j.id)).toEqual([ids[2], ids[1]]);
+    // Five finished within the five-minute window: one a minute, and still so after a restart.
+    const perMin = () => t.engine.status().lanes.find((l) => l.name === 'worker')!.throughputPerMin;
+    expect(perMin()).toBe(1);
+    await t.restart();
+    expect(perMin()).toBe(1);
   });
   it('never splits a character between two reads of a log', async () => {
     const text = 'añ€😀'.repeat(50) + '\n';

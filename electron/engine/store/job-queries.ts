@@ -16,11 +16,16 @@ export interface RecentFigures {
   medianWaitMs: number | null;
 }
 
-/** Throughput is averaged over this window. */
-export const RECENT_WINDOW_MS = 5 * 60_000;
-
 export class JobQueries {
-  constructor(private readonly db: Db) {}
+  private readonly waits;
+
+  constructor(private readonly db: Db) {
+    this.waits = db.prepare<[string], { w: number }>(
+      `SELECT started_at - created_at AS w FROM jobs
+       WHERE lane = ? AND finished_at IS NOT NULL AND started_at IS NOT NULL
+       ORDER BY finished_at DESC LIMIT 200`,
+    );
+  }
 
   /** Newest first. `total` comes from the maintained counts, never a COUNT over the table. */
   page(filter: JobFilter, counts: Map<string, LaneCounts>): JobPage {
@@ -48,23 +53,24 @@ export class JobQueries {
     return { jobs, total: totalFor(filter, counts), nextBeforeId: more ? (jobs.at(-1)?.id ?? null) : null };
   }
 
-  recent(lane: string, now: number): RecentFigures {
-    const since = now - RECENT_WINDOW_MS;
-    const done = this.db
-      .prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM jobs WHERE lane = ? AND finished_at >= ?')
-      .get(lane, since)!.n;
-    const waits = this.db
-      .prepare<[string], { w: number }>(
-        `SELECT started_at - created_at AS w FROM jobs
-         WHERE lane = ? AND finished_at IS NOT NULL AND started_at IS NOT NULL
-         ORDER BY finished_at DESC LIMIT 200`,
-      )
+  /** Median ms from queued to started over the lane's last 200 finished jobs; null when none. */
+  medianWait(lane: string): number | null {
+    const waits = this.waits
       .all(lane)
       .map((r) => r.w)
       .sort((a, b) => a - b);
     const mid = waits.length >> 1;
-    const median = waits.length === 0 ? null : waits.length % 2 ? waits[mid]! : (waits[mid - 1]! + waits[mid]!) / 2;
-    return { throughputPerMin: done / (RECENT_WINDOW_MS / 60_000), medianWaitMs: median };
+    return waits.length === 0 ? null : waits.length % 2 ? waits[mid]! : (waits[mid - 1]! + waits[mid]!) / 2;
+  }
+
+  /** Jobs that finished (succeeded or failed) since `since`, per lane and second: seeds the rate. */
+  finishedPerSecond(since: number): { lane: string; second: number; n: number }[] {
+    return this.db
+      .prepare<[number], { lane: string; second: number; n: number }>(
+        `SELECT lane, finished_at / 1000 AS second, count(*) AS n FROM jobs
+         WHERE finished_at >= ? AND state IN ('succeeded', 'failed') GROUP BY lane, second`,
+      )
+      .all(since);
   }
 }
 
