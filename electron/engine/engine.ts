@@ -150,7 +150,7 @@ class LanesEngine implements Engine {
   }
 
   status(): Status {
-    const lanes = this.laneStatuses();
+    const { lanes } = this.laneSnapshot();
     return {
       ceiling: this.ceiling,
       workersInUse: this.fleet.alive(),
@@ -162,7 +162,7 @@ class LanesEngine implements Engine {
     };
   }
 
-  laneStatuses(): LaneStatus[] {
+  laneSnapshot(): { lanes: LaneStatus[]; nudgeDueAt: number | null } {
     return this.view.all({ now: Date.now(), tickMs: this.tickMs, ceiling: this.ceiling }, this.fleet.alive());
   }
 

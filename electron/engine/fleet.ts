@@ -22,7 +22,8 @@ export interface FleetContext {
   readonly ledger: Ledger;
   readonly view: LaneView;
   laneList(): LaneRow[];
-  laneStatuses(): LaneStatus[];
+  /** Every lane's status, and when a nudge not yet showing becomes due. */
+  laneSnapshot(): { lanes: LaneStatus[]; nudgeDueAt: number | null };
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
   publicJob(job: RunningJob): Job;
 }
@@ -174,8 +175,8 @@ export class Fleet {
   publish(): void {
     this.lastPublish = Date.now();
     const ctx = this.o.engine;
-    const statuses = ctx.laneStatuses();
-    for (const s of statuses) {
+    const { lanes, nudgeDueAt } = ctx.laneSnapshot();
+    for (const s of lanes) {
       const json = JSON.stringify(s);
       if (this.published.get(s.name) === json) continue;
       this.published.set(s.name, json);
@@ -183,7 +184,7 @@ export class Fleet {
       ctx.events.emit('lane', s);
       if (ctx.view.nudgeChanged(s)) ctx.events.emit('nudge', { lane: s.name, nudge: s.nudge });
     }
-    this.nudgeDueAt = ctx.view.nudgeDueAt(statuses, { now: this.lastPublish, tickMs: ctx.tickMs, ceiling: ctx.ceiling });
+    this.nudgeDueAt = nudgeDueAt;
     if (this.nudgeDueAt !== null) this.loop.wakeBy(this.nudgeDueAt);
   }
 

@@ -3,7 +3,7 @@
 // last hour of samples for the timeline.
 import type { LaneStatus, LaneTimeline, Nudge, TimelinePoint } from '../../shared/model.js';
 import type { Observation } from './sizer/policy.js';
-import { nudgeFor } from './sizer/nudge.js';
+import { heldByCap, nudgeDueAt, nudgeFor } from './sizer/nudge.js';
 import { moodOf } from './sizer/mood.js';
 import type { LaneCounts, LaneRow } from './store/lanes.js';
 import type { RecentFigures } from './store/job-queries.js';
@@ -30,32 +30,37 @@ export class LaneView {
 
   build(name: string, o: Pick<Observation, 'now' | 'tickMs' | 'ceiling'>, machineInUse: number): LaneStatus | undefined {
     const lane = this.src.lanes().find((l) => l.name === name);
-    return lane && this.status(lane, this.src.counts(), o, machineInUse);
+    return lane && this.status(lane, this.src.counts(), o, machineInUse).status;
   }
 
-  all(o: Pick<Observation, 'now' | 'tickMs' | 'ceiling'>, machineInUse: number): LaneStatus[] {
+  /** Every lane's status, and the earliest moment a nudge not yet showing becomes due. */
+  all(o: Pick<Observation, 'now' | 'tickMs' | 'ceiling'>, machineInUse: number): { lanes: LaneStatus[]; nudgeDueAt: number | null } {
     const counts = this.src.counts();
-    return this.src.lanes().map((l) => this.status(l, counts, o, machineInUse));
+    let nudgeDueAt: number | null = null;
+    const lanes = this.src.lanes().map((l) => {
+      const { status, dueAt } = this.status(l, counts, o, machineInUse);
+      if (dueAt !== null) nudgeDueAt = Math.min(nudgeDueAt ?? Infinity, dueAt);
+      return status;
+    });
+    return { lanes, nudgeDueAt };
   }
 
-  private status(lane: LaneRow, counts: Map<string, LaneCounts>, o: Pick<Observation, 'now' | 'tickMs' | 'ceiling'>, machineInUse: number): LaneStatus {
+  private status(
+    lane: LaneRow,
+    counts: Map<string, LaneCounts>,
+    o: Pick<Observation, 'now' | 'tickMs' | 'ceiling'>,
+    machineInUse: number,
+  ): { status: LaneStatus; dueAt: number | null } {
     const c = counts.get(lane.name) ?? { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
     const f = this.src.fleet(lane.name);
     const running = f.idle + f.busy;
-    // Only a lane that could nudge pays for the oldest-job lookup.
-    const candidate = c.queued > 0 && f.busy >= lane.cap && lane.cap < o.ceiling;
-    const nudge = nudgeFor({
-      cap: lane.cap,
-      ceiling: o.ceiling,
-      waiting: c.queued,
-      busy: f.busy,
-      waitingSince: candidate ? (this.src.oldestQueuedAt(lane.name) ?? null) : null,
-      now: o.now,
-      tickMs: o.tickMs,
-      machineInUse,
-    });
+    const held = { cap: lane.cap, ceiling: o.ceiling, waiting: c.queued, busy: f.busy, machineInUse };
+    // Only a lane the nudge could speak for pays for the oldest-job lookup.
+    const waitingSince = heldByCap(held) ? (this.src.oldestQueuedAt(lane.name) ?? null) : null;
+    const facts = { ...held, waitingSince, now: o.now, tickMs: o.tickMs };
+    const nudge = nudgeFor(facts);
     const recent = this.src.recent(lane.name);
-    return {
+    const status: LaneStatus = {
       name: lane.name,
       class: lane.class,
       cap: lane.cap,
@@ -75,20 +80,7 @@ export class LaneView {
       mood: moodOf({ cap: lane.cap, ceiling: o.ceiling, waiting: c.queued, busy: f.busy, running }),
       nudge,
     };
-  }
-
-  /**
-   * When a nudge that is not showing yet will become due (work waiting, not yet for a tick),
-   * so the loop can look again then instead of at the next tick.
-   */
-  nudgeDueAt(statuses: LaneStatus[], o: Pick<Observation, 'now' | 'tickMs' | 'ceiling'>): number | null {
-    let at: number | null = null;
-    for (const s of statuses) {
-      if (s.nudge || s.waiting === 0 || s.busy < s.cap || s.cap >= o.ceiling) continue;
-      const since = this.src.oldestQueuedAt(s.name);
-      if (since !== undefined && since + o.tickMs > o.now) at = Math.min(at ?? Infinity, since + o.tickMs);
-    }
-    return at;
+    return { status, dueAt: nudgeDueAt(facts) };
   }
 
   /** True when the lane's nudge differs from the last one announced. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nudgeFor, type NudgeFacts } from '../../electron/engine/sizer/nudge.js';
+import { nudgeDueAt, nudgeFor, type NudgeFacts } from '../../electron/engine/sizer/nudge.js';
 import { moodOf } from '../../electron/engine/sizer/mood.js';
 
 const TICK = 60_000;
@@ -55,6 +55,20 @@ describe('nudge', () => {
   it('suggests a cap that covers the backlog, within the ceiling', () => {
     expect(nudgeFor(facts({ cap: 2, busy: 2, waiting: 3, machineInUse: 2 }))?.suggestedCap).toBe(5);
     expect(nudgeFor(facts({ cap: 2, busy: 2, waiting: 300, machineInUse: 2 }))?.suggestedCap).toBe(7);
+  });
+});
+
+describe('nudgeDueAt', () => {
+  it('names the moment a lane held by its cap will have waited a tick', () => {
+    expect(nudgeDueAt(facts({ waitingSince: NOW - 1000 }))).toBe(NOW - 1000 + TICK);
+  });
+  it.each([
+    ['already due (the nudge shows now)', { waitingSince: NOW - TICK }],
+    ['the lane is not held by its cap', { cap: 3, busy: 2, waitingSince: NOW - 1000 }],
+    ['the machine is full', { machineInUse: 7, waitingSince: NOW - 1000 }],
+    ['nothing waits', { waiting: 0, waitingSince: null }],
+  ])('is null when %s', (_why, o) => {
+    expect(nudgeDueAt(facts(o))).toBeNull();
   });
 });
 

@@ -19,20 +19,29 @@ const grouped = new Intl.NumberFormat('en-US');
 const workers = (n: number) => `${n} worker${n === 1 ? '' : 's'}`;
 
 /**
- * Fires only when a higher cap would run more work now: every worker the cap allows is busy
- * (at cap 0 that is vacuously so), work has waited at least a tick (short jobs don't flicker it),
- * the cap is below the machine ceiling, and the machine has a worker to spare.
+ * The lane is held back by its cap and nothing else: work waits, every worker the cap allows is
+ * busy (at cap 0 that is vacuously so), the cap is below the machine ceiling, and the machine has
+ * a worker to spare. Needs no `waitingSince`, so a caller can skip looking that up otherwise.
  */
+export function heldByCap(f: Pick<NudgeFacts, 'cap' | 'ceiling' | 'waiting' | 'busy' | 'machineInUse'>): boolean {
+  return f.waiting > 0 && f.cap < f.ceiling && f.busy >= f.cap && f.machineInUse < f.ceiling;
+}
+
+/** Fires only when a higher cap would run more work now, and work has waited at least a tick
+ * (short jobs don't make it flicker). */
 export function nudgeFor(f: NudgeFacts): Nudge | null {
-  if (f.waiting <= 0 || f.waitingSince === null) return null;
-  if (f.cap >= f.ceiling) return null;
-  if (f.busy < f.cap) return null;
-  if (f.now - f.waitingSince < f.tickMs) return null;
-  if (f.machineInUse >= f.ceiling) return null;
+  if (!heldByCap(f) || f.waitingSince === null || f.now - f.waitingSince < f.tickMs) return null;
   const waiting = grouped.format(f.waiting);
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — this machine allows up to ${f.ceiling}.`
       : `${waiting} waiting and all ${workers(f.busy)} busy. Raise the cap to run more at once — this machine allows up to ${f.ceiling}.`;
   return { text, waiting: f.waiting, busy: f.busy, ceiling: f.ceiling, suggestedCap: Math.min(f.ceiling, f.busy + f.waiting) };
+}
+
+/** When a lane held by its cap will have waited long enough to nudge; null if nothing is pending. */
+export function nudgeDueAt(f: NudgeFacts): number | null {
+  if (!heldByCap(f) || f.waitingSince === null) return null;
+  const due = f.waitingSince + f.tickMs;
+  return due > f.now ? due : null;
 }
