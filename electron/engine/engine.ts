@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestName, RequestOutput } from '../../shared/requests.js';
-import type { Job, LaneStatus, Status } from '../../shared/model.js';
+import type { LaneStatus, Status } from '../../shared/model.js';
 import { appVersion, migrationsDir, workerEntry as defaultWorkerEntry } from './app-files.js';
 import { detectCores, machineCeiling, tickFromEnv } from './ceiling.js';
 import { EventHub } from './event-hub.js';
@@ -14,7 +14,7 @@ import { createHandlers } from './handlers.js';
 import { validate } from './validate.js';
 import { conflict } from './errors.js';
 import { openDatabase, type Db } from './store/db.js';
-import { JobStore, type RunningJob } from './store/jobs.js';
+import { JobStore } from './store/jobs.js';
 import { JobQueries, type RecentFigures } from './store/job-queries.js';
 import { LaneStore, type LaneRow } from './store/lanes.js';
 import { Ledger } from './store/ledger.js';
@@ -170,10 +170,6 @@ class LanesEngine implements Engine {
     return this.view.build(name, { now: Date.now(), tickMs: this.tickMs, ceiling: this.ceiling }, this.fleet.alive());
   }
 
-  publicJob(job: RunningJob): Job {
-    const { worker: _w, pgid: _p, ...rest } = job;
-    return rest;
-  }
 
   private recent(lane: string): RecentFigures {
     const now = Date.now();

@@ -1,16 +1,16 @@
 // The engine's workers as a whole: the sizer loop's observe and apply steps, the pool that
 // carries them out, the heartbeat, what gets announced, and an orderly shutdown.
-import type { Job, LaneStatus, ScaleReason } from '../../shared/model.js';
+import type { LaneStatus, ScaleReason } from '../../shared/model.js';
 import type { EventHub } from './event-hub.js';
 import type { LaneView } from './lane-view.js';
 import { SizerLoop } from './sizer/loop.js';
 import type { Decision, LaneObservation, Observation } from './sizer/policy.js';
-import type { JobStore, RunningJob } from './store/jobs.js';
+import { publicJob, type JobStore } from './store/jobs.js';
 import type { LaneRow, LaneStore } from './store/lanes.js';
 import type { Ledger } from './store/ledger.js';
 import { Heartbeat } from './workers/heartbeat.js';
 import type { WorkerLauncher } from './workers/launcher.js';
-import { Pool, type WorkerRecord } from './workers/pool.js';
+import { Pool, roleOf, type WorkerRecord } from './workers/pool.js';
 
 /** The narrow slice of the engine the fleet needs. */
 export interface FleetContext {
@@ -25,7 +25,6 @@ export interface FleetContext {
   /** Every lane's status, and when a nudge not yet showing becomes due. */
   laneSnapshot(): { lanes: LaneStatus[]; nudgeDueAt: number | null };
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
-  publicJob(job: RunningJob): Job;
 }
 
 export interface FleetOptions {
@@ -59,11 +58,13 @@ export class Fleet {
       ctx.jobs,
       {
         now: Date.now,
-        workerCommand: (lane) => ctx.laneList().find((l) => l.name === lane)?.workerCommand ?? null,
-        workerCwd: (lane) => ctx.laneList().find((l) => l.name === lane)?.workerCwd ?? null,
+        workerCommand: (lane) => {
+          const row = ctx.laneList().find((l) => l.name === lane);
+          return row?.workerCommand ? { argv: row.workerCommand, cwd: row.workerCwd } : null;
+        },
         logPaths: (id) => ctx.logPaths(id),
         jobChanged: (job) => {
-          ctx.events.emit('job', ctx.publicJob(job));
+          ctx.events.emit('job', publicJob(job));
           // Counts moved even when the sizer has nothing to decide: the lane's row must follow.
           this.publishSoon();
         },
@@ -94,12 +95,7 @@ export class Fleet {
 
   counts(lane: string): { idle: number; busy: number; leaving: number } {
     const c = { idle: 0, busy: 0, leaving: 0 };
-    for (const w of this.pool.workers.values()) {
-      if (w.lane !== lane) continue;
-      if (w.state === 'busy') c.busy++;
-      else if (w.state === 'idle' || w.state === 'starting') c.idle++;
-      else c.leaving++;
-    }
+    for (const w of this.pool.workers.values()) if (w.lane === lane) c[roleOf(w.state)]++;
     return c;
   }
 
@@ -122,9 +118,9 @@ export class Fleet {
     for (const w of this.pool.workers.values()) {
       const l = byLane.get(w.lane);
       if (!l) continue;
-      if (w.state === 'busy') (l.busy as string[]).push(w.id);
-      else if (w.state === 'idle' || w.state === 'starting') (l.idle as string[]).push(w.id);
-      else l.leaving++;
+      const role = roleOf(w.state);
+      if (role === 'leaving') l.leaving++;
+      else (l[role] as string[]).push(w.id);
     }
     return { now: Date.now(), tickMs: this.o.engine.tickMs, ceiling: this.o.engine.ceiling, lanes: [...byLane.values()] };
   }

@@ -6,7 +6,7 @@ import type { Job, JobSpec, LaneStatus, LogChunk, Status } from '../../shared/mo
 import type { LanesHandlers, ParsedInput } from '../../shared/requests.js';
 import { badRequest, conflict, notFound } from './errors.js';
 import type { FleetContext, Fleet } from './fleet.js';
-import type { NewJob } from './store/jobs.js';
+import { publicJob, type NewJob } from './store/jobs.js';
 import type { JobQueries } from './store/job-queries.js';
 import { TRUNCATION_MARK } from '../worker/capped-log.js';
 
@@ -32,7 +32,7 @@ export function createHandlers(e: HandlerContext): LanesHandlers {
   const job = (id: number): Job => {
     const row = e.jobs.get(id);
     if (!row) throw notFound(`there is no job ${id}`, 'id');
-    return e.publicJob(row);
+    return publicJob(row);
   };
   const checkCap = (cap: number) => {
     if (cap > e.ceiling) throw badRequest(`cap must be at most ${e.ceiling}, this machine's ceiling`, 'cap');
@@ -74,14 +74,15 @@ export function createHandlers(e: HandlerContext): LanesHandlers {
     cancel: (input) => {
       const current = job(input.id);
       if (current.state === 'queued') {
-        const done = e.jobs.cancelQueued(input.id, Date.now());
-        if (done) {
-          e.events.emit('job', e.publicJob(done));
+        const row = e.jobs.cancelQueued(input.id, Date.now());
+        if (row) {
+          const done = publicJob(row);
+          e.events.emit('job', done);
           e.fleet.loop.poke();
-          return e.publicJob(done);
+          return done;
         }
       }
-      if (current.state === 'running' || e.jobs.get(input.id)?.state === 'running') {
+      if (current.state === 'running') {
         // The outcome arrives as a job event once its processes have ended.
         e.fleet.pool.cancel(input.id, e.cancelGraceMs);
         return job(input.id);
@@ -92,10 +93,11 @@ export function createHandlers(e: HandlerContext): LanesHandlers {
       const current = job(input.id);
       const again = e.jobs.retry(input.id);
       if (!again) throw conflict(`only a failed or cancelled job can be retried; job ${input.id} is ${current.state}`, 'id');
-      e.events.emit('job', e.publicJob(again));
+      const queued = publicJob(again);
+      e.events.emit('job', queued);
       e.fleet.pool.wake(again.lane);
       e.fleet.loop.poke();
-      return e.publicJob(again);
+      return queued;
     },
     setCap: (input) => {
       lane(input.lane);

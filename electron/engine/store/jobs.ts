@@ -54,6 +54,12 @@ interface FinishParams {
   attempt: number;
 }
 
+/** A job as clients see it: which worker holds it and its process group stay inside the engine. */
+export function publicJob(job: RunningJob): Job {
+  const { worker: _w, pgid: _p, ...rest } = job;
+  return rest;
+}
+
 export interface NewJob {
   lane: string;
   spec: JobSpec;

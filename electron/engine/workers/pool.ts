@@ -8,6 +8,16 @@ import type { WorkerLauncher, WorkerProcess } from './launcher.js';
 
 export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
 
+/** How the sizer counts a worker: one still starting is as good as idle; draining or stopping is leaving. */
+export type WorkerRole = 'idle' | 'busy' | 'leaving';
+export const roleOf = (state: WorkerState): WorkerRole =>
+  state === 'busy' ? 'busy' : state === 'idle' || state === 'starting' ? 'idle' : 'leaving';
+
+export interface PersistentCommand {
+  argv: string[];
+  cwd: string | null;
+}
+
 export interface WorkerRecord {
   id: string;
   lane: string;
@@ -17,15 +27,16 @@ export interface WorkerRecord {
   /** Process groups this worker started; ended if the worker dies. */
   pgids: Set<number>;
   lastHeard: number;
+  /** Runs a persistent command, whose process group lives as long as the worker does. */
+  persistent: boolean;
   /** Set when the engine killed it for a reason of its own (it stopped answering). */
   killedFor?: ScaleReason;
 }
 
 export interface PoolHooks {
   now(): number;
-  /** The lane's persistent command, if it has one, and where it runs. */
-  workerCommand(lane: string): string[] | null;
-  workerCwd(lane: string): string | null;
+  /** The lane's persistent command and where it runs, if it has one. */
+  workerCommand(lane: string): PersistentCommand | null;
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
   jobChanged(job: RunningJob): void;
   /** Something the sizer observes moved: a worker went idle, started, or exited. */
@@ -65,11 +76,11 @@ export class Pool {
         LANES_LANE: lane,
         LANES_WORKER_ID: id,
         LANES_LOG_CAP_BYTES: String(this.options.logCapBytes),
-        ...(command ? { LANES_WORKER_COMMAND: JSON.stringify(command) } : {}),
-        ...(command && this.hooks.workerCwd(lane) ? { LANES_WORKER_CWD: this.hooks.workerCwd(lane)! } : {}),
+        ...(command ? { LANES_WORKER_COMMAND: JSON.stringify(command.argv) } : {}),
+        ...(command?.cwd ? { LANES_WORKER_CWD: command.cwd } : {}),
       },
     });
-    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, pgids: new Set(), lastHeard: this.hooks.now() };
+    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null };
     this.workers.set(id, w);
     proc.onMessage((m) => this.onMessage(w, m));
     proc.onExit((code, signal) => this.onExit(w, code, signal));
@@ -159,7 +170,7 @@ export class Pool {
       this.hooks.now(),
     );
     // A shell job's group ends with the job; a persistent command's group lives on with the worker.
-    if (done && !this.hooks.workerCommand(w.lane)) w.pgids.clear();
+    if (done && !w.persistent) w.pgids.clear();
     w.job = claimed ? { id: claimed.id, attempt: claimed.attempts } : null;
     const wasBusy = w.state === 'busy';
     if (w.state === 'draining') w.state = 'stopping';
