@@ -72,7 +72,7 @@ export class Fleet {
           this.heartbeat.update();
           this.loop.poke();
         },
-        workerLost: (w, reason, detail) => this.record(w.lane, reason, detail, +1),
+        workerLost: (w, reason, detail) => this.recordLoss(w.lane, reason, detail),
       },
       { entry: o.entry, launcher: o.launcher, logCapBytes: o.logCapBytes, stopTimeoutMs: 5_000 },
     );
@@ -139,10 +139,11 @@ export class Fleet {
     this.heartbeat.update();
   }
 
-  private record(lane: string, reason: ScaleReason, detail: string, lost: number): void {
+  /** A worker went without being asked: the lane has one fewer in service than a moment ago. */
+  private recordLoss(lane: string, reason: ScaleReason, detail: string): void {
     const now = this.counts(lane);
     const to = now.idle + now.busy;
-    this.o.engine.events.emit('scale', this.o.engine.ledger.record(Date.now(), lane, to + lost, to, reason, detail));
+    this.o.engine.events.emit('scale', this.o.engine.ledger.record(Date.now(), lane, to + 1, to, reason, detail));
   }
 
   private silent(w: WorkerRecord): void {
