@@ -1,13 +1,10 @@
 // Human output: aligned columns, grouped digits, short durations. Machine output is `--json`,
 // never a parse of these tables.
 import type { Job, JobSpec } from '../../shared/model.js';
+import { groupedCount } from '../../shared/format.js';
 
-const grouping = new Intl.NumberFormat('en-US');
-
-/** 4060 → "4,060". One locale on purpose: output should not change with the terminal's. */
-export function count(n: number): string {
-  return grouping.format(n);
-}
+/** 4060 → "4,060". */
+export const count = groupedCount;
 
 export function rate(perMin: number): string {
   return perMin >= 10 ? count(Math.round(perMin)) : perMin.toFixed(1);

@@ -3,6 +3,7 @@
 // again — but not within `quietMs` of the last notice for that lane, so a nudge that flickers at
 // the threshold does not become a stream of notifications.
 import type { LaneStatus, Nudge } from '../../shared/model.js';
+import { groupedCount } from '../../shared/format.js';
 
 export interface NudgeNotice {
   lane: string;
@@ -25,7 +26,7 @@ export function noticeFor(lane: string, nudge: Nudge): NudgeNotice {
   return {
     lane,
     title: `Raise ${lane} to ${nudge.suggestedCap}?`,
-    body: `${nudge.waiting.toLocaleString('en-US')} waiting, ${nudge.busy} running. Raise the cap from the tray menu or the window.`,
+    body: `${groupedCount(nudge.waiting)} waiting, ${nudge.busy} running. Raise the cap from the tray menu or the window.`,
     suggestedCap: nudge.suggestedCap,
   };
 }

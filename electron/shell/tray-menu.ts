@@ -3,6 +3,7 @@
 // sees it only through `toMenuTemplate`, which turns actions into click handlers.
 import type { MenuItemConstructorOptions } from 'electron';
 import type { LaneStatus, Status } from '../../shared/model.js';
+import { groupedCount } from '../../shared/format.js';
 
 export type TrayAction =
   | { type: 'setCap'; lane: string; cap: number }
@@ -40,7 +41,7 @@ export function oneLine(text: string, max = 120): string {
 }
 
 export type CountFormat = (n: number) => string;
-export const formatCount: CountFormat = (n) => n.toLocaleString('en-US');
+export const formatCount: CountFormat = groupedCount;
 
 /** "worker — 1/1 busy, 4,060 waiting"; a lane at cap 0 says it is off. */
 export function laneLine(lane: LaneStatus, fmt: CountFormat = formatCount): string {

@@ -1,5 +1,6 @@
 // The nudge: a lane telling its person that raising the cap would help right now. Pure.
 import type { Nudge } from '../../../shared/model.js';
+import { groupedCount } from '../../../shared/format.js';
 
 export interface NudgeFacts {
   cap: number;
@@ -15,7 +16,6 @@ export interface NudgeFacts {
   machineInUse: number;
 }
 
-const grouped = new Intl.NumberFormat('en-US');
 const workers = (n: number) => `${n} worker${n === 1 ? '' : 's'}`;
 
 /**
@@ -31,7 +31,7 @@ export function heldByCap(f: Pick<NudgeFacts, 'cap' | 'ceiling' | 'waiting' | 'b
  * (short jobs don't make it flicker). */
 export function nudgeFor(f: NudgeFacts): Nudge | null {
   if (!heldByCap(f) || f.waitingSince === null || f.now - f.waitingSince < f.tickMs) return null;
-  const waiting = grouped.format(f.waiting);
+  const waiting = groupedCount(f.waiting);
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — this machine allows up to ${f.ceiling}.`
