@@ -1,21 +1,11 @@
 // Browser tests of the window against a real `lanes daemon` (each test starts its own in a
 // temporary data directory). Run after `npm run build`: the daemon serves dist/renderer/.
 import { defineConfig } from '@playwright/test';
-import { existsSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { findChromium } from './test/setup/provision.mjs';
 
-/** Debian's Chromium where it exists (Playwright cannot download browsers everywhere), else Playwright's own. */
-function systemChromium(): string | undefined {
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  try {
-    const found = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-    return found || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const executablePath = process.env.LANES_CHROMIUM ?? systemChromium();
+// The same lookup `npm test` provisions with (LANES_CHROMIUM, the system's Chromium, then
+// Playwright's own), so the browser the log reports is the one the tests launch.
+const executablePath = findChromium();
 
 // Each run writes its traces to a folder of its own: Playwright empties its output folder when
 // a run starts, so two runs at once (a developer and an editor's test runner) would trip over
