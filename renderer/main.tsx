@@ -8,10 +8,12 @@ import './styles/controls.css';
 import './styles/lanes.css';
 import './styles/jobs.css';
 import './styles/timeline.css';
-import { start } from './actions';
+import { followLog } from './actions';
+import { start } from './live';
 import { App } from './components/App';
 
-start();
+// A job event for the open job may come with new output: read the log on.
+start(() => void followLog());
 
 const root = document.getElementById('root');
 if (root) {

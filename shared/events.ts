@@ -1,18 +1,20 @@
 // Everything the engine announces as it happens, typed once. The HTTP event stream, Electron IPC
-// and the window's stores all speak this map. Each delivered event carries a sequence number so a
-// client that reconnects can ask for what it missed.
-import type { Job, LaneStatus, Nudge, ScaleEvent } from './model.js';
+// and every client speak this map. Each event carries a sequence number that is unique across
+// runs of the engine (see EventHub), so a client that reconnects asks for what it missed by the
+// last number it saw, over any transport, and a number from an earlier run is plainly not one
+// of this run's.
+import type { Job, LaneStatus, ScaleEvent } from './model.js';
 
 export interface EventMap {
-  /** A lane's status moved (workers, waiting, cap, mood …). */
+  /** A lane's status moved (workers, waiting, cap, mood, nudge …). */
   lane: LaneStatus;
   laneRemoved: { name: string };
-  /** A job changed state (queued, started, finished, cancelled, retried). */
+  /** One job changed state (queued, started, finished, cancelled, retried). */
   job: Job;
+  /** Many jobs changed in one request (a large batch queued): re-read what you show of them. */
+  jobs: { ids: number[]; change: 'added' };
   /** A worker started, stopped or began draining: one ledger row. */
   scale: ScaleEvent;
-  /** A lane's nudge appeared, changed or went away. */
-  nudge: { lane: string; nudge: Nudge | null };
 }
 
 export type EventName = keyof EventMap;
@@ -21,4 +23,7 @@ export type LanesEvent = {
   [K in EventName]: { seq: number; type: K; data: EventMap[K] };
 }[EventName];
 
-export const EVENT_NAMES: readonly EventName[] = ['lane', 'laneRemoved', 'job', 'scale', 'nudge'];
+/** Over the HTTP stream, the first message: `{ seq }`, the feed goes on after it. */
+export const START_EVENT = 'start';
+/** …or instead, when the missed events are no longer held: `{ seq }`, reload your snapshots. */
+export const RESET_EVENT = 'reset';

@@ -70,7 +70,15 @@ export interface LaneStatus {
   nudge: Nudge | null;
 }
 
-export interface Status {
+/**
+ * An answer that describes state carries the seq of the last event it reflects, so whoever holds
+ * it applies only the events after that, and none from before can undo it.
+ */
+export interface Snapshot {
+  seq: number;
+}
+
+export interface Status extends Snapshot {
   ceiling: number;
   /** Worker processes alive across all lanes. */
   workersInUse: number;
@@ -93,7 +101,7 @@ export interface ScaleEvent {
   detail: string;
 }
 
-export interface JobPage {
+export interface JobPage extends Snapshot {
   jobs: Job[];
   /** Total matching the filter (maintained counts, not a table scan). */
   total: number;

@@ -1,13 +1,13 @@
 // The live event feed as Server-Sent Events. Each event goes out as
-//   id: <seq>\nevent: <type>\ndata: <the LanesEvent as JSON, with the same seq>\n\n
-// (seqs numbered per engine run, see runBase)
-// so a browser EventSource resumes by itself (it sends the last id as Last-Event-ID), and a
-// client that reconnects with `?since=SEQ` gets everything after SEQ, in order, before anything
-// new. When the engine no longer holds what was missed, it says `reset` instead and the client
-// reloads its snapshot.
+//   id: <seq>\nevent: <type>\ndata: <the LanesEvent as JSON>\n\n
+// after a first `start` frame naming the seq the feed goes on after. A client that reconnects
+// with `?since=SEQ` (or a browser EventSource, which sends the last id as Last-Event-ID) gets
+// everything after SEQ, in order, before anything new. When the engine no longer holds what was
+// missed, the first frame is `reset` instead, and the client reloads its snapshots.
+// Seqs are the event hub's own, the same numbers IPC and in-process clients see.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LanesEvent } from '../../shared/events.js';
-import { RESET_EVENT } from '../../shared/bridge.js';
+import { RESET_EVENT, START_EVENT, type LanesEvent } from '../../shared/events.js';
+import { badRequest } from '../../shared/errors.js';
 import type { EventHub } from '../engine/event-hub.js';
 
 /** Comments keep proxies and idle-timeouts from closing a quiet stream; at most this often. */
@@ -15,25 +15,16 @@ export const HEARTBEAT_MS = 15_000;
 /** A client this far behind is cut off; it reconnects with its last id and loses nothing. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-export class StreamRequestError extends Error {
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(message);
-  }
-}
-
 function parseSeq(text: string, field: string): number {
   const n = Number(text.trim());
-  if (!/^\d{1,16}$/.test(text.trim()) || !Number.isSafeInteger(n)) throw new StreamRequestError(`${field}: must be an event sequence number`, field);
+  if (!/^\d{1,16}$/.test(text.trim()) || !Number.isSafeInteger(n)) throw badRequest(`${field}: must be an event sequence number`, field);
   return n;
 }
 
 /**
  * Where to resume: Last-Event-ID wins over `?since=` because EventSource sends it on every
- * automatic reconnect while the URL still carries the first `since`. Following the bridge's
- * contract, 0 (or nothing) means "from now".
+ * automatic reconnect while the URL still carries the first `since`. 0 (or nothing) means
+ * "from now".
  */
 export function resumePoint(req: IncomingMessage, url: URL): number {
   const header = req.headers['last-event-id'];
@@ -42,16 +33,7 @@ export function resumePoint(req: IncomingMessage, url: URL): number {
   return since === null || since === '' ? 0 : parseSeq(since, 'since');
 }
 
-/**
- * Over HTTP, sequence numbers are numbered per run of the engine: the run's base (its start time
- * in ms × 1000) plus the engine's own seq. The engine counts from 1 again after a restart, so a
- * window that resumes with a seq from the previous run would otherwise be handed the new run's
- * events as if they were the ones it missed; with a base, an old seq is plainly not from this run
- * and the answer is `reset`. (A run would need 1,000 events per ms, sustained, to overlap the next.)
- */
-export function runBase(startedAt: number): number {
-  return startedAt * 1000;
-}
+const frame = (event: LanesEvent) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 export class EventStreams {
   private readonly open = new Set<ServerResponse>();
@@ -59,17 +41,11 @@ export class EventStreams {
 
   constructor(
     private readonly hub: EventHub,
-    private readonly base: number,
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {}
 
   get count(): number {
     return this.open.size;
-  }
-
-  private frame(event: LanesEvent): string {
-    const seq = this.base + event.seq;
-    return `id: ${seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, seq })}\n\n`;
   }
 
   /** Validate the resume point before calling: this writes the 200 at once. */
@@ -87,23 +63,14 @@ export class EventStreams {
       }
       res.write(text);
     };
-    // Subscribing and reading the backlog happen in one synchronous step, so no event can fall
-    // between the replay and the live feed, and none can arrive twice.
-    const unsubscribe = this.hub.subscribe((event) => send(this.frame(event)));
-    const now = this.base + this.hub.lastSeq;
-    // An id with no data dispatches nothing, but gives an EventSource its resume point even if
-    // it drops before the first event arrives.
-    send(`retry: 1000\nid: ${now}\n\n`);
-    if (since > 0) {
-      const after = since - this.base;
-      // Before our base: a seq from an earlier run. Beyond our last: not one we ever sent.
-      const missed = after < 0 || after > this.hub.lastSeq ? null : this.hub.since(after);
-      if (missed === null) {
-        send(`id: ${now}\nevent: ${RESET_EVENT}\ndata: ${JSON.stringify({ seq: now })}\n\n`);
-      } else {
-        send(missed.map((event) => this.frame(event)).join(''));
-      }
-    }
+    send('retry: 1000\n\n');
+    // First a `start` (or `reset`) naming the seq the feed goes on after: a client that asked
+    // "from now" learns where now is, so its next reconnect resumes instead of starting afresh.
+    const unsubscribe = this.hub.follow(
+      since,
+      (event) => send(frame(event)),
+      (seq, reset) => send(`id: ${seq}\nevent: ${reset ? RESET_EVENT : START_EVENT}\ndata: ${JSON.stringify({ seq })}\n\n`),
+    );
     this.open.add(res);
     this.startHeartbeat();
     const done = () => {

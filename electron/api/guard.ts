@@ -4,7 +4,7 @@
 // every API call must carry the token from the data directory.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { EVENTS_PATH } from '../../shared/bridge.js';
+import { EVENTS_PATH } from '../../shared/client/http.js';
 
 export type Refusal = { status: 401 | 403; code: 'unauthorized' | 'forbidden'; message: string };
 

@@ -2,9 +2,9 @@
 // will the desktop app's main process, so both publish the same files in the same way.
 import { mkdirSync } from 'node:fs';
 import { openEngine, type Engine, type EngineOptions } from '../engine/engine.js';
-import { LanesError } from '../engine/errors.js';
+import { LanesError } from '../../shared/errors.js';
 import { ensureToken, removeDaemonInfo, writeDaemonInfo } from './daemon-info.js';
-import { defaultRendererDir } from './renderer-files.js';
+import { windowDir } from './window-files.js';
 import { createApiServer, type ApiServer } from './server.js';
 
 export interface HostOptions extends EngineOptions {
@@ -68,7 +68,7 @@ async function publish(engine: Engine, wanted: number, rendererDir: string | und
   const api = createApiServer({
     engine,
     token,
-    rendererDir: rendererDir ?? defaultRendererDir(),
+    rendererDir: rendererDir ?? windowDir,
     ...(bodyLimit !== undefined ? { bodyLimit } : {}),
     ...(log ? { log } : {}),
   });

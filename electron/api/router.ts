@@ -2,7 +2,9 @@
 // shared/requests.ts is served as soon as the engine handles it.
 import { z } from 'zod';
 import { requests, type RequestName } from '../../shared/requests.js';
-import { pathParams } from '../../shared/http.js';
+import { inputs } from '../../shared/schemas.js';
+import { pathParams } from '../../shared/client/http-target.js';
+import { badRequest } from '../../shared/errors.js';
 
 interface CompiledRoute {
   name: RequestName;
@@ -34,7 +36,8 @@ function numericFields(schema: z.ZodType): Set<string> {
 
 function compile(): CompiledRoute[] {
   return (Object.keys(requests) as RequestName[]).map((name) => {
-    const { method, path, input } = requests[name];
+    const { method, path } = requests[name];
+    const input = inputs[name];
     const source = path
       .split('/')
       .map((seg) => (seg.startsWith(':') ? '([^/]+)' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
@@ -63,16 +66,6 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
   return allowed.length > 0 ? { kind: 'method', allowed } : { kind: 'none' };
 }
 
-/** A request the input could not be built from: the caller answers 400 naming `field`. */
-export class InputError extends Error {
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Text that is plainly a number becomes one; anything else is left for the schema to refuse. */
 function coerce(value: string, numeric: boolean): unknown {
   return numeric && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
@@ -80,7 +73,7 @@ function coerce(value: string, numeric: boolean): unknown {
 
 /**
  * The raw input for `name`: path parameters, plus the query string (GET) or the JSON body
- * (POST, DELETE). Validation proper is the shared schema's job; this only assembles.
+ * (POST, DELETE). Validation proper is the engine's; this only assembles.
  */
 export function assembleInput(
   name: RequestName,
@@ -93,12 +86,12 @@ export function assembleInput(
   if (route.method === 'GET') {
     for (const key of new Set(query.keys())) {
       const values = query.getAll(key);
-      if (values.length > 1) throw new InputError(`${key}: given more than once`, key);
+      if (values.length > 1) throw badRequest(`${key}: given more than once`, key);
       input[key] = coerce(values[0] as string, route.numeric.has(key));
     }
   } else if (body !== undefined) {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new InputError('the request body must be a JSON object');
+      throw badRequest('the request body must be a JSON object');
     }
     Object.assign(input, body);
   }
@@ -106,7 +99,7 @@ export function assembleInput(
     const value = coerce(text, route.numeric.has(key));
     // The path names the thing acted on; a body that names another one is a mistake, not a choice.
     if (key in input && input[key] !== value) {
-      throw new InputError(`${key}: the body says ${JSON.stringify(input[key])} but the path says ${JSON.stringify(value)}`, key);
+      throw badRequest(`${key}: the body says ${JSON.stringify(input[key])} but the path says ${JSON.stringify(value)}`, key);
     }
     input[key] = value;
   }

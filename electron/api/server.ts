@@ -3,29 +3,14 @@
 // who is asking (Host, Origin, token) → which request → its input → the engine → JSON out.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { ZodError } from 'zod';
-import { describeIssues } from '../../shared/schemas.js';
-import { requests, type LanesErrorBody } from '../../shared/requests.js';
-import { EVENTS_PATH } from '../../shared/bridge.js';
+import { EVENTS_PATH } from '../../shared/client/http.js';
+import { HTTP_STATUS, LanesError, type ErrorBody, type ErrorCode } from '../../shared/errors.js';
 import type { Engine } from '../engine/engine.js';
-import { LanesError } from '../engine/errors.js';
 import { BodyError, DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
-import { EventStreams, StreamRequestError, resumePoint, runBase } from './event-stream.js';
+import { EventStreams, resumePoint } from './event-stream.js';
 import { checkSite, checkToken } from './guard.js';
-import { serveRenderer } from './renderer-files.js';
-import { assembleInput, InputError, matchRoute } from './router.js';
-
-type Code = LanesErrorBody['error']['code'];
-
-const STATUS_OF: Record<Code, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_large: 413,
-  internal: 500,
-};
+import { assembleInput, matchRoute } from './router.js';
+import { windowResponse } from './window-files.js';
 
 export interface ApiServerOptions {
   engine: Engine;
@@ -54,17 +39,19 @@ function sendJson(res: ServerResponse, status: number, value: unknown, extra: Re
   res.end(text);
 }
 
-function sendError(res: ServerResponse, status: number, code: Code, message: string, field?: string, extra: Record<string, string> = {}): void {
-  const body: LanesErrorBody = { error: { code, message, ...(field ? { field } : {}) } };
-  sendJson(res, status, body, extra);
+function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, field?: string, extra: Record<string, string> = {}): void {
+  const error: ErrorBody = { code, message, ...(field ? { field } : {}) };
+  sendJson(res, status, { error }, extra);
 }
 
-/** The field a zod error is about: its first issue's path, or the first unknown key. */
-function fieldOf(error: ZodError): string | undefined {
-  const issue = error.issues[0];
-  if (!issue) return undefined;
-  if (issue.path.length > 0) return issue.path.join('.');
-  return issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+async function serveWindow(req: IncomingMessage, res: ServerResponse, url: URL, root: string): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
+    return;
+  }
+  const answer = await windowResponse(root, url.pathname);
+  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': Buffer.byteLength(answer.body) });
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
 }
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
@@ -72,7 +59,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const rendererDir = resolve(options.rendererDir);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const streams = new EventStreams(engine.events, runBase(engine.startedAt), options.heartbeatMs);
+  const streams = new EventStreams(engine.events, options.heartbeatMs);
   let port = 0;
 
   async function callEngine(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -82,12 +69,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return sendError(res, 405, 'bad_request', `${url.pathname} takes ${match.allowed.join(', ')}`, undefined, { Allow: match.allowed.join(', ') });
     }
     const body = match.method === 'GET' ? undefined : await readJsonBody(req, bodyLimit);
-    const raw = assembleInput(match.name, match.params, url.searchParams, body);
-    // The engine validates too; checking here as well names the field the same way whatever the
-    // engine's own wording, and keeps malformed input from ever reaching it.
-    const parsed = requests[match.name].input.safeParse(raw);
-    if (!parsed.success) return sendError(res, 400, 'bad_request', describeIssues(parsed.error), fieldOf(parsed.error));
-    const output = await engine.request(match.name, parsed.data);
+    // The engine validates, as it does for every transport.
+    const output = await engine.request(match.name, assembleInput(match.name, match.params, url.searchParams, body));
     sendJson(res, 200, output);
   }
 
@@ -96,7 +79,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!url) return sendError(res, 400, 'bad_request', 'the request target is not a valid URL');
     const site = checkSite(req, port);
     if (site) return sendError(res, site.status, site.code, site.message);
-    if (url.pathname !== '/api' && !url.pathname.startsWith('/api/')) return serveRenderer(req, res, url, rendererDir);
+    if (url.pathname !== '/api' && !url.pathname.startsWith('/api/')) return serveWindow(req, res, url, rendererDir);
     const refused = checkToken(req, url, token);
     if (refused) return sendError(res, refused.status, refused.code, refused.message, undefined, { 'WWW-Authenticate': 'Bearer' });
     if (url.pathname === EVENTS_PATH) {
@@ -114,10 +97,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // An oversized upload is answered at once; closing the connection stops the rest of it.
     const close = { Connection: 'close' };
     if (err instanceof BodyError) return sendError(res, err.status, err.status === 413 ? 'too_large' : 'bad_request', err.message, undefined, err.status === 413 ? close : {});
-    if (err instanceof InputError || err instanceof StreamRequestError) return sendError(res, 400, 'bad_request', err.message, err.field);
     if (err instanceof URIError) return sendError(res, 400, 'bad_request', 'the URL is not validly encoded');
-    if (err instanceof LanesError) return sendError(res, STATUS_OF[err.code], err.code, err.message, err.field);
-    if (err instanceof ZodError) return sendError(res, 400, 'bad_request', describeIssues(err), fieldOf(err));
+    if (err instanceof LanesError) return sendError(res, HTTP_STATUS[err.code], err.code, err.message, err.field);
     log(`api: ${(err as Error)?.stack ?? String(err)}`);
     sendError(res, 500, 'internal', 'the engine hit an internal error; its log has the details');
   }

@@ -2,8 +2,9 @@
 // to print (tables for people, one line of JSON for programs).
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { LanesClient } from '../../shared/client/client.js';
 import { defaultDataDir } from '../engine/data-dir.js';
-import { connect, type LanesHttpClient } from './client.js';
+import { connect, type Connection } from './connect.js';
 
 /** `--data-dir`, else LANES_DATA_DIR, else the desktop app's own data directory. */
 export function dataDirOf(cmd: Command): string {
@@ -11,7 +12,11 @@ export function dataDirOf(cmd: Command): string {
   return resolve(given ?? defaultDataDir());
 }
 
-export function clientFor(cmd: Command): LanesHttpClient {
+export function clientFor(cmd: Command): LanesClient {
+  return connect(dataDirOf(cmd)).client;
+}
+
+export function connectionFor(cmd: Command): { client: LanesClient; connection: () => Connection } {
   return connect(dataDirOf(cmd));
 }
 

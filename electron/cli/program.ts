@@ -7,8 +7,8 @@ import { registerEvents } from './commands/events.js';
 import { registerJobs } from './commands/jobs.js';
 import { registerLanes } from './commands/lanes.js';
 import { registerLog } from './commands/log.js';
-import { CliError, EXIT_FAILURE, EXIT_USAGE, RequestRefused } from './errors.js';
-import { LanesError } from '../engine/errors.js';
+import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
+import { LanesError } from '../../shared/errors.js';
 import { appVersion } from '../engine/app-files.js';
 
 export function buildProgram(): Command {
@@ -47,18 +47,14 @@ export async function run(argv: string[]): Promise<number> {
       // Help and --version arrive as "errors" too; commander has already printed them.
       return err.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    if (err instanceof RequestRefused) {
-      const field = err.detail.field && !err.message.includes(err.detail.field) ? ` (${err.detail.field})` : '';
+    if (err instanceof LanesError) {
+      const field = err.field && !err.message.includes(err.field) ? ` (${err.field})` : '';
       process.stderr.write(`lanes: ${err.message}${field}\n`);
-      return err.exitCode;
+      return EXIT_FAILURE;
     }
     if (err instanceof CliError) {
       if (err.message) process.stderr.write(`lanes: ${err.message}\n`);
       return err.exitCode;
-    }
-    if (err instanceof LanesError) {
-      process.stderr.write(`lanes: ${err.message}\n`);
-      return EXIT_FAILURE;
     }
     // Anything else is unexpected (a bad LANES_CORES, a full disk …): its words, and the stack
     // only when asked for, since a trace helps a developer and buries the point for everyone else.

@@ -1,25 +1,31 @@
-// The engine: wires the store, the worker pool and the sizer together, and answers requests.
+// The engine: wires the store, the fleet, the status board and the request handlers together.
 // Nothing here imports Electron; the desktop app, `lanes daemon` and the tests all run this.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestName, RequestOutput } from '../../shared/requests.js';
-import type { LaneStatus, Status } from '../../shared/model.js';
+import type { Status } from '../../shared/model.js';
+import { conflict } from '../../shared/errors.js';
+import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { appVersion, migrationsDir, workerEntry as defaultWorkerEntry } from './app-files.js';
 import { detectCores, machineCeiling, tickFromEnv } from './ceiling.js';
 import { EventHub } from './event-hub.js';
+import { Fleet } from './fleet/fleet.js';
+import { ScaleLedger } from './fleet/ledger.js';
 import { acquireLock, type EngineLock } from './lock.js';
-import { LaneView } from './lane-view.js';
-import { Fleet } from './fleet.js';
-import { createHandlers } from './handlers.js';
-import { validate } from './validate.js';
-import { conflict } from './errors.js';
-import { openDatabase, type Db } from './store/db.js';
-import { JobStore } from './store/jobs.js';
-import { JobQueries, type RecentFigures } from './store/job-queries.js';
-import { LaneStore, type LaneRow } from './store/lanes.js';
-import { Ledger } from './store/ledger.js';
 import { recoverInterrupted } from './recovery.js';
-import { RATE_WINDOW_S, RecentRate } from './recent-rate.js';
+import type { RequestContext, StatusBoard } from './requests/context.js';
+import { jobHandlers } from './requests/jobs.js';
+import { laneHandlers } from './requests/lanes.js';
+import { laneStatus, laneStatuses, type StatusInputs, type StatusLookups } from './status/lane-status.js';
+import { LanePublisher } from './status/publisher.js';
+import { RecentFiguresBoard } from './status/recent.js';
+import { TimelineSamples } from './status/timeline.js';
+import { openDatabase, type Db } from './store/db.js';
+import { JobQueries } from './store/job-queries.js';
+import { JobStore, publicJob } from './store/jobs.js';
+import { LaneStore } from './store/lanes.js';
+import { Ledger } from './store/ledger.js';
+import { validate } from './validate.js';
 import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
 
 export interface EngineOptions {
@@ -48,7 +54,7 @@ export interface Engine {
   readonly ceiling: number;
   readonly startedAt: number;
   readonly events: EventHub;
-  /** Validates `input` against the shared contract, runs it; throws LanesError for bad input. */
+  /** Validates `input` against the contract's schema, runs it; throws LanesError for bad input. */
   request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>>;
   status(): Status;
   /** Stop taking work, let running jobs finish within `graceMs`, then stop workers. */
@@ -70,77 +76,103 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   }
 }
 
-/** The median wait is a query; recomputing it every couple of seconds is plenty. */
-const WAIT_CACHE_MS = 2_000;
-
 class LanesEngine implements Engine {
-  readonly events = new EventHub();
-  readonly lanes: LaneStore;
-  readonly jobs: JobStore;
-  readonly queries: JobQueries;
-  readonly ledger: Ledger;
-  readonly view: LaneView;
-  readonly fleet: Fleet;
-  private laneRows: LaneRow[];
-  private readonly waitCache = new Map<string, { at: number; ms: number | null }>();
-  private readonly rate = new RecentRate();
+  readonly events: EventHub;
+  private readonly fleet: Fleet;
+  private readonly publisher: LanePublisher;
+  private readonly board: StatusBoard;
   private readonly handlers;
   private stopping: Promise<void> | null = null;
 
   constructor(
-    readonly options: EngineOptions,
+    private readonly options: EngineOptions,
     private readonly db: Db,
     private readonly lock: EngineLock,
     readonly ceiling: number,
-    readonly tickMs: number,
+    tickMs: number,
     readonly startedAt: number,
   ) {
-    this.lanes = new LaneStore(db);
-    this.jobs = new JobStore(db);
-    this.queries = new JobQueries(db);
-    this.ledger = new Ledger(db);
-    this.laneRows = this.lanes.list();
     const log = options.log ?? ((line: string) => process.stderr.write(`lanes: ${line}\n`));
-    recoverInterrupted(this.jobs, Date.now(), log);
-    this.view = new LaneView({
-      lanes: () => this.laneRows,
-      counts: () => this.lanes.allCounts(),
-      recent: (lane) => this.recent(lane),
-      oldestQueuedAt: (lane) => this.jobs.oldestQueuedAt(lane),
-      fleet: (lane) => this.fleet.counts(lane),
-    });
+    this.events = new EventHub(startedAt * 1000);
+    const lanes = new LaneStore(db);
+    const jobs = new JobStore(db);
+    const queries = new JobQueries(db);
+    const ledger = new Ledger(db);
+    recoverInterrupted(jobs, Date.now(), log);
+    const logPaths = (jobId: number) => {
+      const base = join(this.dataDir, 'logs', String(jobId));
+      return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log` };
+    };
+
     this.fleet = new Fleet({
-      engine: this,
+      ceiling,
+      tickMs,
+      jobs,
+      lanes,
+      ledger: new ScaleLedger(ledger, this.events, Date.now),
       launcher: options.launcher ?? nodeLauncher,
       entry: options.workerEntry ?? defaultWorkerEntry,
       heartbeatMs: options.heartbeatMs ?? 5_000,
-      logCapBytes: options.logCapBytes ?? 1_048_576,
+      logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
+      logPaths,
       log,
+      jobChanged: (job) => this.events.emit('job', publicJob(job)),
+      changed: () => this.publisher.soon(),
     });
-    this.handlers = createHandlers(this);
-    this.countFinishedJobs();
+
+    const recent = new RecentFiguresBoard(queries, Date.now());
+    this.events.subscribe(recent.observe);
+    const inputs = (): StatusInputs => ({
+      now: Date.now(),
+      tickMs,
+      ceiling,
+      lanes: lanes.list(),
+      counts: lanes.allCounts(),
+      workers: this.fleet.workerCounts(),
+      machineInUse: this.fleet.alive(),
+    });
+    const lookups: StatusLookups = { recent: (lane, now) => recent.of(lane, now), oldestQueuedAt: (lane) => jobs.oldestQueuedAt(lane) };
+    const timeline = new TimelineSamples();
+    this.publisher = new LanePublisher(() => laneStatuses(inputs(), lookups), this.events, timeline);
+    this.board = {
+      status: () => ({
+        // Taken before the lanes are read: every event after it is news to this snapshot.
+        seq: this.events.lastSeq,
+        ceiling,
+        workersInUse: this.fleet.alive(),
+        dataDir: this.dataDir,
+        pid: process.pid,
+        startedAt,
+        version: appVersion,
+        lanes: laneStatuses(inputs(), lookups).lanes,
+      }),
+      announce: () => this.publisher.publish(),
+      lane: (name) => {
+        const row = lanes.find(name);
+        return row && laneStatus(row, inputs(), lookups).status;
+      },
+      timeline: (names, since) => timeline.of(names, since),
+      forget: (lane) => this.publisher.forget(lane),
+    };
+
+    const context: RequestContext = {
+      ceiling,
+      cancelGraceMs: options.cancelGraceMs ?? 5_000,
+      jobs,
+      queries,
+      lanes,
+      ledger,
+      events: this.events,
+      fleet: this.fleet,
+      board: this.board,
+      logPaths,
+    };
+    this.handlers = { ...jobHandlers(context), ...laneHandlers(context) };
     this.fleet.start();
   }
 
   get dataDir(): string {
     return this.options.dataDir;
-  }
-
-  get cancelGraceMs(): number {
-    return this.options.cancelGraceMs ?? 5_000;
-  }
-
-  laneList(): LaneRow[] {
-    return this.laneRows;
-  }
-
-  refreshLanes(): void {
-    this.laneRows = this.lanes.list();
-  }
-
-  logPaths(jobId: number) {
-    const base = join(this.dataDir, 'logs', String(jobId));
-    return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log` };
   }
 
   async request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>> {
@@ -150,46 +182,7 @@ class LanesEngine implements Engine {
   }
 
   status(): Status {
-    const { lanes } = this.laneSnapshot();
-    return {
-      ceiling: this.ceiling,
-      workersInUse: this.fleet.alive(),
-      dataDir: this.dataDir,
-      pid: process.pid,
-      startedAt: this.startedAt,
-      version: appVersion,
-      lanes,
-    };
-  }
-
-  laneSnapshot(): { lanes: LaneStatus[]; nudgeDueAt: number | null } {
-    return this.view.all({ now: Date.now(), tickMs: this.tickMs, ceiling: this.ceiling }, this.fleet.alive());
-  }
-
-  laneStatus(name: string): LaneStatus | undefined {
-    return this.view.build(name, { now: Date.now(), tickMs: this.tickMs, ceiling: this.ceiling }, this.fleet.alive());
-  }
-
-
-  private recent(lane: string): RecentFigures {
-    const now = Date.now();
-    let wait = this.waitCache.get(lane);
-    if (!wait || now - wait.at >= WAIT_CACHE_MS) {
-      wait = { at: now, ms: this.queries.medianWait(lane) };
-      this.waitCache.set(lane, wait);
-    }
-    return { throughputPerMin: this.rate.perMinute(lane, now), medianWaitMs: wait.ms };
-  }
-
-  /** The rate starts from what finished in its window before this start, then counts events. */
-  private countFinishedJobs(): void {
-    for (const r of this.queries.finishedPerSecond(Date.now() - RATE_WINDOW_S * 1000)) this.rate.add(r.lane, r.second * 1000, r.n);
-    this.events.subscribe((e) => {
-      if (e.type === 'job' && e.data.finishedAt !== null && (e.data.state === 'succeeded' || e.data.state === 'failed')) {
-        this.rate.add(e.data.lane, e.data.finishedAt);
-      }
-      if (e.type === 'laneRemoved') this.rate.forget(e.data.name);
-    });
+    return this.board.status();
   }
 
   stop(options: { graceMs?: number } = {}): Promise<void> {
@@ -198,6 +191,7 @@ class LanesEngine implements Engine {
       return this.stopping;
     }
     this.stopping = (async () => {
+      this.publisher.stop();
       await this.fleet.shutdown(options.graceMs ?? 10_000);
       this.db.close();
       this.lock.release();
@@ -205,4 +199,3 @@ class LanesEngine implements Engine {
     return this.stopping;
   }
 }
-

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { conflict } from './errors.js';
+import { conflict } from '../../shared/errors.js';
 
 export interface EngineLock {
   release(): void;

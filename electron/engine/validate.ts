@@ -1,15 +1,13 @@
-// Every request is checked against the shared contract's schema before the engine acts on it.
-import { describeIssues } from '../../shared/schemas.js';
-import { requests, type ParsedInput, type RequestName } from '../../shared/requests.js';
-import { badRequest, notFound } from './errors.js';
+// Every request is checked against the contract's schema before the engine acts on it, whichever
+// transport brought it: one validator, so the same bad input is refused with the same message and
+// the same `field` over HTTP, IPC and in-process calls.
+import { describeIssues, fieldOf, inputs } from '../../shared/schemas.js';
+import { isRequestName, type ParsedInput, type RequestName } from '../../shared/requests.js';
+import { badRequest, notFound } from '../../shared/errors.js';
 
 export function validate<K extends RequestName>(name: K, input: unknown): ParsedInput<K> {
-  const route = requests[name];
-  if (!route) throw notFound(`no request named ${String(name)}`);
-  const result = route.input.safeParse(input ?? {});
-  if (!result.success) {
-    const first = result.error.issues[0];
-    throw badRequest(describeIssues(result.error), first && first.path.length ? first.path.join('.') : undefined);
-  }
+  if (!isRequestName(name)) throw notFound(`no request named ${String(name)}`);
+  const result = inputs[name].safeParse(input ?? {});
+  if (!result.success) throw badRequest(describeIssues(result.error), fieldOf(result.error));
   return result.data as ParsedInput<K>;
 }

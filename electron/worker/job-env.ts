@@ -1,7 +1,8 @@
-import type { JobAssignment } from './protocol.js';
+// The environment a job runs with.
+import { WORKER_ENV, type JobAssignment } from './protocol.js';
 
 // Variables that wire a worker to its engine; a job has no business seeing them.
-const INTERNAL = new Set(['LANES_LANE', 'LANES_WORKER_ID', 'LANES_WORKER_COMMAND', 'LANES_WORKER_CWD', 'LANES_LOG_CAP_BYTES', 'ELECTRON_RUN_AS_NODE', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
+const INTERNAL = new Set<string>([...Object.values(WORKER_ENV), 'ELECTRON_RUN_AS_NODE', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
 
 /** The job sees the engine's environment, minus Lanes' own wiring, plus what it asked for. */
 export function jobEnv(job: JobAssignment, additions: Record<string, string> | undefined): NodeJS.ProcessEnv {

@@ -1,16 +1,17 @@
 // The worker runtime: one OS process that pulls a job, runs it, reports, and pulls again.
 // It holds nothing between jobs that another worker could not rebuild from the store.
 import { connect } from './channel.js';
-import type { JobAssignment, JobOutcome, ToWorker } from './protocol.js';
+import { WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from './protocol.js';
+import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { runShellJob, type RunningProcess } from './shell-job.js';
 import { PersistentCommand } from './persistent.js';
 import { signalGroup } from './process-group.js';
 
 const channel = connect();
-const logCap = Number(process.env.LANES_LOG_CAP_BYTES) || 1_048_576;
-const persistent = process.env.LANES_WORKER_COMMAND
-  ? new PersistentCommand(JSON.parse(process.env.LANES_WORKER_COMMAND) as string[], logCap, process.env.LANES_WORKER_CWD)
-  : null;
+const env = process.env;
+const logCap = Number(env[WORKER_ENV.logCapBytes]) || LOG_CAP_BYTES;
+const command = env[WORKER_ENV.command];
+const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd]) : null;
 
 let running: { job: JobAssignment; proc: RunningProcess } | null = null;
 /** A persistent command keeps its process group across jobs; the engine hears of it once. */

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { homedir } from 'node:os';
-import type { JobAssignment, JobOutcome } from './protocol.js';
+import { WORKER_ENV, type JobAssignment, type JobOutcome } from './protocol.js';
 import type { RunningProcess } from './shell-job.js';
 import { CappedLog } from './capped-log.js';
 import { signalGroup } from './process-group.js';
@@ -60,7 +60,7 @@ export class PersistentCommand {
     const [cmd, ...args] = this.argv;
     const child = spawn(cmd!, args, {
       cwd: this.cwd ?? homedir(),
-      env: { ...jobEnv(first, undefined), LANES_LANE: process.env.LANES_LANE ?? '' },
+      env: { ...jobEnv(first, undefined), [WORKER_ENV.lane]: process.env[WORKER_ENV.lane] ?? '' },
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,

@@ -17,12 +17,3 @@ export function signalGroup(pgid: number, signal: GroupSignal): boolean {
     return false;
   }
 }
-
-export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(process.platform === 'win32' ? pgid : -pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

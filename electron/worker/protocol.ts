@@ -39,13 +39,16 @@ export interface JobOutcome {
   result?: unknown;
 }
 
-/** What a worker is told about its lane when it starts, via its environment. */
-export interface WorkerEnv {
-  LANES_LANE: string;
-  LANES_WORKER_ID: string;
+/**
+ * What a worker is told about its lane when it starts, through these environment variables. The
+ * engine sets them; the worker reads them and keeps them from its jobs.
+ */
+export const WORKER_ENV = {
+  lane: 'LANES_LANE',
+  id: 'LANES_WORKER_ID',
   /** JSON argv of the persistent command, when the lane has one. */
-  LANES_WORKER_COMMAND?: string;
-  /** Where it runs. */
-  LANES_WORKER_CWD?: string;
-  LANES_LOG_CAP_BYTES: string;
-}
+  command: 'LANES_WORKER_COMMAND',
+  /** Where that command runs. */
+  cwd: 'LANES_WORKER_CWD',
+  logCapBytes: 'LANES_LOG_CAP_BYTES',
+} as const;

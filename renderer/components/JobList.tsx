@@ -3,7 +3,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
 import type { Job } from '../../shared/model';
-import { loadMoreJobs, selectJob } from '../actions';
+import { selectJob } from '../actions';
+import { loadMoreJobs } from '../live';
 import { describeSpec, formatClock, formatDuration, STATE_WORDS } from '../format';
 import { indexOfId, useJobs } from '../stores/jobs';
 

@@ -3,7 +3,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { JOB_STATES, type JobState, type LaneStatus } from '../../shared/model';
 import { setJobFilter } from '../actions';
-import { formatCount, STATE_WORDS } from '../format';
+import { formatCount, plural, STATE_WORDS } from '../format';
 import { useJobs, type JobFilter } from '../stores/jobs';
 import { useLanes } from '../stores/lanes';
 import { JobDetail } from './JobDetail';
@@ -14,7 +14,6 @@ export function JobsPanel() {
   const selected = useJobs((s) => s.selectedId);
   const order = useLanes((s) => s.order);
   const counts = useLanes(useShallow((s) => countByState(filter, s.order.map((n) => s.byName[n]!))));
-  const totalAtLoad = useJobs((s) => s.totalAtLoad);
   const total = filter.state ? counts[filter.state] : counts.all;
 
   return (
@@ -43,7 +42,7 @@ export function JobsPanel() {
           </select>
         </span>
         <span className="toolbar-count" aria-live="polite" data-testid="job-count">
-          {formatCount(Number.isFinite(total) ? total : totalAtLoad)} {total === 1 ? 'job' : 'jobs'}
+          {plural(total, 'job')}
         </span>
       </div>
       <div className="jobs-body">

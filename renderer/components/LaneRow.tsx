@@ -13,7 +13,7 @@ export function LaneRow({ name }: { name: string }) {
   const capError = useLanes((s) => s.capError[name]);
   if (!lane) return null;
 
-  const cap = pending ?? lane.cap;
+  const cap = pending?.cap ?? lane.cap;
   const mood = MOOD_WORDS[lane.mood];
   const titleId = `lane-${name}`;
   // Once a raise is on its way the nudge has been answered; it comes back if the engine refuses.

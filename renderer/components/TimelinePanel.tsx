@@ -1,10 +1,11 @@
 // The scale timeline: a chart per lane, and beside it the ledger of every start, stop and drain
 // with its reason — the answer to "why did the fleet change?".
 import { useEffect } from 'react';
-import { loadTimeline } from '../actions';
+import { loadTimeline } from '../live';
 import { formatClock, REASON_WORDS } from '../format';
 import { useLanes } from '../stores/lanes';
-import { TIMELINE_SPAN_MS, useTimeline } from '../stores/timeline';
+import { useTimeline } from '../stores/timeline';
+import { TIMELINE_SPAN_MS } from '../../shared/limits';
 import type { TimelinePoint } from '../../shared/model';
 import { LaneChart } from './LaneChart';
 import { useNow } from './useNow';

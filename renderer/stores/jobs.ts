@@ -18,15 +18,17 @@ export interface LogView {
 }
 
 export interface JobsState {
+  /** The last event (or page) the rows reflect. */
+  seq: number;
   filter: JobFilter;
   rows: Job[];
-  /** The engine's total for the filter when the first page loaded. */
-  totalAtLoad: number;
   nextBeforeId: number | null;
   loading: boolean;
   error: string | null;
   selectedId: number | null;
   detail: Job | null;
+  /** The last event (or answer) the detail reflects. */
+  detailSeq: number;
   log: LogView;
   /** The engine's refusal of the last cancel / retry. */
   actionError: string | null;
@@ -35,14 +37,15 @@ export interface JobsState {
 export const EMPTY_LOG: LogView = { stream: 'stdout', text: '', nextOffset: 0, truncated: false, loading: false };
 
 export const useJobs = create<JobsState>(() => ({
+  seq: 0,
   filter: { lane: null, state: null },
   rows: [],
-  totalAtLoad: 0,
   nextBeforeId: null,
   loading: false,
   error: null,
   selectedId: null,
   detail: null,
+  detailSeq: 0,
   log: EMPTY_LOG,
   actionError: null,
 }));
@@ -68,16 +71,11 @@ export function indexOfId(rows: Job[], id: number): number {
   return -1;
 }
 
-/** How far a job has got: a later event never shows less (a retry restarts at attempt 0). */
-function progress(job: Job): number {
-  return job.attempts * 3 + (job.state === 'queued' ? 0 : job.state === 'running' ? 1 : 2);
-}
-
 /**
- * Applies a frame's worth of job events: updates rows in place, puts new matching jobs on top.
- * `onlyForward`: the events may be older than the rows (they crossed a page on the wire).
+ * Applies a frame's worth of job events, all newer than what the rows reflect (the caller drops
+ * older ones by seq): updates rows in place, puts new matching jobs on top.
  */
-export function applyJobEvents(state: JobsState, jobs: Job[], onlyForward = false): Partial<JobsState> {
+export function applyJobEvents(state: JobsState, jobs: Job[]): Partial<JobsState> {
   if (jobs.length === 0) return {};
   let rows: Job[] | null = null;
   const fresh: Job[] = [];
@@ -86,7 +84,6 @@ export function applyJobEvents(state: JobsState, jobs: Job[], onlyForward = fals
   for (const job of jobs) {
     const i = indexOfId(state.rows, job.id);
     if (i >= 0) {
-      if (onlyForward && progress(job) <= progress(state.rows[i]!)) continue;
       rows ??= state.rows.slice();
       rows[i] = job;
     } else if (job.id > newest && listed && matches(state.filter, job)) {
@@ -106,7 +103,5 @@ export function applyJobEvents(state: JobsState, jobs: Job[], onlyForward = fals
   } else if (rows) {
     patch.rows = rows;
   }
-  const selected = state.selectedId === null ? undefined : jobs.findLast((j) => j.id === state.selectedId);
-  if (selected && !(onlyForward && state.detail && progress(selected) <= progress(state.detail))) patch.detail = selected;
   return patch;
 }

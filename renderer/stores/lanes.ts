@@ -2,20 +2,23 @@
 // numbers are never overwritten by an edit: `pendingCap` sits beside them, so rolling back is just
 // forgetting the edit.
 import { create } from 'zustand';
-import type { LaneStatus, Nudge } from '../../shared/model';
+import type { LaneStatus, Status } from '../../shared/model';
 
 export interface LanesState {
+  /** The last event (or snapshot) these lanes reflect. */
+  seq: number;
   ceiling: number;
   /** Lane names in the order the engine lists them (new lanes at the end). */
   order: string[];
   byName: Record<string, LaneStatus>;
-  /** Cap values sent to the engine and not answered yet. */
-  pendingCap: Record<string, number>;
+  /** Cap values sent to the engine whose effect has not been seen yet, with the seq that will show it. */
+  pendingCap: Record<string, { cap: number; until: number }>;
   /** The engine's refusal of the last cap change, per lane, in its own words. */
   capError: Record<string, string>;
 }
 
 export const useLanes = create<LanesState>(() => ({
+  seq: 0,
   ceiling: 1,
   order: [],
   byName: {},
@@ -23,40 +26,39 @@ export const useLanes = create<LanesState>(() => ({
   capError: {},
 }));
 
-export function replaceLanes(state: LanesState, ceiling: number, lanes: LaneStatus[]): Partial<LanesState> {
+export function replaceLanes(state: LanesState, status: Status): Partial<LanesState> {
   const byName: Record<string, LaneStatus> = {};
-  for (const lane of lanes) byName[lane.name] = lane;
-  const order = lanes.map((l) => l.name);
-  return { ceiling, order, byName, pendingCap: keepKeys(state.pendingCap, byName), capError: keepKeys(state.capError, byName) };
+  for (const lane of status.lanes) byName[lane.name] = lane;
+  const order = status.lanes.map((l) => l.name);
+  return {
+    seq: status.seq,
+    ceiling: status.ceiling,
+    order,
+    byName,
+    pendingCap: settled(keepKeys(state.pendingCap, byName), status.seq),
+    capError: keepKeys(state.capError, byName),
+  };
 }
 
-export function upsertLanes(state: LanesState, lanes: LaneStatus[]): Partial<LanesState> {
-  if (lanes.length === 0) return {};
+/** Lane events up to `seq`: changed lanes replaced, removed ones dropped. */
+export function applyLaneEvents(state: LanesState, seq: number, lanes: LaneStatus[], removed: Iterable<string>): Partial<LanesState> {
   const byName = { ...state.byName };
   let order = state.order;
   for (const lane of lanes) {
     if (!(lane.name in byName)) order = [...order, lane.name];
     byName[lane.name] = lane;
   }
-  return { byName, order };
+  const gone = new Set(removed);
+  for (const name of gone) delete byName[name];
+  if (gone.size > 0) order = order.filter((n) => !gone.has(n));
+  return { seq, byName, order, pendingCap: settled(state.pendingCap, seq) };
 }
 
-export function removeLanes(state: LanesState, names: string[]): Partial<LanesState> {
-  if (names.length === 0) return {};
-  const gone = new Set(names);
-  const byName = { ...state.byName };
-  for (const name of names) delete byName[name];
-  return { byName, order: state.order.filter((n) => !gone.has(n)) };
-}
-
-export function setNudges(state: LanesState, nudges: Map<string, Nudge | null>): Partial<LanesState> {
-  if (nudges.size === 0) return {};
-  const byName = { ...state.byName };
-  for (const [name, nudge] of nudges) {
-    const lane = byName[name];
-    if (lane) byName[name] = { ...lane, nudge };
-  }
-  return { byName };
+/** A pending cap is shown until the lanes reflect the seq at which the engine answered it. */
+function settled(pending: LanesState['pendingCap'], seq: number): LanesState['pendingCap'] {
+  const out: LanesState['pendingCap'] = {};
+  for (const [lane, p] of Object.entries(pending)) if (p.until > seq) out[lane] = p;
+  return out;
 }
 
 /** Worker processes alive across all lanes, for the header's "in use". */

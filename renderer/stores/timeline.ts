@@ -3,8 +3,8 @@
 // chart moves without polling.
 import { create } from 'zustand';
 import type { LaneStatus, ScaleEvent, TimelinePoint } from '../../shared/model.js';
+import { TIMELINE_SPAN_MS } from '../../shared/limits.js';
 
-export const TIMELINE_SPAN_MS = 3_600_000;
 /** Live points closer together than this replace the previous one: a burst is one point. */
 const POINT_SPACING_MS = 1_000;
 const LEDGER_LIMIT = 500;

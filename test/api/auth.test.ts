@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
 import type { JobPage, Status } from '../../shared/model.js';
-import { api, raw } from '../support/http.js';
+import { api, raw, openRawStream } from '../support/http.js';
 import { ensureBuilt, tempDataDir } from '../support/daemon.js';
-import { openStream } from '../support/event-stream.js';
 
 const isPosix = process.platform !== 'win32';
 
@@ -89,7 +88,7 @@ describe('API access', () => {
 
   it('takes the token as ?token= on the event stream, where EventSource cannot send headers', async () => {
     expect((await raw(port, { path: '/api/events?token=' + 'f'.repeat(64) })).status).toBe(401);
-    const stream = await openStream(port, { path: `/api/events?token=${host.token}` });
+    const stream = await openRawStream(port, { path: `/api/events?token=${host.token}` });
     expect(stream.response.statusCode).toBe(200);
     expect(stream.response.headers['content-type']).toMatch(/^text\/event-stream/);
     stream.close();

@@ -1,24 +1,24 @@
 // The live event stream: a client that drops and reconnects with its last seq receives every
 // event it missed, in order, then the live ones; a resume point the engine cannot honour gets
-// `reset` instead.
+// `reset` instead. Seqs are the engine's own, numbered from its start time × 1000.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostedEngine } from '../../electron/api/host.js';
 import { createApiServer } from '../../electron/api/server.js';
-import { runBase } from '../../electron/api/event-stream.js';
+import type { SseMessage } from '../../shared/client/sse.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Job } from '../../shared/model.js';
-import { startHostedApi, type api } from '../support/http.js';
+import { openRawStream, startHostedApi, type api, type RawStream } from '../support/http.js';
 import { tempDataDir } from '../support/daemon.js';
-import { openStream, type SseFrame, type TestStream } from '../support/event-stream.js';
+
+type SseFrame = SseMessage;
 
 describe('event stream', () => {
   const tmp = tempDataDir();
   let host: HostedEngine;
   let call: ReturnType<typeof api>;
   const auth = () => ({ Authorization: `Bearer ${host.token}` });
-  /** Seqs on the wire are numbered from this run's base. */
-  const base = () => runBase(host.engine.startedAt);
-  const onWire = (events: LanesEvent[]) => events.map((e) => ({ ...e, seq: base() + e.seq }));
+  /** Where this run's seqs start. */
+  const base = () => host.engine.startedAt * 1000;
 
   beforeAll(async () => ({ host, call } = await startHostedApi(tmp.dir)));
   afterAll(async () => {
@@ -47,21 +47,21 @@ describe('event stream', () => {
     return id;
   }
 
-  async function waitForCount(stream: TestStream, n: number): Promise<LanesEvent[]> {
+  async function waitForCount(stream: RawStream, n: number): Promise<LanesEvent[]> {
     let count = 0;
-    await stream.next((f) => f.event !== 'reset' && ++count >= n);
+    await stream.next((f) => f.event !== 'reset' && f.event !== 'start' && ++count >= n);
     return stream.events().slice(0, n);
   }
 
-  it('sends each event with its seq as the id and its type as the event name', async () => {
-    const stream = await openStream(host.port, { headers: auth() });
-    // First a bare id: an EventSource that drops before any event still knows where it was.
-    await new Promise<void>((done) => {
-      const check = () => (stream.text().includes('\n\n') ? done() : void stream.response.once('data', check));
-      check();
-    });
-    expect(stream.text()).toMatch(/^retry: 1000\nid: (\d+)\n\n/);
-    expect(Number(/^retry: 1000\nid: (\d+)/.exec(stream.text())?.[1])).toBeGreaterThanOrEqual(base());
+  it('starts by naming where it starts, then sends each event with its seq as the id and its type as the event name', async () => {
+    const now = host.engine.events.lastSeq;
+    const stream = await openRawStream(host.port, { headers: auth() });
+    // First where "now" is: a client that drops before any event still knows where it was.
+    const start = await stream.next((f) => f.event === 'start');
+    expect(stream.messages[0]).toBe(start);
+    expect(JSON.parse(start.data)).toEqual({ seq: now });
+    expect(start.id).toBe(String(now));
+    expect(now).toBeGreaterThanOrEqual(base());
     const id = await runJob('first');
     const frame = await stream.next(jobFinished(id));
     const event = JSON.parse(frame.data) as LanesEvent;
@@ -73,7 +73,7 @@ describe('event stream', () => {
 
   for (const via of ['?since=', 'Last-Event-ID'] as const) {
     it(`resumes after a disconnect with ${via}: every missed event, in order, then live ones`, async () => {
-      const first = await openStream(host.port, { headers: auth() });
+      const first = await openRawStream(host.port, { headers: auth() });
       const a = await runJob(`before-${via}`);
       await first.next(jobFinished(a));
       const lastSeen = first.events().at(-1)?.seq as number;
@@ -84,13 +84,13 @@ describe('event stream', () => {
       await runJob(`away-2-${via}`);
       expect((await call.post('/api/lanes/worker/cap', { cap: 2 })).status).toBe(200);
       expect((await call.post('/api/lanes/worker/cap', { cap: 1 })).status).toBe(200);
-      const missed = onWire(host.engine.events.since(lastSeen - base()) as LanesEvent[]);
+      const missed = host.engine.events.since(lastSeen) as LanesEvent[];
       expect(missed.length).toBeGreaterThan(4);
 
       const resumed =
         via === '?since='
-          ? await openStream(host.port, { path: `/api/events?since=${lastSeen}`, headers: auth() })
-          : await openStream(host.port, { headers: { ...auth(), 'Last-Event-ID': String(lastSeen) } });
+          ? await openRawStream(host.port, { path: `/api/events?since=${lastSeen}`, headers: auth() })
+          : await openRawStream(host.port, { headers: { ...auth(), 'Last-Event-ID': String(lastSeen) } });
       const replay = await waitForCount(resumed, missed.length);
       expect(replay.map((e) => e.seq)).toEqual(missed.map((e) => e.seq));
       expect(replay).toEqual(missed);
@@ -108,20 +108,21 @@ describe('event stream', () => {
 
   it('prefers Last-Event-ID over ?since= (EventSource keeps its first URL when it reconnects)', async () => {
     await runJob('prefer');
-    const last = base() + host.engine.events.lastSeq;
-    const stream = await openStream(host.port, { path: '/api/events?since=1', headers: { ...auth(), 'Last-Event-ID': String(last - 1) } });
+    const last = host.engine.events.lastSeq;
+    const stream = await openRawStream(host.port, { path: '/api/events?since=1', headers: { ...auth(), 'Last-Event-ID': String(last - 1) } });
     const [event] = await waitForCount(stream, 1);
     expect(event?.seq).toBe(last);
     stream.close();
   });
 
   it('sends reset when the resume point is from an earlier run of the engine, or was never sent', async () => {
-    const now = base() + host.engine.events.lastSeq;
-    const earlierRun = runBase(host.engine.startedAt - 60_000) + 5;
+    const now = host.engine.events.lastSeq;
+    const earlierRun = (host.engine.startedAt - 60_000) * 1000 + 5;
     for (const since of [earlierRun, now + 1000]) {
-      const stream = await openStream(host.port, { path: `/api/events?since=${since}`, headers: auth() });
+      const stream = await openRawStream(host.port, { path: `/api/events?since=${since}`, headers: auth() });
       const reset = await stream.next((f) => f.event === 'reset');
-      const seq = base() + host.engine.events.lastSeq;
+      expect(stream.messages[0]).toBe(reset);
+      const seq = host.engine.events.lastSeq;
       expect(JSON.parse(reset.data)).toEqual({ seq });
       expect(reset.id).toBe(String(seq));
       stream.close();
@@ -138,7 +139,7 @@ describe('event stream', () => {
     // Same engine, a second server with a fast heartbeat, so the test need not wait 15 s.
     const quick = createApiServer({ engine: host.engine, token: host.token, rendererDir: tmp.dir, heartbeatMs: 30 });
     const port = await quick.listen(0);
-    const stream = await openStream(port, { headers: auth() });
+    const stream = await openRawStream(port, { headers: auth() });
     await new Promise<void>((done) => {
       const check = () => (stream.text().includes(': keepalive') ? done() : void stream.response.once('data', check));
       check();

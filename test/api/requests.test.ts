@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostedEngine } from '../../electron/api/host.js';
 import { requests, type RequestName } from '../../shared/requests.js';
 import type { Job, JobPage, LaneStatus, Status } from '../../shared/model.js';
-import { raw, startHostedApi, type api } from '../support/http.js';
+import type { SseMessage } from '../../shared/client/sse.js';
+import { raw, startHostedApi, type api, openRawStream } from '../support/http.js';
 import { tempDataDir } from '../support/daemon.js';
-import { openStream } from '../support/event-stream.js';
 
 describe('API requests', () => {
   const tmp = tempDataDir();
@@ -55,10 +55,10 @@ describe('API requests', () => {
     const added = await call.post('/api/jobs', { argv: ['sh', '-c', 'echo hello from lanes'] });
     expect(added.status).toBe(200);
     const { id } = added.json as { id: number };
-    const stream = await openStream(host.port, { path: '/api/events', headers: { Authorization: `Bearer ${host.token}` } });
+    const stream = await openRawStream(host.port, { path: '/api/events', headers: { Authorization: `Bearer ${host.token}` } });
     const current = (await call.get(`/api/jobs/${id}`)).json as Job;
     if (current.state !== 'succeeded') {
-      await stream.next((f) => f.event === 'job' && (JSON.parse(f.data) as { data: Job }).data.id === id && (JSON.parse(f.data) as { data: Job }).data.state === 'succeeded');
+      await stream.next((f: SseMessage) => f.event === 'job' && (JSON.parse(f.data) as { data: Job }).data.id === id && (JSON.parse(f.data) as { data: Job }).data.state === 'succeeded');
     }
     stream.close();
     const page = (await call.get('/api/jobs?lane=worker&state=succeeded&limit=5')).json as JobPage;

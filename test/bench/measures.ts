@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appRoot } from '../../electron/engine/app-files.js';
 import type { Engine } from '../../electron/engine/index.js';
-import type { AddJobInput } from '../../shared/schemas.js';
+import type { RequestInput } from '../../shared/requests.js';
+
+type AddJobInput = RequestInput<'addJob'>;
 import { bareForkMs, directSpawnRate, ECHO_WORKER, finished, median, nextRunning, repeat, withEngine } from './harness.js';
 
 export interface Figure {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandSpec, envPair, splitWords, wholeNumber } from '../../electron/cli/args.js';
 import { count, describeSpec, duration, table } from '../../electron/cli/format.js';
-import { httpTarget } from '../../shared/http.js';
+import { httpTarget } from '../../shared/client/http-target.js';
 
 describe('commandSpec: argv or shell', () => {
   const cases: [string[], boolean | undefined, object][] = [

@@ -27,7 +27,7 @@ describe('lanes daemon', () => {
 
   it('reports a daemon.json left by an engine that died', async () => {
     const dir = join(tmp.dir, 'stale');
-    const d = await startDaemon(dir);
+    const d = await startDaemon({ dataDir: dir });
     const info = readFileSync(join(dir, 'daemon.json'), 'utf8');
     await d.stop();
     // As if the engine had been killed before it could tidy up.
@@ -39,7 +39,7 @@ describe('lanes daemon', () => {
 
   it('uses LANES_DATA_DIR, refuses a second engine on the same directory, stops on SIGTERM', async () => {
     const dir = join(tmp.dir, 'main');
-    const d = await startDaemon(dir);
+    const d = await startDaemon({ dataDir: dir });
     expect(d.process.stdout()).toBe(`Window: http://127.0.0.1:${d.info.port}/#token=${d.token}\n`);
     const viaEnv = await lanes(['status', '--json'], { env: { LANES_DATA_DIR: dir } });
     expect(viaEnv.code).toBe(0);
@@ -60,7 +60,7 @@ describe('lanes daemon', () => {
   it('refuses a bad or busy --port', async () => {
     const dir = join(tmp.dir, 'ports');
     expect((await lanes(['daemon', '--data-dir', dir, '--port', 'http'])).code).toBe(2);
-    const d = await startDaemon(dir);
+    const d = await startDaemon({ dataDir: dir });
     const busy = await lanes(['daemon', '--data-dir', join(tmp.dir, 'ports-2'), '--port', String(d.info.port)]);
     expect(busy.code).toBe(1);
     expect(busy.stderr).toMatch(/already in use/);
@@ -71,24 +71,24 @@ describe('lanes daemon', () => {
     const dir = join(tmp.dir, 'restart');
     const gate = join(work.dir, 'restart-gate');
     // No grace: the gated job is stopped mid-run and must run again after the restart.
-    let d = await startDaemon(dir, ['--grace', '0']);
-    const quick = (await d.lanes('add', '--', 'true')).stdout.trim();
-    expect((await d.lanes('wait', quick)).code).toBe(0);
-    const id = (await d.lanes('add', '--', `while [ ! -f "${gate}" ]; do sleep 0.05; done; echo through`)).stdout.trim();
-    const queued = (await d.lanes('add', '--', 'echo', 'queued')).stdout.trim();
+    let d = await startDaemon({ dataDir: dir, args: ['--grace', '0'] });
+    const quick = (await d.cli('add', '--', 'true')).stdout.trim();
+    expect((await d.cli('wait', quick)).code).toBe(0);
+    const id = (await d.cli('add', '--', `while [ ! -f "${gate}" ]; do sleep 0.05; done; echo through`)).stdout.trim();
+    const queued = (await d.cli('add', '--', 'echo', 'queued')).stdout.trim();
     const waiting = d.spawn('wait', quick, id, queued);
     // It reports the finished one as soon as its event stream is open: then it is listening.
     await waiting.line(new RegExp(`^job ${quick}: succeeded`));
     const token = d.token;
     expect(await d.stop()).toBe(0);
-    d = await startDaemon(dir);
+    d = await startDaemon({ dataDir: dir });
     expect(d.token).toBe(token);
     writeFileSync(gate, '');
     const done = await waiting.done;
     expect(done.stderr).not.toMatch(/no Lanes engine/);
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(new RegExp(`job ${id}: succeeded`));
-    expect((await d.lanes('log', id)).stdout).toBe('through\n');
+    expect((await d.cli('log', id)).stdout).toBe('through\n');
     await d.stop();
   });
 

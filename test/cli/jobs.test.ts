@@ -4,16 +4,19 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, JobPage } from '../../shared/model.js';
-import { tempDataDir, type TestDaemon } from '../support/daemon.js';
-import { startDaemonWithEvents, type TestStream } from '../support/event-stream.js';
+import { startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
+import { recordEvents, type EventRecorder } from '../support/events.js';
 
 describe('lanes add / wait / log / cancel / retry', () => {
   const tmp = tempDataDir();
   const work = tempDataDir('lanes-work-');
   let daemon: TestDaemon;
-  let events: TestStream;
+  let events: EventRecorder;
 
-  beforeAll(async () => ({ daemon, events } = await startDaemonWithEvents(tmp.dir)));
+  beforeAll(async () => {
+    daemon = await startDaemon({ dataDir: tmp.dir });
+    events = await recordEvents(daemon.client);
+  });
   afterAll(async () => {
     events?.close();
     expect(await daemon?.stop()).toBe(0);
@@ -23,14 +26,10 @@ describe('lanes add / wait / log / cancel / retry', () => {
 
   /** Waits for a job event in `state` (seen already or still to come). */
   const jobReaches = (id: number, state: Job['state']) =>
-    events.next((f) => {
-      if (f.event !== 'job') return false;
-      const job = (JSON.parse(f.data) as { data: Job }).data;
-      return job.id === id && job.state === state;
-    });
+    events.next((e) => e.type === 'job' && e.data.id === id && e.data.state === state);
 
   async function add(...args: string[]): Promise<number> {
-    const res = await daemon.lanes('add', ...args);
+    const res = await daemon.cli('add', ...args);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     // Only the id, so `id=$(lanes add -- …)` just works.
@@ -40,43 +39,43 @@ describe('lanes add / wait / log / cancel / retry', () => {
 
   it('adds a job, waits for it and prints its log', async () => {
     const id = await add('--', 'sh', '-c', 'echo "hello $WHO"; echo oops >&2', );
-    const wait = await daemon.lanes('wait', String(id));
+    const wait = await daemon.cli('wait', String(id));
     expect(wait.code).toBe(0);
     expect(wait.stdout).toMatch(new RegExp(`^job ${id}: succeeded`));
-    expect((await daemon.lanes('log', String(id))).stdout).toBe('hello \n');
-    expect((await daemon.lanes('log', String(id), '--stderr')).stdout).toBe('oops\n');
+    expect((await daemon.cli('log', String(id))).stdout).toBe('hello \n');
+    expect((await daemon.cli('log', String(id), '--stderr')).stdout).toBe('oops\n');
   });
 
   it('passes --env and --cwd, and runs one quoted command line in the shell', async () => {
     const id = await add('--env', 'WHO=lanes', '--env', 'N=2', '--cwd', work.dir, '--', 'echo "$WHO $N" && pwd');
-    expect((await daemon.lanes('wait', String(id))).code).toBe(0);
-    const out = (await daemon.lanes('log', String(id))).stdout;
+    expect((await daemon.cli('wait', String(id))).code).toBe(0);
+    const out = (await daemon.cli('log', String(id))).stdout;
     expect(out.split('\n')[0]).toBe('lanes 2');
     expect(out).toContain(work.dir.split('/').pop());
-    const job = JSON.parse((await daemon.lanes('jobs', '--json', '--limit', '1')).stdout) as JobPage;
+    const job = JSON.parse((await daemon.cli('jobs', '--json', '--limit', '1')).stdout) as JobPage;
     expect(job.jobs[0]?.spec).toMatchObject({ kind: 'shell', cwd: work.dir, env: { WHO: 'lanes', N: '2' } });
   });
 
   it('prints {"id": N} with --json and runs several words without a shell', async () => {
-    const res = await daemon.lanes('add', '--json', '--', 'printf', '%s|', 'a b', '$HOME');
+    const res = await daemon.cli('add', '--json', '--', 'printf', '%s|', 'a b', '$HOME');
     expect(res.code).toBe(0);
     const { id } = JSON.parse(res.stdout) as { id: number };
     expect(Object.keys(JSON.parse(res.stdout) as object)).toEqual(['id']);
-    expect((await daemon.lanes('wait', String(id))).code).toBe(0);
-    expect((await daemon.lanes('log', String(id))).stdout).toBe('a b|$HOME|');
+    expect((await daemon.cli('wait', String(id))).code).toBe(0);
+    expect((await daemon.cli('log', String(id))).stdout).toBe('a b|$HOME|');
   });
 
   it('queues one job per line with --from, in one batch, printing the ids', async () => {
     const list = join(work.dir, 'commands.txt');
     writeFileSync(list, '# three jobs\necho one\n\necho "two $N"\nprintf three\n');
-    const res = await daemon.lanes('add', '--from', list, '--env', 'N=2');
+    const res = await daemon.cli('add', '--from', list, '--env', 'N=2');
     expect(res.code).toBe(0);
     const ids = res.stdout.trim().split('\n');
     expect(ids).toHaveLength(3);
-    expect((await daemon.lanes('wait', ...ids)).code).toBe(0);
-    const logs = await Promise.all(ids.map(async (id) => (await daemon.lanes('log', id)).stdout));
+    expect((await daemon.cli('wait', ...ids)).code).toBe(0);
+    const logs = await Promise.all(ids.map(async (id) => (await daemon.cli('log', id)).stdout));
     expect(logs).toEqual(['one\n', 'two 2\n', 'three']);
-    const json = await daemon.lanes('add', '--from', list, '--json', '--lane', 'nosuch');
+    const json = await daemon.cli('add', '--from', list, '--json', '--lane', 'nosuch');
     expect(json.code).toBe(1);
     expect(json.stderr).toMatch(/nosuch/);
   });
@@ -84,7 +83,7 @@ describe('lanes add / wait / log / cancel / retry', () => {
   it('exits 1 from wait when any job failed, reporting each', async () => {
     const ok = await add('--', 'true');
     const bad = await add('--attempts', '1', '--', 'sh', '-c', 'exit 3');
-    const wait = await daemon.lanes('wait', String(ok), String(bad), '--json');
+    const wait = await daemon.cli('wait', String(ok), String(bad), '--json');
     expect(wait.code).toBe(1);
     const jobs = JSON.parse(wait.stdout) as Job[];
     expect(jobs.map((j) => [j.id, j.state, j.exitCode])).toEqual([
@@ -113,27 +112,27 @@ describe('lanes add / wait / log / cancel / retry', () => {
     const running = await add('--attempts', '1', '--', flaky);
     await jobReaches(running, 'running');
     const queued = await add('--', 'echo', 'never');
-    const cancelQueued = await daemon.lanes('cancel', String(queued));
+    const cancelQueued = await daemon.cli('cancel', String(queued));
     expect(cancelQueued.code).toBe(0);
     expect(cancelQueued.stdout).toMatch(new RegExp(`^job ${queued}: cancelled`));
 
-    const cancel = await daemon.lanes('cancel', String(running), '--json');
+    const cancel = await daemon.cli('cancel', String(running), '--json');
     expect(cancel.code).toBe(0);
     // It answers once the job has really stopped.
     expect((JSON.parse(cancel.stdout) as Job).state).toBe('cancelled');
     expect(existsSync(started)).toBe(true);
-    expect((await daemon.lanes('wait', String(queued))).code).toBe(1);
-    expect((await daemon.lanes('log', String(queued))).stdout).toBe('');
+    expect((await daemon.cli('wait', String(queued))).code).toBe(1);
+    expect((await daemon.cli('log', String(queued))).stdout).toBe('');
 
-    const retry = await daemon.lanes('retry', String(running));
+    const retry = await daemon.cli('retry', String(running));
     expect(retry.code).toBe(0);
     expect(retry.stdout).toMatch(new RegExp(`^job ${running}: queued`));
-    expect((await daemon.lanes('wait', String(running))).code).toBe(0);
-    expect((await daemon.lanes('log', String(running))).stdout).toBe('retried\n');
+    expect((await daemon.cli('wait', String(running))).code).toBe(0);
+    expect((await daemon.cli('log', String(running))).stdout).toBe('retried\n');
   });
 
   it('lists jobs in aligned columns with filters', async () => {
-    const res = await daemon.lanes('jobs', '--state', 'cancelled');
+    const res = await daemon.cli('jobs', '--state', 'cancelled');
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^\s*ID\s+LANE\s+STATE\s+TRIES\s+QUEUED\s+TOOK\s+COMMAND$/);
@@ -144,7 +143,7 @@ describe('lanes add / wait / log / cancel / retry', () => {
   });
 
   it('refuses bad job input with a message and no new job', async () => {
-    const before = (JSON.parse((await daemon.lanes('jobs', '--json')).stdout) as JobPage).total;
+    const before = (JSON.parse((await daemon.cli('jobs', '--json')).stdout) as JobPage).total;
     const cases: [string[], number, RegExp][] = [
       [['add'], 2, /no command/],
       [['add', '--'], 2, /no command/],
@@ -161,11 +160,11 @@ describe('lanes add / wait / log / cancel / retry', () => {
       [['retry', '0'], 2, /job id/],
     ];
     for (const [args, code, message] of cases) {
-      const res = await daemon.lanes(...args);
+      const res = await daemon.cli(...args);
       expect(res.code, args.join(' ')).toBe(code);
       expect(res.stderr, args.join(' ')).toMatch(message);
       expect(res.stdout, args.join(' ')).toBe('');
     }
-    expect((JSON.parse((await daemon.lanes('jobs', '--json')).stdout) as JobPage).total).toBe(before);
+    expect((JSON.parse((await daemon.cli('jobs', '--json')).stdout) as JobPage).total).toBe(before);
   });
 });

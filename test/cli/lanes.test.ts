@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScaleEvent } from '../../shared/model.js';
-import { lanes, tempDataDir, type TestDaemon } from '../support/daemon.js';
-import { startDaemonWithEvents, type TestStream } from '../support/event-stream.js';
+import { lanes, startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
+import { recordEvents, type EventRecorder } from '../support/events.js';
 
 /** Resolves once `path` exists (it is written by rename, so it appears whole). */
 function fileAppears(path: string): Promise<void> {
@@ -33,9 +33,12 @@ describe('lanes status / cap / lane / events', () => {
   const tmp = tempDataDir();
   const work = tempDataDir('lanes-work-');
   let daemon: TestDaemon;
-  let events: TestStream;
+  let events: EventRecorder;
 
-  beforeAll(async () => ({ daemon, events } = await startDaemonWithEvents(tmp.dir)));
+  beforeAll(async () => {
+    daemon = await startDaemon({ dataDir: tmp.dir });
+    events = await recordEvents(daemon.client);
+  });
   afterAll(async () => {
     events?.close();
     await daemon?.stop();
@@ -50,7 +53,7 @@ describe('lanes status / cap / lane / events', () => {
   }
 
   async function status(): Promise<StatusJson> {
-    const res = await daemon.lanes('status', '--json');
+    const res = await daemon.cli('status', '--json');
     expect(res.code).toBe(0);
     return JSON.parse(res.stdout) as StatusJson;
   }
@@ -64,7 +67,7 @@ describe('lanes status / cap / lane / events', () => {
   });
 
   it('prints status as an aligned table', async () => {
-    const res = await daemon.lanes('status');
+    const res = await daemon.cli('status');
     const lines = res.stdout.split('\n');
     const header = lines.find((l) => l.startsWith('LANE')) as string;
     expect(header).toMatch(/^LANE\s+CLASS\s+CAP\s+WORKERS\s+BUSY\s+WAITING\s+DONE\s+FAILED\s+PER MIN\s+STATE$/);
@@ -84,72 +87,72 @@ describe('lanes status / cap / lane / events', () => {
       [['cap', 'worker'], 2, /missing required argument/],
     ];
     for (const [args, code, message] of refused) {
-      const res = await daemon.lanes(...args);
+      const res = await daemon.cli(...args);
       expect(res.code, args.join(' ')).toBe(code);
       expect(res.stderr, args.join(' ')).toMatch(message);
       expect(res.stdout).toBe('');
     }
     expect(await settings()).toEqual(before);
 
-    const raised = await daemon.lanes('cap', 'ml', '2');
+    const raised = await daemon.cli('cap', 'ml', '2');
     expect(raised.code).toBe(0);
     expect(raised.stdout).toMatch(/^ml: cap 2/);
     expect((await status()).lanes.find((l) => l.name === 'ml')?.cap).toBe(2);
-    expect((await daemon.lanes('cap', 'ml', '0')).code).toBe(0);
+    expect((await daemon.cli('cap', 'ml', '0')).code).toBe(0);
   });
 
   it('shows the nudge as text in status --json when raising the cap would help', async () => {
     const gate = join(work.dir, 'nudge-gate');
     const hold = `while [ ! -f "${gate}" ]; do sleep 0.05; done`;
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await daemon.lanes('add', '--', hold)).stdout.trim());
+    for (let i = 0; i < 3; i++) ids.push((await daemon.cli('add', '--', hold)).stdout.trim());
     // The engine says when the nudge appears; the CLI must then print its words.
-    await events.next((f) => f.event === 'nudge' && (JSON.parse(f.data) as { data: { lane: string; nudge: unknown } }).data.nudge !== null);
+    await events.next((e) => e.type === 'lane' && e.data.name === 'worker' && e.data.nudge !== null);
     const worker = (await status()).lanes.find((l) => l.name === 'worker');
     expect(worker?.nudge).toMatch(/^2 waiting and all 1 worker busy\. .*up to 2\.$/);
-    const human = await daemon.lanes('status');
+    const human = await daemon.cli('status');
     expect(human.stdout).toContain('worker: 2 waiting and all 1 worker busy.');
     expect(human.stdout).toContain('lanes cap worker 2');
     writeFileSync(gate, '');
-    expect((await daemon.lanes('wait', ...ids)).code).toBe(0);
+    expect((await daemon.cli('wait', ...ids)).code).toBe(0);
   });
 
   it('adds and removes lanes', async () => {
-    const added = await daemon.lanes('lane', 'add', 'batch', '--cap', '2', '--json');
+    const added = await daemon.cli('lane', 'add', 'batch', '--cap', '2', '--json');
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ name: 'batch', class: 'cpu', cap: 2, workerCommand: null });
-    const ml = await daemon.lanes('lane', 'add', 'embed', '--class', 'ml', '--worker-command', 'python3 -u "serve it.py" --model m', '--json');
+    const ml = await daemon.cli('lane', 'add', 'embed', '--class', 'ml', '--worker-command', 'python3 -u "serve it.py" --model m', '--json');
     expect(JSON.parse(ml.stdout)).toMatchObject({ name: 'embed', class: 'ml', workerCommand: ['python3', '-u', 'serve it.py', '--model', 'm'] });
-    const trailing = await daemon.lanes('lane', 'add', 'embed2', '--class', 'ml', '--json', '--', 'node', 'worker.js', '--fast');
+    const trailing = await daemon.cli('lane', 'add', 'embed2', '--class', 'ml', '--json', '--', 'node', 'worker.js', '--fast');
     expect(JSON.parse(trailing.stdout)).toMatchObject({ workerCommand: ['node', 'worker.js', '--fast'] });
     expect((await status()).lanes.map((l) => l.name)).toEqual(expect.arrayContaining(['batch', 'embed', 'embed2']));
 
-    const duplicate = await daemon.lanes('lane', 'add', 'batch');
+    const duplicate = await daemon.cli('lane', 'add', 'batch');
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/batch/);
-    const badName = await daemon.lanes('lane', 'add', 'Not OK');
+    const badName = await daemon.cli('lane', 'add', 'Not OK');
     expect(badName.code).toBe(1);
     expect(badName.stderr).toMatch(/a-z/);
-    const badClass = await daemon.lanes('lane', 'add', 'gpu', '--class', 'gpu');
+    const badClass = await daemon.cli('lane', 'add', 'gpu', '--class', 'gpu');
     expect(badClass.code).toBe(2);
 
     for (const name of ['batch', 'embed', 'embed2']) {
-      const removed = await daemon.lanes('lane', 'remove', name);
+      const removed = await daemon.cli('lane', 'remove', name);
       expect(removed.code).toBe(0);
       expect(removed.stdout).toBe(`removed lane ${name}\n`);
     }
-    expect((await daemon.lanes('lane', 'remove', 'nosuch')).code).toBe(1);
+    expect((await daemon.cli('lane', 'remove', 'nosuch')).code).toBe(1);
     expect((await status()).lanes.map((l) => l.name).sort()).toEqual(['ml', 'worker']);
   });
 
   it('prints the scale ledger', async () => {
-    const json = await daemon.lanes('events', '--json', '--lane', 'worker');
+    const json = await daemon.cli('events', '--json', '--lane', 'worker');
     expect(json.code).toBe(0);
     const ledger = JSON.parse(json.stdout) as ScaleEvent[];
     expect(ledger.length).toBeGreaterThan(0);
     expect(ledger.every((e) => e.lane === 'worker')).toBe(true);
     expect(ledger.some((e) => e.reason === 'demand' && e.to > e.from)).toBe(true);
-    const human = await daemon.lanes('events');
+    const human = await daemon.cli('events');
     expect(human.stdout.split('\n')[0]).toMatch(/^TIME\s+LANE\s+WORKERS\s+REASON\s+DETAIL$/);
     expect(human.stdout).toMatch(/worker\s+0 → 1\s+work waiting/);
   });
@@ -158,33 +161,29 @@ describe('lanes status / cap / lane / events', () => {
     const follow = daemon.spawn('events', '--follow', '--json', '--lane', 'ml');
     // No need to wait for it to connect: it reads the ledger after subscribing, so a row written
     // before it is listening still shows up, once.
-    expect((await daemon.lanes('cap', 'ml', '1')).code).toBe(0);
-    const job = (await daemon.lanes('add', '--lane', 'ml', '--', 'true')).stdout.trim();
+    expect((await daemon.cli('cap', 'ml', '1')).code).toBe(0);
+    const job = (await daemon.cli('add', '--lane', 'ml', '--', 'true')).stdout.trim();
     const line = await follow.line(/"lane":"ml".*"reason":"demand"/);
     expect(JSON.parse(line)).toMatchObject({ lane: 'ml', from: 0, to: 1 });
     follow.child.kill('SIGINT');
     await follow.done;
-    expect((await daemon.lanes('wait', job)).code).toBe(0);
-    expect((await daemon.lanes('cap', 'ml', '0')).code).toBe(0);
+    expect((await daemon.cli('wait', job)).code).toBe(0);
+    expect((await daemon.cli('cap', 'ml', '0')).code).toBe(0);
   });
 
   it('groups digits in the table and the nudge (a lane at cap 0 with a backlog)', async () => {
-    expect((await daemon.lanes('lane', 'add', 'bulk', '--cap', '0')).code).toBe(0);
+    expect((await daemon.cli('lane', 'add', 'bulk', '--cap', '0')).code).toBe(0);
     const list = join(work.dir, 'bulk.txt');
     writeFileSync(list, 'true\n'.repeat(1200));
-    expect((await daemon.lanes('add', '--lane', 'bulk', '--from', list)).stdout.trim().split('\n')).toHaveLength(1200);
-    await events.next((f) => {
-      if (f.event !== 'nudge') return false;
-      const { lane, nudge } = (JSON.parse(f.data) as { data: { lane: string; nudge: unknown } }).data;
-      return lane === 'bulk' && nudge !== null;
-    });
-    const table = (await daemon.lanes('status')).stdout;
+    expect((await daemon.cli('add', '--lane', 'bulk', '--from', list)).stdout.trim().split('\n')).toHaveLength(1200);
+    await events.next((e) => e.type === 'lane' && e.data.name === 'bulk' && e.data.nudge !== null);
+    const table = (await daemon.cli('status')).stdout;
     expect(table).toMatch(/^bulk\s+cpu\s+0\s+0\s+0\s+1,200\s/m);
     expect((await status()).lanes.find((l) => l.name === 'bulk')?.nudge).toMatch(/^1,200 waiting/);
   });
 
   it('prints the window URL with its token', async () => {
-    const res = await daemon.lanes('open');
+    const res = await daemon.cli('open');
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(`http://127.0.0.1:${daemon.info.port}/#token=${daemon.token}\n`);
   });

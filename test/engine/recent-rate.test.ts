@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RATE_WINDOW_S, RecentRate } from '../../electron/engine/recent-rate.js';
+import { RATE_WINDOW_S, RecentRate } from '../../electron/engine/status/recent-rate.js';
 
 const T = 1_800_000_000_000;
 const s = (n: number) => T + n * 1000;

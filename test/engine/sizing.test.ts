@@ -20,11 +20,11 @@ describe('sizing', () => {
   it('grows to the cap at once, nudges at the cap, and the nudge goes when the cap is raised', async () => {
     const gate = join(t.dir, 'gate');
     // Listen first: on a loaded machine the nudge can come in the same turn as the first start.
-    const nudged = nextEvent(t.engine, (e) => e.type === 'nudge' && e.data.nudge !== null);
+    const nudged = nextEvent(t.engine, (e) => e.type === 'lane' && e.data.name === 'worker' && e.data.nudge !== null);
     const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 6 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done` })) });
     const nudge = await nudged;
     expect(lane('worker').busy).toBe(1);
-    expect(nudge.type === 'nudge' && nudge.data.nudge?.text).toBe('5 waiting and all 1 worker busy. Raise the cap to run more at once — this machine allows up to 3.');
+    expect(nudge.type === 'lane' && nudge.data.nudge?.text).toBe('5 waiting and all 1 worker busy. Raise the cap to run more at once — this machine allows up to 3.');
 
     const grown = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.reason === 'demand');
     await t.engine.request('setCap', { lane: 'worker', cap: 3 });

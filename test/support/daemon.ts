@@ -1,12 +1,17 @@
-// Test helpers for the API and the CLI: a throwaway data directory, the compiled CLI, and a real
-// `lanes daemon` child process. Everything here waits for something to happen (a line printed,
-// a process exiting); nothing sleeps for a fixed time.
+// The one harness for tests that drive Lanes from outside, used by the CLI and API tests (vitest)
+// and the window's tests (Playwright): a throwaway data directory, the compiled CLI, and a real
+// `lanes daemon` child process with a client from shared/ bound to it. Everything here waits for
+// something to happen (a line printed, a process exiting); nothing sleeps for a fixed time.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDaemonInfo, readToken, type DaemonInfo } from '../../electron/api/daemon-info.js';
+import { LanesClient } from '../../shared/client/client.js';
+import { httpTransport } from '../../shared/client/http.js';
+import type { RequestInput, RequestName, RequestOutput } from '../../shared/requests.js';
+import { nodeHttpPort } from '../../electron/cli/node-http.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = join(ROOT, 'bin', 'lanes.js');
@@ -132,37 +137,72 @@ export function spawnLanes(args: string[], options: { env?: Record<string, strin
 export interface TestDaemon {
   dataDir: string;
   info: DaemonInfo;
+  port: number;
   token: string;
   /** `http://127.0.0.1:PORT` */
   base: string;
+  /** The window's address, token in the fragment, as the daemon printed it. */
+  url: string;
   process: RunningCli;
+  /** The engine through the one client, over HTTP. */
+  client: LanesClient;
+  api<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestOutput<K>>;
   /** Runs a CLI command against this daemon. */
-  lanes(...args: string[]): Promise<CliResult>;
+  cli(...args: string[]): Promise<CliResult>;
   spawn(...args: string[]): RunningCli;
   /** SIGTERM, and wait for the graceful exit; resolves with its exit code. */
   stop(): Promise<number | null>;
 }
 
-/** Starts `lanes daemon` in `dataDir` and resolves once it has printed its window URL. */
-export async function startDaemon(dataDir: string, extraArgs: string[] = []): Promise<TestDaemon> {
+export interface DaemonOptions {
+  /** A data directory to use (a restart); default: a fresh one. */
+  dataDir?: string;
+  /** More `lanes daemon` arguments, e.g. ['--grace', '0']. */
+  args?: string[];
+  /** Environment over TEST_ENV, e.g. { LANES_CORES: '8' }. */
+  env?: Record<string, string>;
+}
+
+/** A client of the engine at `port` with `token`, over the same HTTP port the CLI uses. */
+export function httpClient(port: number, token: string): LanesClient {
+  return new LanesClient(httpTransport(nodeHttpPort(() => ({ host: '127.0.0.1', port })), () => ({ Authorization: `Bearer ${token}` })));
+}
+
+/** Starts `lanes daemon` and resolves once it has printed its window URL. */
+export async function startDaemon(options: DaemonOptions = {}): Promise<TestDaemon> {
   await ensureBuilt();
-  const proc = spawnLanes(['daemon', '--data-dir', dataDir, ...extraArgs]);
-  await proc.line(/^Window: http:\/\/127\.0\.0\.1:\d+\/#token=/).catch((e: Error) => {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lanes-daemon-'));
+  const env = options.env ?? {};
+  const proc = spawnLanes(['daemon', '--data-dir', dataDir, ...(options.args ?? [])], { env });
+  const line = await proc.line(/^Window: http:\/\/127\.0\.0\.1:\d+\/#token=/).catch((e: Error) => {
     throw new Error(`lanes daemon did not start: ${e.message}`);
   });
   const info = readDaemonInfo(dataDir);
   const token = readToken(dataDir);
   if (!info || !token) throw new Error('lanes daemon printed its URL but daemon.json or token is missing');
+  const client = httpClient(info.port, token);
+  const cliEnv = { ...env };
   return {
     dataDir,
     info,
+    port: info.port,
     token,
     base: `http://127.0.0.1:${info.port}`,
+    url: line.slice('Window: '.length).trim(),
     process: proc,
-    lanes: (...args) => lanes(['--data-dir', dataDir, ...args]),
-    spawn: (...args) => spawnLanes(['--data-dir', dataDir, ...args]),
+    client,
+    api: (name, input) => client.call(name, input),
+    cli: (...args) => lanes(['--data-dir', dataDir, ...args], { env: cliEnv }),
+    spawn: (...args) => spawnLanes(['--data-dir', dataDir, ...args], { env: cliEnv }),
     async stop() {
-      if (proc.child.exitCode === null) proc.child.kill('SIGTERM');
+      if (proc.child.exitCode === null && proc.child.signalCode === null) {
+        proc.child.kill('SIGTERM');
+        // A daemon that will not stop must not hang the suite.
+        const killer = setTimeout(() => proc.child.kill('SIGKILL'), 15_000);
+        const { code } = await proc.done;
+        clearTimeout(killer);
+        return code;
+      }
       return (await proc.done).code;
     },
   };

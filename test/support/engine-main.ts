@@ -2,7 +2,9 @@
 //   node dist/test/support/engine-main.js DATA_DIR CAP JOBS_JSON
 // Sets the worker lane's cap, queues the jobs, prints "queued <ids>" and keeps running.
 import { openEngine } from '../../electron/engine/index.js';
-import type { AddJobInput } from '../../shared/schemas.js';
+import type { RequestInput } from '../../shared/requests.js';
+
+type AddJobInput = RequestInput<'addJob'>;
 
 const [dataDir, cap, jobsJson] = process.argv.slice(2);
 const engine = await openEngine({ dataDir: dataDir!, cores: 4, tickMs: 200, log: () => {} });

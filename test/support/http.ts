@@ -1,8 +1,12 @@
-// Raw HTTP for API tests. node:http rather than fetch, because these tests must send headers a
-// browser's fetch never would (a foreign Host) and bodies no client would (broken JSON, 9 MiB).
-import { request } from 'node:http';
+// Raw HTTP for API tests. node:http rather than the client, because these tests must send headers
+// a browser's fetch never would (a foreign Host), bodies no client would (broken JSON, 9 MiB), and
+// read the event stream's frames as they are on the wire (with the one SSE parser).
+import { request, type IncomingMessage } from 'node:http';
 import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
-import { ensureBuilt } from './daemon.js';
+import type { LanesClient } from '../../shared/client/client.js';
+import { SseParser, type SseMessage } from '../../shared/client/sse.js';
+import type { LanesEvent } from '../../shared/events.js';
+import { ensureBuilt, httpClient } from './daemon.js';
 
 export interface RawResponse {
   status: number;
@@ -60,9 +64,60 @@ export function api(port: number, token: string) {
   };
 }
 
-/** An engine with its API in this process, built first, and a client for it. */
-export async function startHostedApi(dataDir: string): Promise<{ host: HostedEngine; call: ReturnType<typeof api> }> {
+/** An engine with its API in this process, built first; raw calls for it, and the client. */
+export async function startHostedApi(dataDir: string): Promise<{ host: HostedEngine; call: ReturnType<typeof api>; client: LanesClient }> {
   await ensureBuilt();
   const host = await hostEngine({ dataDir, cores: 3, tickMs: 100, log: () => {} });
-  return { host, call: api(host.port, host.token) };
+  return { host, call: api(host.port, host.token), client: httpClient(host.port, host.token) };
+}
+
+export interface RawStream {
+  response: IncomingMessage;
+  messages: SseMessage[];
+  /** Everything received, comments included. */
+  text(): string;
+  /** Resolves with the first message (already received or still to come) that `match` accepts. */
+  next(match: (m: SseMessage) => boolean): Promise<SseMessage>;
+  /** The LanesEvents received so far, in order (not `start` or `reset`). */
+  events(): LanesEvent[];
+  close(): void;
+}
+
+/** The event stream as it is on the wire. */
+export function openRawStream(port: number, options: { path?: string; headers?: Record<string, string> } = {}): Promise<RawStream> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: options.path ?? '/api/events', headers: options.headers ?? {} }, (response) => {
+      const parser = new SseParser();
+      const messages: SseMessage[] = [];
+      const waiters = new Set<(m: SseMessage) => void>();
+      let all = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        all += chunk;
+        for (const m of parser.push(chunk)) {
+          messages.push(m);
+          for (const w of [...waiters]) w(m);
+        }
+      });
+      resolve({
+        response,
+        messages,
+        text: () => all,
+        next: (match) =>
+          new Promise((found, fail) => {
+            const hit = messages.find(match);
+            if (hit) return found(hit);
+            const check = (m: SseMessage) => {
+              if (match(m)) (waiters.delete(check), found(m));
+            };
+            waiters.add(check);
+            response.on('close', () => fail(new Error('event stream closed before the awaited event')));
+          }),
+        events: () => messages.filter((m) => m.event !== 'start' && m.event !== 'reset').map((m) => JSON.parse(m.data) as LanesEvent),
+        close: () => req.destroy(),
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

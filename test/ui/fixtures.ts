@@ -1,16 +1,35 @@
 // The `daemon` fixture: every test gets its own engine, so caps and queues never leak between
 // tests, and the page opened at its address.
+import { rmSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
-import { startDaemon, type Daemon, type DaemonOptions } from './daemon.js';
+import { startDaemon, type TestDaemon } from '../support/daemon.js';
 
-export const test = base.extend<{ daemonOptions: DaemonOptions; daemon: Daemon; lanes: Page }>({
-  daemonOptions: [{}, { option: true }],
-  daemon: async ({ daemonOptions }, use) => {
-    const daemon = await startDaemon(daemonOptions);
+export interface WindowDaemonOptions {
+  /** Reuse a data directory and port (a restart); default: a fresh directory, a free port. */
+  dataDir?: string;
+  port?: number;
+}
+
+/**
+ * A daemon as the window tests want it: a machine of 8 cores (ceiling 7), a sizer tick short
+ * enough that idle lanes shrink within a test, and a short grace so stopping is quick.
+ */
+export function startWindowDaemon(options: WindowDaemonOptions = {}): Promise<TestDaemon> {
+  return startDaemon({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    args: ['--grace', '2', ...(options.port !== undefined ? ['--port', String(options.port)] : [])],
+    env: { LANES_TICK_MS: '300', LANES_CORES: '8' },
+  });
+}
+
+export const test = base.extend<{ daemon: TestDaemon; lanes: Page }>({
+  daemon: async ({}, use) => {
+    const daemon = await startWindowDaemon();
     try {
       await use(daemon);
     } finally {
       await daemon.stop();
+      rmSync(daemon.dataDir, { recursive: true, force: true });
     }
   },
   /** The window, loaded and connected; fails the test on any page error or CSP refusal. */

@@ -1,7 +1,6 @@
 // The window stays live: the scale timeline draws and lists why the fleet changed, and when the
 // engine goes away and comes back the window says so and catches up by itself.
-import { test, expect, laneRow } from './fixtures.js';
-import { startDaemon } from './daemon.js';
+import { test, expect, laneRow, startWindowDaemon } from './fixtures.js';
 
 test('the scale timeline charts each lane and lists the ledger with reasons', async ({ lanes: page, daemon }) => {
   await daemon.cli('add', '--', 'sleep', '2');
@@ -17,10 +16,10 @@ test('the scale timeline charts each lane and lists the ledger with reasons', as
 });
 
 test('reconnects by itself after the engine restarts, and catches up', async ({ lanes: page, daemon }) => {
-  await daemon.halt();
+  await daemon.stop();
   await expect(page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toBeVisible();
   await expect(page.getByTestId('stale')).toContainText('Lost touch with the engine');
-  const again = await startDaemon({ dataDir: daemon.dataDir, port: daemon.port });
+  const again = await startWindowDaemon({ dataDir: daemon.dataDir, port: daemon.port });
   try {
     await again.cli('add', '--lane', 'ml', '--', 'echo', 'after the restart');
     await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible({ timeout: 15_000 });
@@ -28,7 +27,7 @@ test('reconnects by itself after the engine restarts, and catches up', async ({ 
     await expect(laneRow(page, 'ml').getByTestId('waiting')).toHaveText('1');
     await expect(page.locator('[data-job-id]').first()).toContainText('after the restart');
   } finally {
-    await again.halt();
+    await again.stop();
   }
 });
 

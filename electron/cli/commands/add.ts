@@ -7,6 +7,7 @@ import type { RequestInput } from '../../../shared/requests.js';
 import { commandSpec, envPair, jsonValue, wholeNumber } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
+import { BATCH_MAX, DEFAULT_LANE, DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS_LIMIT } from '../../../shared/limits.js';
 
 interface AddOptions {
   lane?: string;
@@ -18,9 +19,6 @@ interface AddOptions {
   shell?: boolean;
   json?: boolean;
 }
-
-/** The most jobs one addJobs request may carry (the contract's limit). */
-const BATCH = 10_000;
 
 /** Command lines from a file or stdin: one per line; blank lines and `#` comments skipped. */
 function commandLines(from: string): string[] {
@@ -42,10 +40,10 @@ export function registerAdd(program: Command): void {
     .description('queue a job; prints its id')
     .usage('[options] -- COMMAND [ARGS...]')
     .argument('[command...]', 'the program and its arguments, after --')
-    .option('--lane <name>', 'the lane to queue into (default: worker)')
+    .option('--lane <name>', `the lane to queue into (default: ${DEFAULT_LANE})`)
     .option('--cwd <dir>', 'run in this directory (default: the current one)')
     .option('--env <key=value>', "add to the job's environment; repeatable", envPair)
-    .option('--attempts <n>', 'run at most this many times if it fails (default: 3)', wholeNumber('--attempts', 1, 100))
+    .option('--attempts <n>', `run at most this many times if it fails (default: ${DEFAULT_MAX_ATTEMPTS})`, wholeNumber('--attempts', 1, MAX_ATTEMPTS_LIMIT))
     .option('--payload <json>', 'for a lane with a worker command: the JSON value to hand it', jsonValue)
     .option('--from <file>', 'queue one job per line of FILE (- for stdin), each run in your shell; prints the ids')
     .option('--shell', 'run the words as one command line in your shell')
@@ -76,8 +74,8 @@ export function registerAdd(program: Command): void {
         const lines = commandLines(opts.from);
         if (lines.length === 0) throw new UsageError(`no commands in ${opts.from === '-' ? 'standard input' : opts.from}`);
         const ids: number[] = [];
-        for (let i = 0; i < lines.length; i += BATCH) {
-          const jobs = lines.slice(i, i + BATCH).map((shell) => ({ ...common, shell, ...where }));
+        for (let i = 0; i < lines.length; i += BATCH_MAX) {
+          const jobs = lines.slice(i, i + BATCH_MAX).map((shell) => ({ ...common, shell, ...where }));
           ids.push(...(await client.call('addJobs', { jobs })).ids);
         }
         if (opts.json) printJson({ ids });

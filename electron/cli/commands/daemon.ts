@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
 import { writeOpenPage } from '../../api/daemon-info.js';
 import { wholeNumber } from '../args.js';
-import { clientFor, dataDirOf, note, print } from '../context.js';
+import { connectionFor, dataDirOf, note, print } from '../context.js';
 import { CliError } from '../errors.js';
 import { count } from '../format.js';
 
@@ -74,14 +74,15 @@ export function registerOpen(program: Command): void {
     .description("print the window's address (with its token); --browser opens it")
     .option('--browser', 'open it in your default browser')
     .action(async (opts: { browser?: boolean }, cmd: Command) => {
-      const client = clientFor(cmd);
+      const { client, connection } = connectionFor(cmd);
       // Ask the engine first, so a stale daemon.json is reported instead of opening a dead page.
       await client.call('status', {});
-      const url = `${client.connection.info.url}#token=${client.connection.token}`;
+      const { info, token, dataDir } = connection();
+      const url = `${info.url}#token=${token}`;
       print(url);
       if (!opts.browser) return;
       // The browser gets a path to a private page, not the token itself on a command line.
-      const page = pathToFileURL(writeOpenPage(client.connection.dataDir, url)).href;
+      const page = pathToFileURL(writeOpenPage(dataDir, url)).href;
       const [program, args] = opener(page);
       await new Promise<void>((done, reject) => {
         const child = spawn(program, args, { stdio: 'ignore', detached: true });

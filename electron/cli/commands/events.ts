@@ -2,9 +2,10 @@
 import type { Command } from 'commander';
 import type { ScaleEvent } from '../../../shared/model.js';
 import { wholeNumber } from '../args.js';
-import { clientFor, dataDirOf, print, printJson } from '../context.js';
-import { watchEvents } from '../event-client.js';
+import { clientFor, print, printJson } from '../context.js';
+import { watch } from '../watch.js';
 import { clock, table } from '../format.js';
+import { LEDGER_KEEP, LEDGER_READ_DEFAULT } from '../../../shared/limits.js';
 
 const REASONS: Record<ScaleEvent['reason'], string> = {
   demand: 'work waiting',
@@ -35,7 +36,7 @@ export function registerEvents(program: Command): void {
     .command('events')
     .description('the scale ledger: when each lane grew or shrank, and why')
     .option('--lane <name>', 'only this lane')
-    .option('--limit <n>', 'the most recent this many (default: 200)', wholeNumber('--limit', 1, 10_000), 200)
+    .option('--limit <n>', `the most recent this many (default: ${LEDGER_READ_DEFAULT})`, wholeNumber('--limit', 1, LEDGER_KEEP), LEDGER_READ_DEFAULT)
     .option('-f, --follow', 'keep printing new ledger rows as they happen')
     .option('--json', 'one JSON array; with --follow, one JSON object per line')
     .action(async (opts: EventsOptions, cmd: Command) => {
@@ -57,16 +58,16 @@ export function registerEvents(program: Command): void {
       // Subscribe first, then read the ledger: a row written in between arrives as an event and
       // is shown once (ids are remembered), never lost.
       let first = true;
-      await watchEvents(
-        dataDirOf(cmd),
+      await watch(
+        client,
         {
-          onOpen: async () => {
+          read: async () => {
             const known = [...shown];
             const afterId = known.length > 0 ? Math.max(...known) : undefined;
             show(await client.call('scaleEvents', { ...lane, limit: opts.limit, ...(afterId !== undefined ? { afterId } : {}) }), first);
             first = false;
           },
-          onEvent: (event) => {
+          event: (event) => {
             if (event.type === 'scale' && (opts.lane === undefined || event.data.lane === opts.lane)) show([event.data], false);
           },
         },

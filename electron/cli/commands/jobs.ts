@@ -5,7 +5,8 @@ import { jobIdArg, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
 import { CliError, EXIT_FAILURE } from '../errors.js';
 import { clip, clock, count, describeSpec, finishedLine, jobTime, outcome, table } from '../format.js';
-import { awaitFinished } from '../event-client.js';
+import { awaitFinished } from '../watch.js';
+import { LIST_LIMIT_MAX } from '../../../shared/limits.js';
 
 export function registerJobs(program: Command): void {
   program
@@ -13,7 +14,7 @@ export function registerJobs(program: Command): void {
     .description('list jobs, newest first')
     .option('--lane <name>', 'only this lane')
     .addOption(new Option('--state <state>', 'only jobs in this state').choices(JOB_STATES))
-    .option('--limit <n>', 'at most this many (default: 50)', wholeNumber('--limit', 1, 1000), 50)
+    .option('--limit <n>', 'at most this many (default: 50)', wholeNumber('--limit', 1, LIST_LIMIT_MAX), 50)
     .option('--before <id>', 'only jobs older than this id (to page back)', jobIdArg)
     .option('--json', 'print the page as JSON')
     .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; json?: boolean }, cmd: Command) => {

@@ -5,6 +5,8 @@ import { splitWords, wholeNumber } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import { count, rate, table } from '../format.js';
+import { DEFAULT_CAP } from '../../../shared/limits.js';
+import { plural } from '../../../shared/format.js';
 
 /**
  * `status --json`: the engine's Status with each lane's nudge as its text (or null), the one
@@ -42,7 +44,7 @@ export function statusText(status: Status): string {
 }
 
 function laneLine(lane: LaneStatus): string {
-  return `${lane.name}: cap ${count(lane.cap)}, ${count(lane.workers)} ${lane.workers === 1 ? 'worker' : 'workers'}, ${count(lane.waiting)} waiting`;
+  return `${lane.name}: cap ${count(lane.cap)}, ${plural(lane.workers, 'worker')}, ${count(lane.waiting)} waiting`;
 }
 
 export function registerLanes(program: Command): void {
@@ -76,7 +78,7 @@ export function registerLanes(program: Command): void {
     .argument('<name>', 'a-z, 0-9 and "-", up to 32 characters')
     .argument('[worker-command...]', "a persistent worker's program and arguments, after --")
     .addOption(new Option('--class <class>', 'cpu or ml').choices(['cpu', 'ml']).default('cpu'))
-    .option('--cap <n>', 'its cap (default: 1 for cpu, 0 for ml)', wholeNumber('the cap', 0))
+    .option('--cap <n>', `its cap (default: ${DEFAULT_CAP.cpu} for cpu, ${DEFAULT_CAP.ml} for ml)`, wholeNumber('the cap', 0))
     .option('--worker-command <command>', 'a persistent worker command line, e.g. "python3 serve.py --model m"', splitWords)
     .option('--json', 'print the lane as JSON')
     .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; workerCommand?: string[]; json?: boolean }, cmd: Command) => {

@@ -3,9 +3,10 @@
 import type { Command } from 'commander';
 import { FINISHED_STATES } from '../../../shared/model.js';
 import { jobIdArg, wholeNumber } from '../args.js';
-import { dataDirOf, clientFor, note } from '../context.js';
-import { watchEvents } from '../event-client.js';
-import type { LanesHttpClient } from '../client.js';
+import type { LanesClient } from '../../../shared/client/client.js';
+import { clientFor, note } from '../context.js';
+import { watch } from '../watch.js';
+import { LOG_READ_DEFAULT, LOG_READ_MAX } from '../../../shared/limits.js';
 import { count } from '../format.js';
 
 interface LogOptions {
@@ -17,7 +18,7 @@ interface LogOptions {
 /** How often a followed log is read while its job runs; output is not an event, so it is read. */
 const FOLLOW_INTERVAL_MS = 200;
 
-async function readFrom(client: LanesHttpClient, id: number, stream: 'stdout' | 'stderr', offset: number | undefined, maxBytes: number) {
+async function readFrom(client: LanesClient, id: number, stream: 'stdout' | 'stderr', offset: number | undefined, maxBytes: number) {
   const chunk = await client.call('logTail', { id, stream, maxBytes, ...(offset !== undefined ? { offset } : {}) });
   // Said on stderr so the output itself stays exactly what the job wrote. (A log trimmed to its
   // size cap carries its own marker line at the top, which shows when it is in range.)
@@ -26,19 +27,19 @@ async function readFrom(client: LanesHttpClient, id: number, stream: 'stdout' | 
   return chunk;
 }
 
-async function follow(client: LanesHttpClient, dataDir: string, id: number, stream: 'stdout' | 'stderr', bytes: number): Promise<void> {
+async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stderr', bytes: number): Promise<void> {
   let offset = (await readFrom(client, id, stream, undefined, bytes)).nextOffset;
   let finished = false;
   const stop = new AbortController();
-  const watching = watchEvents(
-    dataDir,
+  const watching = watch(
+    client,
     {
-      // Re-read the job whenever the stream (re)opens: it may have finished while we were away.
-      onOpen: async () => {
+      // Read the job when the feed opens (and if events were missed): it may have finished already.
+      read: async () => {
         const job = await client.call('job', { id });
         if (FINISHED_STATES.includes(job.state)) finished = true;
       },
-      onEvent: (event) => {
+      event: (event) => {
         if (event.type === 'job' && event.data.id === id && FINISHED_STATES.includes(event.data.state)) finished = true;
       },
     },
@@ -51,7 +52,7 @@ async function follow(client: LanesHttpClient, dataDir: string, id: number, stre
   try {
     for (;;) {
       const wasFinished = finished;
-      const chunk = await readFrom(client, id, stream, offset, 1_048_576);
+      const chunk = await readFrom(client, id, stream, offset, LOG_READ_MAX);
       offset = chunk.nextOffset;
       // Finished before this read began, and the read came back empty: the log is complete.
       if (wasFinished && chunk.text === '') return;
@@ -72,11 +73,11 @@ export function registerLog(program: Command): void {
     .argument('<id>', 'the job id', jobIdArg)
     .option('-f, --follow', 'keep printing new output until the job finishes')
     .option('--stderr', 'the job\'s stderr instead of its stdout')
-    .option('--bytes <n>', 'how much of the end of the log to show first (default: 65,536)', wholeNumber('--bytes', 1, 1_048_576), 65_536)
+    .option('--bytes <n>', `how much of the end of the log to show first (default: ${count(LOG_READ_DEFAULT)})`, wholeNumber('--bytes', 1, LOG_READ_MAX), LOG_READ_DEFAULT)
     .action(async (id: number, opts: LogOptions, cmd: Command) => {
       const client = clientFor(cmd);
       const stream = opts.stderr ? 'stderr' : 'stdout';
-      if (opts.follow) await follow(client, dataDirOf(cmd), id, stream, opts.bytes);
+      if (opts.follow) await follow(client, id, stream, opts.bytes);
       else await readFrom(client, id, stream, undefined, opts.bytes);
     });
 }

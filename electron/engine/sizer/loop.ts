@@ -5,8 +5,6 @@ import { decide, type Decision, type Observation } from './policy.js';
 export interface LoopPorts {
   observe(): Observation;
   apply(decision: Decision): void;
-  /** After each pass, with the time the loop will look again on its own. */
-  afterPass(observation: Observation): number | null;
 }
 
 export class SizerLoop {
@@ -15,7 +13,6 @@ export class SizerLoop {
   private tick: NodeJS.Timeout | null = null;
   private wake: NodeJS.Timeout | null = null;
   private wakeAt: number | null = null;
-  passes = 0;
 
   constructor(
     private readonly ports: LoopPorts,
@@ -45,23 +42,16 @@ export class SizerLoop {
     if (this.wake) clearTimeout(this.wake);
   }
 
+  /** One pass now. Callers that answer with the fleet's new shape run it synchronously. */
   pass(): void {
-    this.passes++;
-    const observation = this.ports.observe();
-    const decision = decide(observation);
+    if (this.stopped) return;
+    const decision = decide(this.ports.observe());
     this.ports.apply(decision);
-    const viewWake = this.ports.afterPass(observation);
-    this.armWake([decision.wakeAt, viewWake].filter((t): t is number => t !== null));
+    this.armWake(decision.wakeAt);
   }
 
-  /** Something outside a pass found a moment worth looking again (a nudge coming due). */
-  wakeBy(at: number): void {
-    if (this.wakeAt === null || at < this.wakeAt) this.armWake([at]);
-  }
-
-  /** One timer for the earliest moment something becomes due between ticks. */
-  private armWake(times: number[]): void {
-    const at = times.length ? Math.min(...times) : null;
+  /** One timer for the moment a paced shrink becomes due between ticks. */
+  private armWake(at: number | null): void {
     if (at === this.wakeAt) return;
     if (this.wake) clearTimeout(this.wake);
     this.wake = null;

@@ -1,11 +1,8 @@
-// One word for what a lane is doing, derived from the same facts the sizer sees. Pure.
+// One word for what a lane is doing, from the same definitions the sizer sizes by. Pure.
 import type { LaneMood } from '../../../shared/model.js';
+import { atLimit, wanted, type LaneDemand } from './wants.js';
 
-export interface MoodFacts {
-  cap: number;
-  ceiling: number;
-  waiting: number;
-  busy: number;
+export interface MoodFacts extends LaneDemand {
   /** Workers in service (idle + busy). */
   running: number;
 }
@@ -13,10 +10,9 @@ export interface MoodFacts {
 export function moodOf(f: MoodFacts): LaneMood {
   if (f.cap === 0 && f.running === 0) return 'off';
   if (f.waiting === 0) return f.busy > 0 ? 'working' : 'idle';
-  const allowed = Math.min(f.cap, f.ceiling);
   // Backlog and every allowed worker busy: the cap (or the machine) is the limit.
-  if (f.busy >= allowed) return 'saturated';
+  if (atLimit(f)) return 'saturated';
   // Backlog, room under the cap, yet fewer workers than it could use: other lanes hold the machine.
-  if (f.running < Math.min(allowed, f.waiting + f.busy)) return 'sharing';
+  if (f.running < wanted(f)) return 'sharing';
   return 'working';
 }

@@ -1,13 +1,9 @@
 // The nudge: a lane telling its person that raising the cap would help right now. Pure.
 import type { Nudge } from '../../../shared/model.js';
-import { groupedCount } from '../../../shared/format.js';
+import { groupedCount, plural } from '../../../shared/format.js';
+import { heldByCap, type LaneDemand } from './wants.js';
 
-export interface NudgeFacts {
-  cap: number;
-  ceiling: number;
-  waiting: number;
-  /** Workers of this lane running a job. */
-  busy: number;
+export interface NudgeFacts extends LaneDemand {
   /** When the lane's oldest waiting job was queued; null when nothing waits. */
   waitingSince: number | null;
   now: number;
@@ -16,16 +12,6 @@ export interface NudgeFacts {
   machineInUse: number;
 }
 
-const workers = (n: number) => `${n} worker${n === 1 ? '' : 's'}`;
-
-/**
- * The lane is held back by its cap and nothing else: work waits, every worker the cap allows is
- * busy (at cap 0 that is vacuously so), the cap is below the machine ceiling, and the machine has
- * a worker to spare. Needs no `waitingSince`, so a caller can skip looking that up otherwise.
- */
-export function heldByCap(f: Pick<NudgeFacts, 'cap' | 'ceiling' | 'waiting' | 'busy' | 'machineInUse'>): boolean {
-  return f.waiting > 0 && f.cap < f.ceiling && f.busy >= f.cap && f.machineInUse < f.ceiling;
-}
 
 /** Fires only when a higher cap would run more work now, and work has waited at least a tick
  * (short jobs don't make it flicker). */
@@ -35,7 +21,7 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — this machine allows up to ${f.ceiling}.`
-      : `${waiting} waiting and all ${workers(f.busy)} busy. Raise the cap to run more at once — this machine allows up to ${f.ceiling}.`;
+      : `${waiting} waiting and all ${plural(f.busy, 'worker')} busy. Raise the cap to run more at once — this machine allows up to ${f.ceiling}.`;
   return { text, waiting: f.waiting, busy: f.busy, ceiling: f.ceiling, suggestedCap: Math.min(f.ceiling, f.busy + f.waiting) };
 }
 

@@ -1,8 +1,11 @@
 // The sizer's policy: observed state in, actions with reasons out. No I/O and no clock — the
 // time is part of the observation — so every rule is a table-driven test away from proof.
+// One pass is three named steps: share the machine, give back what a lane holds beyond its
+// share, grow lanes below theirs.
 import type { LaneClass, ScaleReason } from '../../../shared/model.js';
 import { shrinkPeriodMs } from './pacing.js';
 import { fairShares } from './share.js';
+import { allowed, wanted } from './wants.js';
 
 export interface LaneObservation {
   name: string;
@@ -52,81 +55,110 @@ export interface Decision {
   surplus: string[];
 }
 
-/** The most workers a lane could use right now if it had the machine to itself. */
-export const desired = (l: LaneObservation, ceiling: number): number =>
-  Math.max(0, Math.min(l.cap, ceiling, l.waiting + l.busy.length));
+export type Shares = ReadonlyMap<string, number>;
 
-const inService = (l: LaneObservation) => l.idle.length + l.busy.length;
+export const inService = (l: LaneObservation): number => l.idle.length + l.busy.length;
+const demandOf = (l: LaneObservation, ceiling: number) => ({ cap: l.cap, ceiling, waiting: l.waiting, busy: l.busy.length });
 
 export function decide(o: Observation): Decision {
   const lanes = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
-  const share = fairShares(
-    lanes.map((l) => ({ name: l.name, want: desired(l, o.ceiling), backlog: l.waiting + l.busy.length, running: inService(l) })),
-    o.ceiling,
-  );
-  const alive = lanes.reduce((n, l) => n + inService(l) + l.leaving, 0);
-  const shortfall = lanes.reduce((n, l) => n + Math.max(0, share.get(l.name)! - inService(l)), 0);
-  // Idle workers that another lane is waiting for are released now, not at the shrink pace.
-  let starved = Math.max(0, shortfall - Math.max(0, o.ceiling - alive));
+  const shares = shareMachine(lanes, o.ceiling);
+  const back = giveBack(lanes, shares, o);
+  return { actions: [...back.actions, ...grow(lanes, shares, o.ceiling)], wakeAt: back.wakeAt, surplus: back.surplus };
+}
 
+/** Step 1: how many workers each lane should have now (share.ts says how the split is fair). */
+export function shareMachine(lanes: readonly LaneObservation[], ceiling: number): Shares {
+  return fairShares(
+    lanes.map((l) => ({ name: l.name, want: wanted(demandOf(l, ceiling)), backlog: l.waiting + l.busy.length, running: inService(l) })),
+    ceiling,
+  );
+}
+
+/**
+ * Step 2: lanes above their share give workers back. Above the cap or the machine's share for it:
+ * at once, idle first, busy ones drained. Merely more than the work needs: one idle worker per
+ * period (pacing.ts), or at once when another lane is waiting for the room.
+ */
+export function giveBack(lanes: readonly LaneObservation[], shares: Shares, o: Observation): Omit<Decision, 'actions'> & { actions: Action[] } {
   const actions: Action[] = [];
-  const surplusLanes: string[] = [];
+  const surplus: string[] = [];
   let wakeAt: number | null = null;
+  let starved = starvedFor(lanes, shares, o.ceiling);
   for (const l of lanes) {
     const running = inService(l);
-    const target = share.get(l.name)!;
-    if (running <= target) continue;
-    const limit = Math.min(l.cap, o.ceiling);
-    const want = desired(l, o.ceiling);
-    if (running > limit || target < want) {
-      // Over the cap, or over its share of the machine: give back at once, idle first.
-      const reason: ScaleReason = running > limit ? 'cap' : 'budget';
-      const excess = running - target;
-      const stop = l.idle.slice(0, excess);
-      const drain = l.busy.slice(l.busy.length - (excess - stop.length));
-      const detail = reason === 'cap' ? `cap is ${l.cap}` : `sharing ${o.ceiling} workers with other lanes`;
-      if (stop.length) actions.push({ kind: 'stop', lane: l.name, workers: stop, from: running, to: running - stop.length, reason, detail });
-      if (drain.length) {
-        const from = running - stop.length;
-        actions.push({ kind: 'drain', lane: l.name, workers: drain, from, to: target, reason, detail: `${detail}; finishing current job` });
-      }
+    const share = shares.get(l.name)!;
+    if (running <= share) continue;
+    if (running > allowed({ cap: l.cap, ceiling: o.ceiling }) || share < wanted(demandOf(l, o.ceiling))) {
+      actions.push(...trimToShare(l, share, o.ceiling));
       continue;
     }
-    // Demand fell: only idle workers are surplus here (want ≥ busy whenever cap ≥ busy).
-    const surplus = Math.min(running - target, l.idle.length);
-    if (surplus <= 0) continue;
-    surplusLanes.push(l.name);
+    // Demand fell: only idle workers are surplus here (wanted ≥ busy whenever cap ≥ busy).
+    const extra = Math.min(running - share, l.idle.length);
+    if (extra <= 0) continue;
+    surplus.push(l.name);
     if (starved > 0) {
-      const n = Math.min(surplus, starved);
+      const n = Math.min(extra, starved);
       starved -= n;
       actions.push({ kind: 'stop', lane: l.name, workers: l.idle.slice(0, n), from: running, to: running - n, reason: 'budget', detail: 'another lane needs the worker' });
       continue;
     }
-    // A worker must be surplus for a whole period before it goes, and the next one a period
-    // after that: a lull between two bursts should not cost a worker restart.
-    const period = shrinkPeriodMs(l.class, o.tickMs);
-    const dueAt = Math.max((l.surplusSince ?? o.now) + period, (l.lastShrinkAt ?? -Infinity) + period);
-    if (dueAt <= o.now) {
-      actions.push({ kind: 'stop', lane: l.name, workers: l.idle.slice(0, 1), from: running, to: running - 1, reason: 'idle', detail: 'nothing waiting' });
-      if (surplus > 1) wakeAt = min(wakeAt, o.now + period);
-    } else {
-      wakeAt = min(wakeAt, dueAt);
-    }
+    const paced = shrinkOnePerPeriod(l, extra, o);
+    if (paced.action) actions.push(paced.action);
+    if (paced.wakeAt !== null) wakeAt = wakeAt === null ? paced.wakeAt : Math.min(wakeAt, paced.wakeAt);
   }
+  return { actions, wakeAt, surplus };
+}
 
-  // Growth is immediate, within what the machine has free now. Lanes without a worker go first.
-  let free = Math.max(0, o.ceiling - alive);
+/** Workers other lanes are short of beyond what the machine has free: idle surplus is released for them. */
+function starvedFor(lanes: readonly LaneObservation[], shares: Shares, ceiling: number): number {
+  const alive = lanes.reduce((n, l) => n + inService(l) + l.leaving, 0);
+  const shortfall = lanes.reduce((n, l) => n + Math.max(0, shares.get(l.name)! - inService(l)), 0);
+  return Math.max(0, shortfall - Math.max(0, ceiling - alive));
+}
+
+/** Over the cap or its share of the machine: stop idle workers now, drain busy ones (newest first). */
+export function trimToShare(l: LaneObservation, share: number, ceiling: number): Action[] {
+  const running = inService(l);
+  const reason: ScaleReason = running > allowed({ cap: l.cap, ceiling }) ? 'cap' : 'budget';
+  const detail = reason === 'cap' ? `cap is ${l.cap}` : `sharing ${ceiling} workers with other lanes`;
+  const excess = running - share;
+  const stop = l.idle.slice(0, excess);
+  const drain = l.busy.slice(l.busy.length - (excess - stop.length));
+  const actions: Action[] = [];
+  if (stop.length) actions.push({ kind: 'stop', lane: l.name, workers: stop, from: running, to: running - stop.length, reason, detail });
+  if (drain.length) {
+    actions.push({ kind: 'drain', lane: l.name, workers: drain, from: running - stop.length, to: share, reason, detail: `${detail}; finishing current job` });
+  }
+  return actions;
+}
+
+/**
+ * A worker must be surplus for a whole period before it goes, and the next one a period after
+ * that: a lull between two bursts should not cost a worker restart.
+ */
+export function shrinkOnePerPeriod(l: LaneObservation, extra: number, o: Pick<Observation, 'now' | 'tickMs'>): { action: Action | null; wakeAt: number | null } {
+  const running = inService(l);
+  const period = shrinkPeriodMs(l.class, o.tickMs);
+  const dueAt = Math.max((l.surplusSince ?? o.now) + period, (l.lastShrinkAt ?? -Infinity) + period);
+  if (dueAt > o.now) return { action: null, wakeAt: dueAt };
+  const action: Action = { kind: 'stop', lane: l.name, workers: l.idle.slice(0, 1), from: running, to: running - 1, reason: 'idle', detail: 'nothing waiting' };
+  return { action, wakeAt: extra > 1 ? o.now + period : null };
+}
+
+/** Step 3: growth is immediate, within what the machine has free now. Lanes without a worker go first. */
+export function grow(lanes: readonly LaneObservation[], shares: Shares, ceiling: number): Action[] {
+  let free = Math.max(0, ceiling - lanes.reduce((n, l) => n + inService(l) + l.leaving, 0));
   const growing = lanes
-    .filter((l) => share.get(l.name)! > inService(l))
+    .filter((l) => shares.get(l.name)! > inService(l))
     .sort((a, b) => inService(a) - inService(b) || b.waiting - a.waiting || (a.name < b.name ? -1 : 1));
+  const actions: Action[] = [];
   for (const l of growing) {
     const running = inService(l);
-    const count = Math.min(share.get(l.name)! - running, free);
+    const count = Math.min(shares.get(l.name)! - running, free);
     if (count <= 0) continue;
     free -= count;
     actions.push({ kind: 'start', lane: l.name, count, from: running, to: running + count, reason: 'demand', detail: `${l.waiting} waiting` });
   }
-  return { actions, wakeAt, surplus: surplusLanes };
+  return actions;
 }
-
-const min = (a: number | null, b: number) => (a === null ? b : Math.min(a, b));

@@ -28,7 +28,7 @@ export class JobQueries {
   }
 
   /** Newest first. `total` comes from the maintained counts, never a COUNT over the table. */
-  page(filter: JobFilter, counts: Map<string, LaneCounts>): JobPage {
+  page(filter: JobFilter, counts: ReadonlyMap<string, LaneCounts>): Omit<JobPage, 'seq'> {
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (filter.lane) {
@@ -71,7 +71,7 @@ export class JobQueries {
   }
 }
 
-function totalFor(f: JobFilter, counts: Map<string, LaneCounts>): number {
+function totalFor(f: JobFilter, counts: ReadonlyMap<string, LaneCounts>): number {
   const lanes = f.lane ? [counts.get(f.lane)] : [...counts.values()];
   let total = 0;
   for (const c of lanes) {

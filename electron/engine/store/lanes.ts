@@ -1,4 +1,5 @@
-// Lanes and their maintained job counts.
+// Lanes and their maintained job counts. The lane list is read on every sizer pass and status,
+// so it is kept in memory and refreshed by this store's own writes: no caller can forget to.
 import type { LaneClass } from '../../../shared/model.js';
 import { durably, type Db } from './db.js';
 
@@ -18,8 +19,6 @@ export interface LaneCounts {
   cancelled: number;
 }
 
-export const ZERO_COUNTS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
-
 interface RawLane {
   name: string;
   class: LaneClass;
@@ -38,7 +37,6 @@ const toLane = (r: RawLane): LaneRow => ({
 
 export class LaneStore {
   private readonly all;
-  private readonly one;
   private readonly insert;
   private readonly updateCap;
   private readonly deleteLane;
@@ -47,40 +45,50 @@ export class LaneStore {
 
   constructor(private readonly db: Db) {
     this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd FROM lanes ORDER BY created_at, rowid');
-    this.one = db.prepare<[string], RawLane>('SELECT name, class, cap, worker_command, worker_cwd FROM lanes WHERE name = ?');
     this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
     this.deleteLane = db.prepare('DELETE FROM lanes WHERE name = ?');
     this.deleteJobs = db.prepare<[string], { id: number }>('DELETE FROM jobs WHERE lane = ? RETURNING id');
     this.counts = db.prepare<[], LaneCounts & { lane: string }>('SELECT * FROM lane_counts');
+    this.cached = this.all.all().map(toLane);
   }
 
-  list(): LaneRow[] {
-    return this.all.all().map(toLane);
+  private cached: LaneRow[];
+
+  /** Lanes in the order they were added. */
+  list(): readonly LaneRow[] {
+    return this.cached;
   }
 
-  get(name: string): LaneRow | undefined {
-    const row = this.one.get(name);
-    return row ? toLane(row) : undefined;
+  find(name: string): LaneRow | undefined {
+    return this.cached.find((l) => l.name === name);
   }
 
   add(lane: LaneRow, now: number): void {
     durably(this.db, () => {
       this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, lane.workerCwd, now);
     });
+    this.reload();
   }
 
   setCap(name: string, cap: number): void {
     durably(this.db, () => this.updateCap.run(cap, name));
+    this.reload();
   }
 
   /** Removes the lane and its finished jobs; returns the ids whose logs can go. */
   remove(name: string): number[] {
-    return durably(this.db, () => {
-      const ids = this.deleteJobs.all(name).map((r) => r.id);
+    const ids = durably(this.db, () => {
+      const gone = this.deleteJobs.all(name).map((r) => r.id);
       this.deleteLane.run(name);
-      return ids;
+      return gone;
     });
+    this.reload();
+    return ids;
+  }
+
+  private reload(): void {
+    this.cached = this.all.all().map(toLane);
   }
 
   /** Counts per lane, kept by triggers: a read of one small row per lane. */

@@ -1,7 +1,8 @@
 // Mechanism: starting, stopping and talking to worker processes. It makes no sizing decisions;
 // it does what the sizer's actions say and reports what it sees.
 import type { ScaleReason } from '../../../shared/model.js';
-import type { FromWorker, JobAssignment } from '../../worker/protocol.js';
+import { WORKER_ENV, type FromWorker, type JobAssignment } from '../../worker/protocol.js';
+import type { WorkerCounts } from '../status/lane-status.js';
 import type { JobStore, RunningJob } from '../store/jobs.js';
 import { signalGroup } from '../../worker/process-group.js';
 import type { WorkerLauncher, WorkerProcess } from './launcher.js';
@@ -73,11 +74,11 @@ export class Pool {
       entry: this.options.entry,
       name: `lanes-worker:${lane}`,
       env: {
-        LANES_LANE: lane,
-        LANES_WORKER_ID: id,
-        LANES_LOG_CAP_BYTES: String(this.options.logCapBytes),
-        ...(command ? { LANES_WORKER_COMMAND: JSON.stringify(command.argv) } : {}),
-        ...(command?.cwd ? { LANES_WORKER_CWD: command.cwd } : {}),
+        [WORKER_ENV.lane]: lane,
+        [WORKER_ENV.id]: id,
+        [WORKER_ENV.logCapBytes]: String(this.options.logCapBytes),
+        ...(command ? { [WORKER_ENV.command]: JSON.stringify(command.argv) } : {}),
+        ...(command?.cwd ? { [WORKER_ENV.cwd]: command.cwd } : {}),
       },
     });
     const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null };
@@ -106,6 +107,22 @@ export class Pool {
       w.state = w.job ? 'draining' : 'stopping';
       w.proc.send({ t: 'drain' });
     }
+  }
+
+  /** Live workers per lane, as the sizer and the status count them. */
+  counts(): Map<string, WorkerCounts> {
+    const counts = new Map<string, WorkerCounts>();
+    for (const w of this.workers.values()) {
+      let c = counts.get(w.lane);
+      if (!c) counts.set(w.lane, (c = { idle: 0, busy: 0, leaving: 0 }));
+      c[roleOf(w.state)]++;
+    }
+    return counts;
+  }
+
+  /** Every worker of a lane that is going away; it holds no unfinished job by then. */
+  stopLane(lane: string): void {
+    this.stop([...this.workers.values()].filter((w) => w.lane === lane).map((w) => w.id));
   }
 
   /** New work for a lane: idle workers pull. */

@@ -1,6 +1,6 @@
-// A Server-Sent Events parser for a fetch() body. EventSource cannot send an Authorization
-// header, and the token must not go into a URL, so the window reads the stream itself.
-// Follows the WHATWG event-stream rules that matter here: `id`, `event`, multi-line `data`,
+// The one Server-Sent Events parser, for every client that reads the engine's event stream
+// (a browser's EventSource cannot send an Authorization header, and the token must not go into
+// a URL, so clients read the stream themselves). Follows the WHATWG event-stream rules that matter here: `id`, `event`, multi-line `data`,
 // comments (`:`) as keep-alives, CR/LF/CRLF line ends.
 export interface SseMessage {
   id: string | null;

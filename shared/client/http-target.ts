@@ -1,9 +1,9 @@
 // How a request from the table in requests.ts travels over HTTP, written once so the server's
-// router and every HTTP client (the CLI, the window in a browser) agree on it:
+// router and every HTTP client agree on it:
 // - path segments like `:id` are filled from the input field of the same name;
 // - GET sends the other fields as a query string (the server turns numeric fields back into
 //   numbers using the input schema); POST and DELETE send them as a JSON body.
-import { requests, type RequestInput, type RequestName } from './requests.js';
+import { requests, type RequestName } from '../requests.js';
 
 /** The `:name` segments of a route path, in order. */
 export function pathParams(path: string): string[] {
@@ -18,7 +18,7 @@ export interface HttpTarget {
   body: Record<string, unknown> | undefined;
 }
 
-export function httpTarget<K extends RequestName>(name: K, input: RequestInput<K>): HttpTarget {
+export function httpTarget(name: RequestName, input: unknown): HttpTarget {
   const route = requests[name];
   const rest: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   const path = route.path.replace(/:([A-Za-z]+)/g, (_m, key: string) => {

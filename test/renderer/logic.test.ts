@@ -1,9 +1,9 @@
 // The window's pure parts, table by table, without a browser: the event-stream parser, how job
-// events land in the list, how live points extend the timeline, and the words numbers become.
-// (These modules import nothing from the DOM, so Node runs them as they are.)
-import { test, expect } from '@playwright/test';
+// events land in the list, how a frame of events folds, how live points extend the timeline, and
+// the words numbers become. (These modules import nothing from the DOM, so Node runs them as they are.)
+import { describe, expect, it as test } from 'vitest';
 import type { Job, LaneStatus } from '../../shared/model.js';
-import { SseParser } from '../../renderer/client/sse.js';
+import { SseParser } from '../../shared/client/sse.js';
 import { applyJobEvents, indexOfId, useJobs, type JobsState } from '../../renderer/stores/jobs.js';
 import { appendLanePoints, prependLedger, useTimeline } from '../../renderer/stores/timeline.js';
 import { describeSpec, formatDuration, plural } from '../../renderer/format.js';
@@ -18,7 +18,7 @@ function jobsState(patch: Partial<JobsState>): JobsState {
   return { ...useJobs.getInitialState(), ...patch };
 }
 
-test.describe('SSE parser', () => {
+describe('SSE parser', () => {
   const stream = 'retry: 1000\n: comment\n\nid: 1\nevent: job\ndata: {"a":1}\n\nid: 2\r\nevent: lane\r\ndata: x\r\ndata: y\r\n\r\n';
   for (const size of [1, 2, 3, 7, stream.length]) {
     test(`reads the same messages in chunks of ${size}`, () => {
@@ -33,7 +33,7 @@ test.describe('SSE parser', () => {
   }
 });
 
-test.describe('job events in the list', () => {
+describe('job events in the list', () => {
   const rows = [job(30), job(20), job(10)];
 
   test('finds rows by id in a newest-first list', () => {
@@ -50,42 +50,39 @@ test.describe('job events in the list', () => {
     expect(patch.rows).toBeUndefined();
   });
 
-  test('events that crossed a page only move jobs forward', () => {
-    const listed = [job(30, { state: 'succeeded', attempts: 1 }), job(20)];
-    const patch = applyJobEvents(jobsState({ rows: listed }), [job(30, { state: 'running', attempts: 1 }), job(20, { state: 'running', attempts: 1 })], true);
-    expect(patch.rows?.map((j) => j.state)).toEqual(['succeeded', 'running']);
-  });
-
-  test('an answer older than the events does not undo them (cancel answers "running")', () => {
-    const cancelled = job(30, { state: 'cancelled', attempts: 1 });
-    const patch = applyJobEvents(jobsState({ rows: [cancelled], selectedId: 30, detail: cancelled }), [job(30, { state: 'running', attempts: 1 })], true);
-    expect(patch.rows).toBeUndefined();
-    expect(patch.detail).toBeUndefined();
-  });
-
-  test('keeps the open job’s detail current', () => {
-    const patch = applyJobEvents(jobsState({ rows, selectedId: 10 }), [job(10, { state: 'failed', exitCode: 2, attempts: 3 })]);
-    expect(patch.detail?.exitCode).toBe(2);
+  test('events a page already reflects are not applied to it again (they crossed it on the wire)', () => {
+    // The page answered at seq 12: job 30 had succeeded. Events 11 and 12 arrive after it.
+    const listed = jobsState({ seq: 12, rows: [job(30, { state: 'succeeded', attempts: 1 }), job(20)] });
+    let seq = 10;
+    const ev = (data: Job) => ({ seq: ++seq, type: 'job', data }) as LanesEvent;
+    const late = [ev(job(30, { state: 'running', attempts: 1 })), ev(job(30, { state: 'succeeded', attempts: 1 })), ev(job(20, { state: 'running', attempts: 1 }))];
+    const batch = foldEvents(late, listed.seq);
+    expect(batch.jobs.map((j) => [j.id, j.state])).toEqual([[20, 'running']]);
+    expect(applyJobEvents(listed, batch.jobs).rows?.map((j) => j.state)).toEqual(['succeeded', 'running']);
   });
 });
 
-test.describe('a frame of events', () => {
+describe('a frame of events', () => {
   const lane = (name: string, waiting: number) => ({ name, waiting, nudge: null }) as unknown as LaneStatus;
   const nudge = { text: 'n', waiting: 4, busy: 1, ceiling: 7, suggestedCap: 5 };
   let seq = 0;
   const ev = (type: LanesEvent['type'], data: unknown) => ({ seq: ++seq, type, data }) as LanesEvent;
 
-  test('the last word per lane wins, in the order said', () => {
-    const batch = foldEvents([
-      ev('lane', lane('a', 1)),
-      ev('nudge', { lane: 'a', nudge }),
-      ev('nudge', { lane: 'b', nudge }),
-      ev('lane', lane('b', 9)),
-      ev('lane', lane('a', 2)),
-      ev('nudge', { lane: 'c', nudge }),
-    ]);
-    expect(batch.lanes.map((l) => [l.name, l.waiting, l.nudge?.suggestedCap ?? null])).toEqual([['a', 2, null], ['b', 9, null]]);
-    expect([...batch.nudges.keys()]).toEqual(['c']);
+  test('the last word per lane wins, in the order said, nudge included', () => {
+    const batch = foldEvents([ev('lane', lane('a', 1)), ev('lane', { ...lane('b', 9), nudge }), ev('lane', lane('a', 2))]);
+    expect(batch.lanes.map((l) => [l.name, l.waiting, l.nudge?.suggestedCap ?? null])).toEqual([['a', 2, null], ['b', 9, 5]]);
+    expect(batch.seq).toBe(seq);
+  });
+
+  test('events up to the seq a store reflects are left out', () => {
+    const first = ev('lane', lane('a', 1));
+    const second = ev('lane', lane('a', 2));
+    expect(foldEvents([first, second], first.seq).lanes.map((l) => l.waiting)).toEqual([2]);
+    expect(foldEvents([first, second], second.seq)).toMatchObject({ lanes: [], seq: 0 });
+  });
+
+  test('a large batch comes as one bulk event the list re-reads', () => {
+    expect(foldEvents([ev('jobs', { ids: [1, 2, 3], change: 'added' })]).bulk).toEqual([1, 2, 3]);
   });
 
   test('removed, then added again, is there; added, then removed, is gone', () => {
@@ -95,7 +92,7 @@ test.describe('a frame of events', () => {
   });
 });
 
-test.describe('timeline', () => {
+describe('timeline', () => {
   const lane = { name: 'worker', workers: 2, busy: 2, waiting: 5 } as LaneStatus;
 
   test('live points only once loaded, one per second, keeping the step shape', () => {

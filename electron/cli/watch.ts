@@ -1,0 +1,97 @@
+// Following the engine's events from a terminal, for `wait`, `cancel`, `log --follow` and
+// `events --follow`. The client resumes across dropped connections; what a command must do
+// itself is (re)read what it watches when the feed opens and whenever events were missed.
+import type { LanesClient } from '../../shared/client/client.js';
+import { LanesError } from '../../shared/errors.js';
+import type { LanesEvent } from '../../shared/events.js';
+import { FINISHED_STATES, type Job } from '../../shared/model.js';
+import { note } from './context.js';
+
+export interface Watcher {
+  /** The feed is open, or events were missed: read what is watched. No event can slip past. */
+  read(): Promise<void> | void;
+  event(event: LanesEvent): void;
+}
+
+/**
+ * Follows events until `signal` aborts. Rejects when no engine comes back within `patienceMs`
+ * (an engine restarting takes a moment; one that is gone is said so).
+ */
+export function watch(client: LanesClient, watcher: Watcher, signal: AbortSignal, patienceMs = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let saidLost = false;
+    // Read on the first opening; a reconnect resumes where the feed left off and needs none,
+    // unless a read was cut short by the engine going away.
+    let unread = true;
+    let failed: unknown = null;
+    const reread = async () => {
+      unread = false;
+      try {
+        await watcher.read();
+      } catch (error) {
+        if (error instanceof LanesError && error.code === 'unavailable') unread = true;
+        else {
+          failed = error;
+          finish();
+        }
+      }
+    };
+    const stop = client.follow(
+      0,
+      {
+        open: () => (unread ? reread() : undefined),
+        reset: () => void reread(),
+        event: (event) => watcher.event(event),
+        link: (state) => {
+          if (state !== 'reconnecting' || saidLost) return;
+          saidLost = true;
+          // Said once, so a terminal that seems to hang explains itself.
+          note(`lanes: lost the engine; waiting up to ${Math.round(patienceMs / 1000)}s for it to come back…`);
+        },
+        lost: (error) => ((failed = error), finish()),
+      },
+      { patienceMs },
+    );
+    function finish() {
+      stop();
+      signal.removeEventListener('abort', finish);
+      if (failed) reject(failed);
+      else resolve();
+    }
+    if (signal.aborted) finish();
+    else signal.addEventListener('abort', finish);
+  });
+}
+
+/**
+ * Waits for jobs to finish, for `lanes wait` and `lanes cancel` (a running job takes a moment to
+ * stop). No polling: each job is read once when the feed opens (and again if events were missed),
+ * then only events move it. Resolves with each job's first finished record, in the order of
+ * `ids`: a later retry by someone else starts a run this call did not ask about.
+ */
+export async function awaitFinished(client: LanesClient, ids: number[], onFinished: (job: Job) => void = () => {}): Promise<Job[]> {
+  const wanted = [...new Set(ids)];
+  const finished = new Map<number, Job>();
+  const stop = new AbortController();
+  const record = (job: Job) => {
+    if (!wanted.includes(job.id) || finished.has(job.id) || !FINISHED_STATES.includes(job.state)) return;
+    finished.set(job.id, job);
+    onFinished(job);
+    if (finished.size === wanted.length) stop.abort();
+  };
+  const reread = async (which: number[]) => {
+    for (const id of which.filter((id) => !finished.has(id))) record(await client.call('job', { id }));
+  };
+  await watch(
+    client,
+    {
+      read: () => reread(wanted),
+      event: (event) => {
+        if (event.type === 'job') record(event.data);
+        else if (event.type === 'jobs') void reread(event.data.ids.filter((id) => wanted.includes(id)));
+      },
+    },
+    stop.signal,
+  );
+  return wanted.map((id) => finished.get(id) as Job);
+}

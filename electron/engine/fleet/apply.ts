@@ -1,0 +1,62 @@
+// The sizer loop's two ends that touch the world: what it observes (lanes, backlogs, the pool's
+// workers, and the little it remembers between passes) and how a decision is carried out.
+import type { Decision, LaneObservation, Observation } from '../sizer/policy.js';
+import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import { roleOf, type Pool } from '../workers/pool.js';
+import type { ScaleLedger } from './ledger.js';
+
+/** What the policy is told about its own past: when each lane last shrank, and since when it had surplus. */
+export class SizerMemory {
+  readonly lastShrinkAt = new Map<string, number>();
+  readonly surplusSince = new Map<string, number>();
+
+  forget(lane: string): void {
+    this.lastShrinkAt.delete(lane);
+    this.surplusSince.delete(lane);
+  }
+}
+
+export interface ObserveInputs {
+  now: number;
+  tickMs: number;
+  ceiling: number;
+  lanes: readonly LaneRow[];
+  counts: ReadonlyMap<string, LaneCounts>;
+}
+
+export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory): Observation {
+  const byLane = new Map<string, LaneObservation & { idle: string[]; busy: string[] }>();
+  for (const l of inputs.lanes) {
+    byLane.set(l.name, {
+      name: l.name,
+      class: l.class,
+      cap: l.cap,
+      idle: [],
+      busy: [],
+      leaving: 0,
+      waiting: inputs.counts.get(l.name)?.queued ?? 0,
+      lastShrinkAt: memory.lastShrinkAt.get(l.name) ?? null,
+      surplusSince: memory.surplusSince.get(l.name) ?? null,
+    });
+  }
+  for (const w of pool.workers.values()) {
+    const l = byLane.get(w.lane);
+    if (!l) continue;
+    const role = roleOf(w.state);
+    if (role === 'leaving') l.leaving++;
+    else l[role].push(w.id);
+  }
+  return { now: inputs.now, tickMs: inputs.tickMs, ceiling: inputs.ceiling, lanes: [...byLane.values()] };
+}
+
+export function apply({ actions, surplus }: Decision, now: number, pool: Pool, memory: SizerMemory, ledger: ScaleLedger): void {
+  for (const lane of memory.surplusSince.keys()) if (!surplus.includes(lane)) memory.surplusSince.delete(lane);
+  for (const lane of surplus) if (!memory.surplusSince.has(lane)) memory.surplusSince.set(lane, now);
+  for (const a of actions) {
+    if (a.kind === 'start') for (let i = 0; i < a.count; i++) pool.start(a.lane);
+    else if (a.kind === 'stop') pool.stop(a.workers);
+    else pool.drain(a.workers);
+    if (a.kind === 'stop' && a.reason === 'idle') memory.lastShrinkAt.set(a.lane, now);
+    ledger.record(a.lane, a.from, a.to, a.reason, a.detail);
+  }
+}

@@ -1,0 +1,43 @@
+// An orderly stop: take no more work, let running jobs finish within the grace period, then end
+// the rest. What did not finish runs again at the next start, without losing an attempt, since
+// an engine stopping is not the job's fault.
+import type { JobStore } from '../store/jobs.js';
+import type { Pool } from '../workers/pool.js';
+
+export interface Shutdown {
+  done: Promise<void>;
+  /** A second, more impatient stop (a person clicking "Quit now") shortens the wait to `ms`. */
+  hurry(ms: number): void;
+}
+
+export function shutdown(pool: Pool, jobs: JobStore, graceMs: number, log: (line: string) => void): Shutdown {
+  const busy = [...pool.workers.values()].filter((w) => w.job !== null).length;
+  pool.close();
+  if (busy) log(`stopping: letting ${busy} running job(s) finish, up to ${Math.round(graceMs / 1000)} s`);
+  let deadline = Date.now() + graceMs;
+  let timer: NodeJS.Timeout | null = null;
+  let endGrace!: () => void;
+  const grace = new Promise<void>((resolve) => {
+    endGrace = resolve;
+    timer = setTimeout(resolve, graceMs);
+  });
+  const done = (async () => {
+    // Whichever comes first; the timer is cleared either way, so nothing holds the process open.
+    await Promise.race([grace, pool.whenEmpty(graceMs)]);
+    if (timer) clearTimeout(timer);
+    for (const w of [...pool.workers.values()]) {
+      for (const job of jobs.runningFor(w.id)) jobs.requeue(job, 'the engine stopped before it finished', Date.now(), { refund: true });
+      pool.kill(w.id);
+    }
+    await pool.whenEmpty(5_000);
+  })();
+  return {
+    done,
+    hurry(ms) {
+      if (Date.now() + ms >= deadline) return;
+      deadline = Date.now() + ms;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(endGrace, ms);
+    },
+  };
+}

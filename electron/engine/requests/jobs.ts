@@ -1,0 +1,78 @@
+// Requests about jobs: queue them, list and read them, cancel and retry them.
+import type { Job, JobSpec } from '../../../shared/model.js';
+import type { LanesHandlers, ParsedInput } from '../../../shared/requests.js';
+import { badRequest, conflict, notFound } from '../../../shared/errors.js';
+import { DEFAULT_MAX_ATTEMPTS, JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
+import { publicJob, type NewJob } from '../store/jobs.js';
+import { existingLane, type RequestContext } from './context.js';
+import { readLog } from './read-log.js';
+
+type JobHandlers = Pick<LanesHandlers, 'addJob' | 'addJobs' | 'listJobs' | 'job' | 'logTail' | 'cancel' | 'retry'>;
+
+export function jobHandlers(e: RequestContext): JobHandlers {
+  const lane = (name: string, field = 'lane') => existingLane(e, name, field);
+  const job = (id: number): Job => {
+    const row = e.jobs.get(id);
+    if (!row) throw notFound(`there is no job ${id}`, 'id');
+    return publicJob(row);
+  };
+  const toNewJob = (input: ParsedInput<'addJob'>, field = ''): NewJob => {
+    const target = lane(input.lane, `${field}lane`);
+    let spec: JobSpec;
+    if (input.payload !== undefined) {
+      if (!target.workerCommand) throw badRequest(`lane "${target.name}" runs shell commands; a payload needs a lane with a worker command`, `${field}payload`);
+      spec = { kind: 'payload', payload: input.payload };
+    } else {
+      if (target.workerCommand) throw badRequest(`lane "${target.name}" runs a worker command; give it a payload instead of a command`, `${field}argv`);
+      const where = { ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.env ? { env: input.env } : {}) };
+      spec = input.argv ? { kind: 'argv', argv: input.argv, ...where } : { kind: 'shell', script: input.shell!, ...where };
+    }
+    return { lane: target.name, spec, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS };
+  };
+  const enqueue = (jobs: NewJob[]): number[] => {
+    const ids = e.jobs.enqueue(jobs, Date.now());
+    if (ids.length <= JOB_EVENTS_PER_REQUEST) for (const id of ids) e.events.emit('job', job(id));
+    else e.events.emit('jobs', { ids, change: 'added' });
+    e.fleet.jobsArrived(new Set(jobs.map((j) => j.lane)));
+    return ids;
+  };
+
+  return {
+    addJob: (input) => ({ id: enqueue([toNewJob(input)])[0]! }),
+    addJobs: (input) => ({ ids: enqueue(input.jobs.map((j, i) => toNewJob(j, `jobs.${i}.`))) }),
+    listJobs: (input) => {
+      if (input.lane) lane(input.lane);
+      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, beforeId: input.beforeId, limit: input.limit };
+      return { seq: e.events.lastSeq, ...e.queries.page(filter, e.lanes.allCounts()) };
+    },
+    job: (input) => ({ ...job(input.id), seq: e.events.lastSeq }),
+    logTail: (input) => readLog(e.logPaths(job(input.id).id)[input.stream === 'stderr' ? 'stderrPath' : 'stdoutPath'], input),
+    cancel: (input) => {
+      const current = job(input.id);
+      if (current.state === 'queued') {
+        const row = e.jobs.cancelQueued(input.id, Date.now());
+        if (row) {
+          const done = publicJob(row);
+          e.events.emit('job', done);
+          e.fleet.jobsLeft();
+          return done;
+        }
+      }
+      if (current.state === 'running') {
+        // The outcome arrives as a job event once its processes have ended.
+        e.fleet.cancel(input.id, e.cancelGraceMs);
+        return job(input.id);
+      }
+      throw conflict(`job ${input.id} has already ${current.state === 'cancelled' ? 'been cancelled' : current.state}`, 'id');
+    },
+    retry: (input) => {
+      const current = job(input.id);
+      const again = e.jobs.retry(input.id);
+      if (!again) throw conflict(`only a failed or cancelled job can be retried; job ${input.id} is ${current.state}`, 'id');
+      const queued = publicJob(again);
+      e.events.emit('job', queued);
+      e.fleet.jobsArrived([again.lane]);
+      return queued;
+    },
+  };
+}

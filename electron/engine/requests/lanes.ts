@@ -1,0 +1,66 @@
+// Requests about lanes: the engine's status, caps, adding and removing lanes, and the history
+// of why their workers changed.
+import { existsSync, rmSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import type { LanesHandlers } from '../../../shared/requests.js';
+import { badRequest, conflict } from '../../../shared/errors.js';
+import { DEFAULT_CAP, DEFAULT_LANE } from '../../../shared/limits.js';
+import { existingLane, type RequestContext } from './context.js';
+
+type LaneHandlers = Pick<LanesHandlers, 'status' | 'setCap' | 'addLane' | 'removeLane' | 'scaleEvents' | 'timeline'>;
+
+export function laneHandlers(e: RequestContext): LaneHandlers {
+  const lane = (name: string, field = 'lane') => existingLane(e, name, field);
+  // The lane event that shows the change goes out before the answer, so the answer's seq covers it.
+  const laneAnswer = (name: string) => {
+    e.board.announce();
+    return { ...e.board.lane(name)!, seq: e.events.lastSeq };
+  };
+  const checkCap = (cap: number) => {
+    if (cap > e.ceiling) throw badRequest(`cap must be at most ${e.ceiling}, this machine's ceiling`, 'cap');
+  };
+
+  return {
+    status: () => e.board.status(),
+    setCap: (input) => {
+      lane(input.lane);
+      checkCap(input.cap);
+      e.lanes.setCap(input.lane, input.cap);
+      e.fleet.lanesChanged();
+      return laneAnswer(input.lane);
+    },
+    addLane: (input) => {
+      if (e.lanes.find(input.name)) throw conflict(`a lane named "${input.name}" already exists`, 'name');
+      const cap = input.cap ?? DEFAULT_CAP[input.class];
+      checkCap(cap);
+      if (input.workerCwd !== undefined && !input.workerCommand) throw badRequest('workerCwd only applies to a lane with a worker command', 'workerCwd');
+      if (input.workerCwd !== undefined && !(isAbsolute(input.workerCwd) && existsSync(input.workerCwd))) {
+        throw badRequest(`workerCwd must be an existing absolute directory; "${input.workerCwd}" is not`, 'workerCwd');
+      }
+      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null }, Date.now());
+      e.fleet.lanesChanged();
+      return laneAnswer(input.name);
+    },
+    removeLane: (input) => {
+      lane(input.name, 'name');
+      if (input.name === DEFAULT_LANE) throw conflict(`"${DEFAULT_LANE}" is the default lane and stays; set its cap to 0 to turn it off`, 'name');
+      const c = e.lanes.allCounts().get(input.name);
+      const unfinished = (c?.queued ?? 0) + (c?.running ?? 0);
+      if (unfinished > 0) throw conflict(`lane "${input.name}" still holds ${unfinished} unfinished job(s); cancel them or let them finish first`, 'name');
+      const ids = e.lanes.remove(input.name);
+      e.fleet.laneRemoved(input.name);
+      for (const id of ids) for (const p of Object.values(e.logPaths(id))) rmSync(p, { force: true });
+      e.board.forget(input.name);
+      e.events.emit('laneRemoved', { name: input.name });
+      return { removed: input.name };
+    },
+    scaleEvents: (input) => {
+      if (input.lane) lane(input.lane);
+      return e.ledger.list(input);
+    },
+    timeline: (input) => {
+      const names = input.lane ? [lane(input.lane).name] : e.lanes.list().map((l) => l.name);
+      return e.board.timeline(names, Date.now() - input.sinceMs);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// What a person sees of each lane: its row and counts, the live worker counts, recent figures,
+// the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
+import type { LaneStatus } from '../../../shared/model.js';
+import { moodOf } from '../sizer/mood.js';
+import { nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
+import { heldByCap } from '../sizer/wants.js';
+import type { RecentFigures } from '../store/job-queries.js';
+import type { LaneCounts, LaneRow } from '../store/lanes.js';
+
+/** How a lane's live workers count: one still starting is idle; draining or stopping is leaving. */
+export interface WorkerCounts {
+  idle: number;
+  busy: number;
+  leaving: number;
+}
+
+export interface StatusInputs {
+  now: number;
+  tickMs: number;
+  ceiling: number;
+  lanes: readonly LaneRow[];
+  counts: ReadonlyMap<string, LaneCounts>;
+  workers: ReadonlyMap<string, WorkerCounts>;
+  /** Worker processes alive across all lanes. */
+  machineInUse: number;
+}
+
+/** Looked up only for the lanes that need them. */
+export interface StatusLookups {
+  recent(lane: string, now: number): RecentFigures;
+  oldestQueuedAt(lane: string): number | undefined;
+}
+
+const NO_JOBS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+const NO_WORKERS: WorkerCounts = { idle: 0, busy: 0, leaving: 0 };
+
+/** Every lane's status, and the earliest moment a nudge not yet showing becomes due. */
+export function laneStatuses(inputs: StatusInputs, lookups: StatusLookups): { lanes: LaneStatus[]; nudgeDueAt: number | null } {
+  let due: number | null = null;
+  const lanes = inputs.lanes.map((lane) => {
+    const { status, dueAt } = laneStatus(lane, inputs, lookups);
+    if (dueAt !== null) due = Math.min(due ?? Infinity, dueAt);
+    return status;
+  });
+  return { lanes, nudgeDueAt: due };
+}
+
+export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusLookups): { status: LaneStatus; dueAt: number | null } {
+  const c = inputs.counts.get(lane.name) ?? NO_JOBS;
+  const w = inputs.workers.get(lane.name) ?? NO_WORKERS;
+  const running = w.idle + w.busy;
+  const demand = { cap: lane.cap, ceiling: inputs.ceiling, waiting: c.queued, busy: w.busy, machineInUse: inputs.machineInUse };
+  // Only a lane the nudge could speak for pays for the oldest-job lookup.
+  const waitingSince = heldByCap(demand) ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
+  const facts = { ...demand, waitingSince, now: inputs.now, tickMs: inputs.tickMs };
+  const recent = lookups.recent(lane.name, inputs.now);
+  const status: LaneStatus = {
+    name: lane.name,
+    class: lane.class,
+    cap: lane.cap,
+    workerCommand: lane.workerCommand,
+    workerCwd: lane.workerCwd,
+    workers: running + w.leaving,
+    busy: w.busy,
+    idle: w.idle,
+    draining: w.leaving,
+    waiting: c.queued,
+    running: c.running,
+    succeeded: c.succeeded,
+    failed: c.failed,
+    cancelled: c.cancelled,
+    throughputPerMin: recent.throughputPerMin,
+    medianWaitMs: recent.medianWaitMs,
+    mood: moodOf({ ...demand, running }),
+    nudge: nudgeFor(facts),
+  };
+  return { status, dueAt: nudgeDueAt(facts) };
+}

@@ -1,0 +1,213 @@
+// The window's live picture: snapshots from the engine and the events after them. Every snapshot
+// carries the seq it reflects, and every store remembers the seq it is at, so an event is applied
+// only to a store that has not seen it yet. Events that arrive while a snapshot is on its way are
+// held and applied on top of it when it lands; nothing is guessed. Events are applied once per
+// animation frame, so a burst of a thousand job events costs one render, not a thousand.
+import type { LanesClient } from '../shared/client/client';
+import { LanesError } from '../shared/errors';
+import type { LanesEvent } from '../shared/events';
+import type { JobState, Snapshot, TimelinePoint } from '../shared/model';
+import { TIMELINE_SPAN_MS } from '../shared/limits';
+import { createClient } from './client';
+import { foldEvents } from './events';
+import { useConnection } from './stores/connection';
+import { applyJobEvents, useJobs, type JobFilter } from './stores/jobs';
+import { applyLaneEvents, replaceLanes, useLanes } from './stores/lanes';
+import { appendLanePoints, prependLedger, useTimeline } from './stores/timeline';
+
+const PAGE_SIZE = 200;
+
+let engine: LanesClient | null = null;
+
+export function client(): LanesClient {
+  if (!engine) throw new Error('start() first');
+  return engine;
+}
+
+/** What a failed request says, in the engine's words. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export function start(onJobEvent: () => void): () => void {
+  engine = createClient();
+  let opened = false;
+  return engine.follow(0, {
+    event: (event) => enqueue(event, onJobEvent),
+    // The feed is open: from here on no event is missed, so the snapshots can be read.
+    open: () => {
+      if (opened) return;
+      opened = true;
+      return reload();
+    },
+    reset: () => void reload(),
+    link: (link) => {
+      // Only a connection that was up can be lost; the first "connecting" is not news.
+      useConnection.setState((s) => ({ link, lostAt: link === 'connected' ? null : link === 'reconnecting' ? (s.lostAt ?? Date.now()) : s.lostAt }));
+    },
+  });
+}
+
+export async function reload(): Promise<void> {
+  if (!(await loadLanes())) return;
+  await Promise.all([loadJobs(useJobs.getState().filter), useTimeline.getState().loaded ? loadTimeline() : null, refreshDetail()]);
+}
+
+// ── snapshots ────────────────────────────────────────────────────────────────────────────────
+let inFlight = 0;
+let held: LanesEvent[] = [];
+
+/** Runs a snapshot request; resolves with it and the events that arrived meanwhile. */
+async function snapshot<T extends Snapshot>(request: () => Promise<T>): Promise<{ value: T; meanwhile: LanesEvent[] }> {
+  inFlight++;
+  const from = held.length;
+  try {
+    const value = await request();
+    return { value, meanwhile: held.slice(from) };
+  } finally {
+    if (--inFlight === 0) held = [];
+  }
+}
+
+async function loadLanes(): Promise<boolean> {
+  try {
+    const { value, meanwhile } = await snapshot(() => client().call('status', {}));
+    useLanes.setState((s) => replaceLanes(s, value));
+    applyLanes(meanwhile);
+    useConnection.setState({ loaded: true, problem: null, engine: { pid: value.pid, version: value.version, dataDir: value.dataDir, startedAt: value.startedAt } });
+    return true;
+  } catch (error) {
+    if (error instanceof LanesError && error.code === 'unauthorized') useConnection.setState({ link: 'unauthorized' });
+    useConnection.setState({ problem: messageOf(error) });
+    return false;
+  }
+}
+
+let jobsGeneration = 0;
+
+export async function loadJobs(filter: JobFilter): Promise<void> {
+  const generation = ++jobsGeneration;
+  useJobs.setState({ filter, loading: true, error: null });
+  try {
+    const { value, meanwhile } = await snapshot(() => client().call('listJobs', { ...filterInput(filter), limit: PAGE_SIZE }));
+    if (generation !== jobsGeneration) return;
+    useJobs.setState({ seq: value.seq, rows: value.jobs, nextBeforeId: value.nextBeforeId, loading: false });
+    applyJobs(meanwhile);
+  } catch (error) {
+    if (generation === jobsGeneration) useJobs.setState({ loading: false, error: messageOf(error) });
+  }
+}
+
+export async function loadMoreJobs(): Promise<void> {
+  const { loading, nextBeforeId, filter } = useJobs.getState();
+  if (loading || nextBeforeId === null) return;
+  const generation = jobsGeneration;
+  useJobs.setState({ loading: true });
+  try {
+    const { value, meanwhile } = await snapshot(() => client().call('listJobs', { ...filterInput(filter), beforeId: nextBeforeId, limit: PAGE_SIZE }));
+    if (generation !== jobsGeneration) return;
+    // The older page is newer than the rows above it: bring those up to it, then go on from there.
+    // The rows above already have what arrived meanwhile; the new ones need what came after them.
+    useJobs.setState((s) => ({ rows: s.rows.concat(value.jobs), nextBeforeId: value.nextBeforeId, loading: false }));
+    applyJobs(meanwhile, value.seq);
+  } catch (error) {
+    if (generation === jobsGeneration) useJobs.setState({ loading: false, error: messageOf(error) });
+  }
+}
+
+export async function refreshDetail(): Promise<void> {
+  const id = useJobs.getState().selectedId;
+  if (id === null) return;
+  try {
+    const { value, meanwhile } = await snapshot(() => client().call('job', { id }));
+    if (useJobs.getState().selectedId !== id) return;
+    const { seq, ...job } = value;
+    useJobs.setState({ detail: job, detailSeq: seq });
+    applyDetail(meanwhile);
+  } catch {
+    // The row stays as the list shows it; the next event for it tries again.
+  }
+}
+
+export async function loadTimeline(): Promise<void> {
+  useTimeline.setState({ loading: true });
+  try {
+    const [points, ledger] = await Promise.all([
+      client().call('timeline', { sinceMs: TIMELINE_SPAN_MS }),
+      client().call('scaleEvents', { limit: 200 }),
+    ]);
+    const series: Record<string, TimelinePoint[]> = {};
+    for (const t of points) series[t.lane] = t.points;
+    useTimeline.setState({ loaded: true, loading: false, error: null, series, ledger: [...ledger].sort((a, b) => b.id - a.id) });
+  } catch (error) {
+    useTimeline.setState({ loading: false, error: messageOf(error) });
+  }
+}
+
+// ── live events, one frame at a time ─────────────────────────────────────────────────────────
+let queue: LanesEvent[] = [];
+let frame = 0;
+let fallback: ReturnType<typeof setTimeout> | null = null;
+let jobEventHook = () => {};
+
+function enqueue(event: LanesEvent, onJobEvent: () => void): void {
+  jobEventHook = onJobEvent;
+  queue.push(event);
+  if (frame !== 0) return;
+  frame = requestAnimationFrame(flush);
+  // Hidden windows get no animation frames; still keep up, just less often.
+  fallback = setTimeout(flush, 250);
+}
+
+function flush(): void {
+  cancelAnimationFrame(frame);
+  if (fallback) clearTimeout(fallback);
+  frame = 0;
+  fallback = null;
+  const events = queue;
+  queue = [];
+  if (inFlight > 0) held.push(...events);
+  applyLanes(events);
+  applyJobs(events);
+  if (applyDetail(events)) jobEventHook();
+  useTimeline.setState((s) => prependLedger(s, foldEvents(events).scale));
+}
+
+function applyLanes(events: readonly LanesEvent[]): void {
+  const batch = foldEvents(events, useLanes.getState().seq);
+  if (batch.seq === 0) return;
+  useLanes.setState((s) => applyLaneEvents(s, batch.seq, batch.lanes, batch.removed));
+  useTimeline.setState((s) => appendLanePoints(s, batch.lanes, Date.now()));
+  // A lane that is gone cannot be listed: show all lanes rather than an error.
+  const { filter } = useJobs.getState();
+  if (filter.lane !== null && batch.removed.has(filter.lane)) void loadJobs({ ...filter, lane: null });
+}
+
+let headReload: ReturnType<typeof setTimeout> | null = null;
+
+/** Job events after `after` (by default, whatever the rows already reflect). */
+function applyJobs(events: readonly LanesEvent[], after = useJobs.getState().seq): void {
+  const batch = foldEvents(events, after);
+  if (batch.seq === 0) return;
+  useJobs.setState((s) => ({ ...applyJobEvents(s, batch.jobs), seq: Math.max(s.seq, batch.seq) }));
+  // Jobs announced in bulk carry no rows: read the top of the list again, at most once a second.
+  if (batch.bulk.length > 0 && !headReload) {
+    headReload = setTimeout(() => {
+      headReload = null;
+      void loadJobs(useJobs.getState().filter);
+    }, 1_000);
+  }
+}
+
+/** Events for the open job move its detail; true when there were any. */
+function applyDetail(events: readonly LanesEvent[]): boolean {
+  const { selectedId, detailSeq } = useJobs.getState();
+  if (selectedId === null) return false;
+  let latest: { seq: number; job: Extract<LanesEvent, { type: 'job' }>['data'] } | null = null;
+  for (const e of events) if (e.type === 'job' && e.data.id === selectedId && e.seq > detailSeq) latest = { seq: e.seq, job: e.data };
+  if (!latest) return false;
+  useJobs.setState({ detail: latest.job, detailSeq: latest.seq });
+  return true;
+}
+
+function filterInput(filter: JobFilter): { lane?: string; state?: JobState } {
+  return { ...(filter.lane ? { lane: filter.lane } : {}), ...(filter.state ? { state: filter.state } : {}) };
+}

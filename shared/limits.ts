@@ -1,0 +1,44 @@
+// Defaults and limits every side of the contract agrees on. The engine enforces them (through
+// the schemas), the CLI and the window only quote them in help text and bounds, so a limit
+// changed here changes everywhere at once.
+
+/** The lane jobs go to when none is named. It cannot be removed, only turned off (cap 0). */
+export const DEFAULT_LANE = 'worker';
+
+/** A failing job runs at most this many times unless the caller says otherwise. */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+export const MAX_ATTEMPTS_LIMIT = 100;
+
+/**
+ * The cap a new lane gets when none is given: conservative on purpose. An ml worker loads a model
+ * (gigabytes, seconds), so an ml lane runs nothing until its person decides it may.
+ */
+export const DEFAULT_CAP = { cpu: 1, ml: 0 } as const;
+
+/** Jobs in one addJobs call: one durable write, and a request body that stays a few MiB. */
+export const BATCH_MAX = 10_000;
+
+/** Job list pages. */
+export const LIST_LIMIT_DEFAULT = 100;
+export const LIST_LIMIT_MAX = 1_000;
+
+/** Each job's stdout and stderr are kept to this many bytes (the tail). */
+export const LOG_CAP_BYTES = 1_048_576;
+/** How much of a log one read returns, by default and at most. */
+export const LOG_READ_DEFAULT = 65_536;
+export const LOG_READ_MAX = LOG_CAP_BYTES;
+
+/** Scale-ledger rows one request returns, by default and at most; the engine keeps the newest 10,000. */
+export const LEDGER_READ_DEFAULT = 200;
+export const LEDGER_KEEP = 10_000;
+
+/** How far back the scale timeline reaches, in the engine and in the window. */
+export const TIMELINE_SPAN_MS = 3_600_000;
+
+/**
+ * Up to this many jobs queued by one request are announced one event each, so an open window
+ * shows them at once. A larger batch is announced as one `jobs` event and clients re-read what
+ * they show: ten thousand events would hold the engine's event loop for tens of milliseconds
+ * and push everything else out of the replay buffer that reconnecting clients resume from.
+ */
+export const JOB_EVENTS_PER_REQUEST = 1_000;
