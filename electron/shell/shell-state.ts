@@ -1,7 +1,20 @@
 // The little the shell keeps about itself: the engine's latest status, whether it failed to start,
 // whether we are quitting, and the start-at-login setting. The tray, the notifications and the
 // smoke-test hooks all read it; nothing else holds a copy.
-import type { ShellState } from './tray-menu.js';
+import type { Status } from '../../shared/model.js';
+
+/** What the shell knows besides the engine's status. */
+export interface ShellState {
+  /** null while the engine is starting or when it failed. */
+  status: Status | null;
+  /** Why the engine is not running, in words. */
+  error: string | null;
+  /** Quitting: finishing running jobs before the workers stop. */
+  stopping: boolean;
+  startAtLogin: boolean;
+  /** Whether this platform can start the app at login at all. */
+  startAtLoginSupported: boolean;
+}
 
 export interface ShellStore {
   get(): ShellState;

@@ -1,8 +1,7 @@
 // Handles for the Playwright smoke test, which runs code in main with electronApp.evaluate():
 // it cannot click a tray menu, so it reads the menu template and clicks items by id. Installed
 // only when LANES_E2E=1 is set by the test.
-import type { MenuItemConstructorOptions } from 'electron';
-import { findItem } from './tray-menu.js';
+import { findItem, type MenuTemplateItem } from './tray-menu.js';
 
 export interface LanesTestHooks {
   trayItemIds(): string[];
@@ -10,11 +9,11 @@ export interface LanesTestHooks {
   clickTrayItem(id: string): boolean;
 }
 
-function ids(items: MenuItemConstructorOptions[]): string[] {
-  return items.flatMap((item) => [...(item.id ? [item.id] : []), ...(Array.isArray(item.submenu) ? ids(item.submenu) : [])]);
+function ids(items: MenuTemplateItem[]): string[] {
+  return items.flatMap((item) => [item.id, ...(item.submenu ? ids(item.submenu) : [])]);
 }
 
-export function installTestHooks(template: () => MenuItemConstructorOptions[]): void {
+export function installTestHooks(template: () => MenuTemplateItem[]): void {
   if (process.env.LANES_E2E !== '1') return;
   const hooks: LanesTestHooks = {
     trayItemIds: () => ids(template()),
@@ -25,8 +24,7 @@ export function installTestHooks(template: () => MenuItemConstructorOptions[]): 
     clickTrayItem(id) {
       const item = findItem(template(), id);
       if (!item?.click) return false;
-      // The handlers built by toMenuTemplate ignore their arguments.
-      (item.click as () => void)();
+      item.click();
       return true;
     },
   };

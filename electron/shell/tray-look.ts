@@ -1,8 +1,9 @@
 // How the tray icon looks and what its tooltip says, from the same state the menu is built from.
 // One precedence, so the icon never contradicts the menu: error, then a nudge waiting, then
 // working, then idle.
-import type { ShellState } from './tray-menu.js';
-import { formatCount, oneLine, type CountFormat } from './tray-menu.js';
+import { groupedCount, plural } from '../../shared/format.js';
+import type { ShellState } from './shell-state.js';
+import { oneLine } from './tray-menu.js';
 
 export type TrayIconState = 'idle' | 'working' | 'nudge' | 'error';
 export const TRAY_ICON_STATES: readonly TrayIconState[] = ['idle', 'working', 'nudge', 'error'];
@@ -13,15 +14,13 @@ export interface TrayLook {
   tooltip: string;
 }
 
-const plural = (n: number, word: string, fmt: CountFormat) => `${fmt(n)} ${word}${n === 1 ? '' : 's'}`;
-
-export function trayLook(state: ShellState, fmt: CountFormat = formatCount): TrayLook {
-  const look = lookFor(state, fmt);
+export function trayLook(state: ShellState): TrayLook {
+  const look = lookFor(state);
   // Windows cuts tooltips at 127 characters; every OS shows one line.
   return { ...look, tooltip: oneLine(look.tooltip, 120) };
 }
 
-function lookFor(state: ShellState, fmt: CountFormat): TrayLook {
+function lookFor(state: ShellState): TrayLook {
   if (state.error) return { icon: 'error', tooltip: `Lanes — not running: ${state.error}` };
   const status = state.status;
   if (!status) return { icon: 'idle', tooltip: state.stopping ? 'Lanes — stopping' : 'Lanes — starting' };
@@ -30,20 +29,20 @@ function lookFor(state: ShellState, fmt: CountFormat): TrayLook {
   const waiting = status.lanes.reduce((n, lane) => n + lane.waiting, 0);
   if (state.stopping) {
     const running = status.lanes.reduce((n, lane) => n + lane.running, 0);
-    return { icon: running > 0 ? 'working' : 'idle', tooltip: `Lanes — stopping, finishing ${plural(running, 'job', fmt)}` };
+    return { icon: running > 0 ? 'working' : 'idle', tooltip: `Lanes — stopping, finishing ${plural(running, 'job')}` };
   }
   const nudged = status.lanes.find((lane) => lane.nudge);
   if (nudged?.nudge) {
     return {
       icon: 'nudge',
-      tooltip: `Lanes — raise ${nudged.name} to ${nudged.nudge.suggestedCap}: ${fmt(nudged.nudge.waiting)} waiting`,
+      tooltip: `Lanes — raise ${nudged.name} to ${nudged.nudge.suggestedCap}: ${groupedCount(nudged.nudge.waiting)} waiting`,
     };
   }
   if (busy > 0) {
-    const tail = waiting > 0 ? `, ${fmt(waiting)} waiting` : '';
-    return { icon: 'working', tooltip: `Lanes — ${fmt(busy)} busy${tail}` };
+    const tail = waiting > 0 ? `, ${groupedCount(waiting)} waiting` : '';
+    return { icon: 'working', tooltip: `Lanes — ${groupedCount(busy)} busy${tail}` };
   }
-  if (waiting > 0) return { icon: 'idle', tooltip: `Lanes — idle, ${fmt(waiting)} waiting` };
+  if (waiting > 0) return { icon: 'idle', tooltip: `Lanes — idle, ${groupedCount(waiting)} waiting` };
   return { icon: 'idle', tooltip: status.lanes.length === 0 ? 'Lanes — no lanes yet' : 'Lanes — idle' };
 }
 

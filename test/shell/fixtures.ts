@@ -1,6 +1,6 @@
 // Engine states for the shell's tests: plain data in the contract's shapes.
 import type { LaneStatus, Nudge, Status } from '../../shared/model.js';
-import type { ShellState } from '../../electron/shell/tray-menu.js';
+import type { ShellState } from '../../electron/shell/shell-state.js';
 
 export function lane(name: string, change: Partial<LaneStatus> = {}): LaneStatus {
   return {
@@ -31,7 +31,7 @@ export function nudge(suggestedCap: number, waiting: number, busy = 1, ceiling =
 }
 
 export function status(lanes: LaneStatus[], ceiling = 3): Status {
-  return { ceiling, workersInUse: lanes.reduce((n, l) => n + l.workers, 0), dataDir: '/data', pid: 1, startedAt: 0, version: '0.1.0', lanes };
+  return { seq: 0, ceiling, workersInUse: lanes.reduce((n, l) => n + l.workers, 0), dataDir: '/data', pid: 1, startedAt: 0, version: '0.1.0', lanes };
 }
 
 export function shell(s: Status | null, change: Partial<ShellState> = {}): ShellState {

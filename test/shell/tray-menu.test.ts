@@ -5,25 +5,15 @@ import { findItem, itemId, toMenuTemplate, trayMenuModel, type TrayAction, type 
 import { lane, nudge, shell, status } from './fixtures.js';
 
 function ids(items: TrayItem[]): string[] {
-  return items.flatMap((item) => [item.id, ...(item.kind === 'submenu' ? ids(item.items) : [])]);
+  return items.flatMap((item) => [item.id, ...(item.submenu ? ids(item.submenu) : [])]);
 }
 function label(items: TrayItem[], id: string): string | undefined {
-  const item = findItem(items.map(asTree), id);
-  return item?.label;
-}
-// findItem walks `submenu`; the model calls it `items`.
-function asTree(item: TrayItem): { id: string; label?: string; checked?: boolean; submenu?: unknown } {
-  return {
-    id: item.id,
-    ...('label' in item ? { label: item.label } : {}),
-    ...('checked' in item ? { checked: item.checked } : {}),
-    ...(item.kind === 'submenu' ? { submenu: item.items.map(asTree) } : {}),
-  };
+  return findItem(items, id)?.label;
 }
 function checkedCaps(items: TrayItem[], laneName: string): string[] {
   const cap = items.find((item) => item.id === itemId.laneCap(laneName));
-  if (cap?.kind !== 'submenu') return [];
-  return cap.items.flatMap((item) => (item.kind === 'radio' && item.checked ? [item.id] : []));
+  if (cap?.type !== 'submenu') return [];
+  return (cap.submenu ?? []).flatMap((item) => (item.type === 'radio' && item.checked ? [item.id] : []));
 }
 
 const idle = shell(status([lane('worker'), lane('ml', { class: 'ml' })]));
@@ -98,7 +88,7 @@ describe('tray menu for engine states', () => {
   it('hides Start at login where the platform has none, and shows it checked when on', () => {
     expect(ids(trayMenuModel({ ...idle, startAtLoginSupported: false }))).not.toContain(itemId.startAtLogin);
     const on = trayMenuModel({ ...idle, startAtLogin: true }).find((item) => item.id === itemId.startAtLogin);
-    expect(on).toMatchObject({ kind: 'checkbox', checked: true, action: { type: 'toggleStartAtLogin', on: false } });
+    expect(on).toMatchObject({ type: 'checkbox', checked: true, action: { type: 'toggleStartAtLogin', on: false } });
   });
 });
 
@@ -106,7 +96,10 @@ describe('clicking menu items', () => {
   function clickable(state = busy) {
     const setCap = vi.fn<(lane: string, cap: number) => void>();
     const other = vi.fn<(action: TrayAction) => void>();
-    const template = toMenuTemplate(trayMenuModel(state), (action) => (action.type === 'setCap' ? setCap(action.lane, action.cap) : other(action)));
+    const template = toMenuTemplate(trayMenuModel(state), ({ action }) => {
+      if (action?.type === 'setCap') setCap(action.lane, action.cap);
+      else if (action) other(action);
+    });
     const click = (id: string) => {
       const item = findItem(template, id);
       if (!item) throw new Error(`no item ${id}`);
