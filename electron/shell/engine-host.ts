@@ -1,20 +1,27 @@
 // Runs the engine and the local API inside the app: the same `hostEngine` that `lanes daemon`
 // runs, so the CLI finds the app's API the same way it finds a daemon's. Keeps the shell state's
-// status current from engine events, coalesced, so a burst of jobs is one tray rebuild.
+// status current from engine events, coalesced, so a burst of jobs is one tray rebuild: that is
+// the one way the tray learns of a change, whoever made it (the tray, the window, the CLI).
 import { hostEngine, type HostedEngine } from '../api/host.js';
-import type { Engine, WorkerLauncher } from '../engine/index.js';
+import { inProcessTransport, type Engine, type WorkerLauncher } from '../engine/index.js';
+import { LanesClient } from '../../shared/client/client.js';
 import { coalesce } from './coalesce.js';
 import type { ShellStore } from './shell-state.js';
 
 export interface EngineHost {
   /** The running engine, or null while starting, after a failure, or once stopped. */
   engine(): Engine | null;
+  /** The shared client over the running engine (in-process), or null when there is none. */
+  client(): LanesClient | null;
   start(): Promise<void>;
   /** Stop the API and the engine; running jobs get `graceMs` to finish. */
   stop(graceMs: number): Promise<void>;
-  /** Status changed now (resume from sleep, a cap set from the tray): refresh without waiting. */
+  /**
+   * Read the status now instead of at the end of the coalescing window. For waking from sleep:
+   * time jumped (rates, waits and nudges moved) but no event says so.
+   */
   refresh(): void;
-  /** Listen for the engine starting or going away (the IPC layer re-subscribes its windows). */
+  /** Listen for the engine starting or going away (the IPC layer re-attaches its windows). */
   onEngine(listener: (engine: Engine | null) => void): () => void;
 }
 
@@ -27,36 +34,40 @@ export function createEngineHost(options: {
   store: ShellStore;
   log: (line: string) => void;
 }): EngineHost {
-  let hosted: HostedEngine | null = null;
+  let hosted: { api: HostedEngine; client: LanesClient; unsubscribe: () => void } | null = null;
   let starting: Promise<void> | null = null;
-  let unsubscribe: (() => void) | null = null;
   const listeners = new Set<(engine: Engine | null) => void>();
   const announce = (engine: Engine | null) => {
     for (const listener of listeners) listener(engine);
   };
 
+  // Read directly, not through a request: the engine refuses requests while it drains, and the
+  // tray counts the running jobs down during exactly that time.
   const readStatus = coalesce(() => {
-    if (hosted) options.store.set({ status: hosted.engine.status() });
+    if (hosted) options.store.set({ status: hosted.api.engine.status() });
   }, STATUS_COALESCE_MS);
 
   const start = async () => {
     options.store.set({ error: null, status: null });
+    let api: HostedEngine;
     try {
-      hosted = await hostEngine({ dataDir: options.dataDir, launcher: options.launcher, log: options.log });
+      api = await hostEngine({ dataDir: options.dataDir, launcher: options.launcher, log: options.log });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       options.log(`engine: could not start: ${message}`);
       options.store.set({ error: message });
       return;
     }
-    options.log(`engine: running, API at http://127.0.0.1:${hosted.port}/`);
-    unsubscribe = hosted.engine.events.subscribe(() => readStatus.request());
-    options.store.set({ status: hosted.engine.status() });
-    announce(hosted.engine);
+    options.log(`engine: running, API at http://127.0.0.1:${api.port}/`);
+    const unsubscribe = api.engine.events.subscribe(() => readStatus.request());
+    hosted = { api, client: new LanesClient(inProcessTransport(api.engine)), unsubscribe };
+    options.store.set({ status: api.engine.status() });
+    announce(api.engine);
   };
 
   return {
-    engine: () => hosted?.engine ?? null,
+    engine: () => hosted?.api.engine ?? null,
+    client: () => hosted?.client ?? null,
     start() {
       if (hosted) return Promise.resolve();
       starting ??= start().finally(() => {
@@ -69,9 +80,9 @@ export function createEngineHost(options: {
       const current = hosted;
       if (!current) return;
       // Keep reporting while draining: the tray counts down the running jobs.
-      await current.close({ graceMs });
+      await current.api.close({ graceMs });
       readStatus.cancel();
-      unsubscribe?.();
+      current.unsubscribe();
       hosted = null;
       announce(null);
     },

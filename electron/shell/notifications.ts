@@ -1,8 +1,13 @@
-// A desktop notification the first time a lane's nudge appears (see nudge-notice.ts for "first").
-// Clicking it opens the window, where the person can see why before raising the cap.
+// Desktop notifications: the first time a lane's nudge appears (see nudge-notice.ts for "first"),
+// clicking it opens the window, where the person can see why before raising the cap; and a plain
+// one when something the person did from the tray failed, since no window may be open to say so.
 import { Notification } from 'electron';
 import { emptyNoticeMemory, nudgeNotices, type NoticeMemory } from './nudge-notice.js';
 import type { ShellStore } from './shell-state.js';
+
+export function notify(title: string, body: string): void {
+  if (Notification.isSupported()) new Notification({ title, body }).show();
+}
 
 export function setupNudgeNotifications(options: { store: ShellStore; icon?: string; onClick: () => void }): () => void {
   let memory: NoticeMemory = emptyNoticeMemory;
