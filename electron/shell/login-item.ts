@@ -1,5 +1,6 @@
 // "Start at login" for each platform behind one small interface the tray uses.
 import { app } from 'electron';
+import { appRoot } from '../engine/app-files.js';
 import { LOGIN_FLAG, linuxAutostart, loginCommand, startedAtLogin } from './autostart.js';
 
 export interface LoginItem {
@@ -13,7 +14,7 @@ function linuxCommand(): string[] {
     execPath: process.execPath,
     appImage: process.env.APPIMAGE,
     packaged: app.isPackaged,
-    appPath: app.getAppPath(),
+    appPath: appRoot,
   });
 }
 

@@ -1,7 +1,7 @@
 // Lanes' main process. It only wires small modules together: each concern (engine, tray, window,
 // IPC, power, quitting) lives in its own file beside this one.
 import path from 'node:path';
-import { app, dialog, Notification } from 'electron';
+import { app, dialog } from 'electron';
 import { defaultDataDir } from '../engine/index.js';
 import { startedAtLogin } from './autostart.js';
 import { launchedAtLogin, createLoginItem } from './login-item.js';
@@ -9,7 +9,7 @@ import { createEngineHost } from './engine-host.js';
 import { setupIpc } from './ipc.js';
 import { createLog } from './log.js';
 import { adoptLoginShellPath } from './login-path.js';
-import { setupNudgeNotifications } from './notifications.js';
+import { notify, setupNudgeNotifications } from './notifications.js';
 import { appPaths } from './paths.js';
 import { claimSingleInstance, setupPowerEvents } from './lifecycle.js';
 import { QuitSequence, SHUTDOWN_GRACE_MS } from './quit.js';
@@ -18,7 +18,7 @@ import { installTestHooks } from './test-hooks.js';
 import { trayActions } from './tray-actions.js';
 import { setupTray } from './tray.js';
 import { utilityLauncher } from './utility-launcher.js';
-import { limitPermissions, guardWebContents, registerAppScheme, serveRenderer } from './web-pages.js';
+import { limitPermissions, guardWebContents, registerAppScheme, serveWindow } from './web-pages.js';
 import { setupWindow } from './window.js';
 
 // Before `ready`: the CLI, `lanes daemon` and the app must share one data directory. Chromium's
@@ -28,9 +28,7 @@ app.setPath('sessionData', path.join(defaultDataDir(), 'electron'));
 // Windows shows notifications only for an app with this id (the installer registers the same).
 if (process.platform === 'win32') app.setAppUserModelId('app.lanes.desktop');
 const log = createLog(app.getPath('userData'));
-const paths = appPaths(app.getAppPath());
-const appIcon = path.join(paths.iconsDir, 'icon-512.png');
-const mainWindow = setupWindow({ preload: paths.preload, icon: appIcon });
+const mainWindow = setupWindow({ preload: appPaths.preload, icon: appPaths.appIcon });
 
 // A second launch shows the window, unless it is a login start racing a running app.
 const onSecondLaunch = (argv: string[]) => {
@@ -57,7 +55,7 @@ if (!claimSingleInstance(onSecondLaunch)) {
 
 async function start(): Promise<void> {
   limitPermissions();
-  serveRenderer(paths.rendererDir);
+  serveWindow(appPaths.windowDir);
   const login = createLoginItem();
   const store = createShellStore({ status: null, error: null, stopping: false, startAtLogin: login.isOn(), startAtLoginSupported: login.supported });
   const host = createEngineHost({ dataDir: app.getPath('userData'), launcher: utilityLauncher(), store, log });
@@ -80,14 +78,21 @@ async function start(): Promise<void> {
     if (quit.onBeforeQuit()) event.preventDefault();
   });
 
-  const warn = (title: string, body: string) => {
-    if (Notification.isSupported()) new Notification({ title, body }).show();
-  };
-  const dispatch = trayActions({ host, store, login, openWindow: mainWindow.open, quit: () => app.quit(), quitNow: () => void quit.now(), warn, log });
-  const tray = setupTray({ store, iconsDir: paths.iconsDir, dispatch, onClick: mainWindow.open });
+  const dispatch = trayActions({
+    client: host.client,
+    retry: () => void host.start(),
+    store,
+    login,
+    openWindow: mainWindow.open,
+    quit: () => app.quit(),
+    quitNow: () => void quit.now(),
+    warn: notify,
+    log,
+  });
+  const tray = setupTray({ store, iconsDir: appPaths.iconsDir, dispatch, onClick: mainWindow.open });
   destroyTray = () => tray.destroy();
   installTestHooks(tray.template);
-  setupNudgeNotifications({ store, icon: appIcon, onClick: mainWindow.open });
+  setupNudgeNotifications({ store, icon: appPaths.appIcon, onClick: mainWindow.open });
   setupPowerEvents({ refresh: host.refresh, quit: (graceMs) => void quit.drain(graceMs), shutdownGraceMs: SHUTDOWN_GRACE_MS, log });
   app.on('activate', () => mainWindow.open());
 

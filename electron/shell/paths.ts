@@ -1,15 +1,12 @@
-// Where the app finds its own files at run time. Everything hangs off the app path (the project
-// folder under `electron .`, resources/app.asar when packaged), so electron-builder.yml's `files`
-// must cover each of these; test/shell/packaging.test.ts checks that it does.
+// Where the app finds its own files at run time. Everything hangs off the package root as the
+// engine finds it (appRoot: the project folder under `electron .`, resources/app.asar when
+// packaged), so electron-builder.yml's `files` must cover each of these; the packaging test
+// (test/shell/packaging.test.ts) reads the same list and checks that it does.
 import path from 'node:path';
+import { windowDir } from '../api/window-files.js';
+import { appRoot } from '../engine/app-files.js';
 
-export interface AppPaths {
-  rendererDir: string;
-  preload: string;
-  iconsDir: string;
-}
-
-/** Relative to the app path; the packaging test reads this same list. */
+/** Relative to the package root. */
 export const RUNTIME_FILES = {
   rendererIndex: 'dist/renderer/index.html',
   preload: 'dist/electron/shell/preload.cjs',
@@ -18,10 +15,11 @@ export const RUNTIME_FILES = {
   iconsDir: 'electron/shell/icons',
 } as const;
 
-export function appPaths(appPath: string): AppPaths {
-  return {
-    rendererDir: path.join(appPath, path.dirname(RUNTIME_FILES.rendererIndex)),
-    preload: path.join(appPath, RUNTIME_FILES.preload),
-    iconsDir: path.join(appPath, RUNTIME_FILES.iconsDir),
-  };
-}
+export const appPaths = {
+  /** The window's built files, served at app://lanes/ (the same folder the local API serves). */
+  windowDir,
+  preload: path.join(appRoot, RUNTIME_FILES.preload),
+  iconsDir: path.join(appRoot, RUNTIME_FILES.iconsDir),
+  /** The window's and the notifications' icon. */
+  appIcon: path.join(appRoot, RUNTIME_FILES.iconsDir, 'icon-512.png'),
+};

@@ -1,38 +1,26 @@
 // Where the window's pages come from and what any page may do. Pages are served from a private
-// app://lanes/ origin with the CSP on every response (the scheme is declared privileged before
-// `ready`, the handler installed after it). Every web contents the app creates refuses to
-// navigate away, to open windows (https links go to the person's browser), to attach a
-// <webview>, and to get any permission but writing text to the clipboard.
-import fs from 'node:fs/promises';
+// app://lanes/ origin (the scheme is declared privileged before `ready`, the handler installed
+// after it) by the same resolver the local API serves them with, CSP and all. Every web contents
+// the app creates refuses to navigate away, to open windows (https links go to the person's
+// browser), to attach a <webview>, and to get any permission but writing text to the clipboard.
 import { app, protocol, session, shell } from 'electron';
-import { APP_SCHEME, CONTENT_SECURITY_POLICY, contentTypeFor, linkPolicy, permissionAllowed, rendererFileFor } from './renderer-origin.js';
+import { WINDOW_CSP, windowResponse, type WindowResponse } from '../api/window-files.js';
+import { APP_SCHEME, appPathname, linkPolicy, permissionAllowed } from './renderer-origin.js';
 
 /** Before `ready`. */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-  ]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 
-const securityHeaders = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
+/** Another host under app:// (app://other/…) is nothing of ours; no file is looked at for it. */
+const notOurs: WindowResponse = { status: 404, headers: { 'Content-Security-Policy': WINDOW_CSP, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'not found\n' };
 
-/** After `ready`. */
-export function serveRenderer(rendererDir: string): void {
+/** After `ready`. fs reads through app.asar transparently in the main process. */
+export function serveWindow(root: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const file = rendererFileFor(request.url, rendererDir);
-    if (!file) return new Response('Not found', { status: 404, headers: securityHeaders });
-    try {
-      // fs reads through app.asar transparently in the main process.
-      const body = await fs.readFile(file);
-      return new Response(body, { status: 200, headers: { ...securityHeaders, 'Content-Type': contentTypeFor(file) } });
-    } catch {
-      const hint = file.endsWith('index.html') ? ' — run `npm run build:renderer`' : '';
-      return new Response(`Not found${hint}`, { status: 404, headers: { ...securityHeaders, 'Content-Type': 'text/plain; charset=utf-8' } });
-    }
+    const pathname = appPathname(request.url);
+    const answer = pathname === null ? notOurs : await windowResponse(root, pathname);
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
   });
 }
 

@@ -1,13 +1,15 @@
-// The shell's small pure rules: event coalescing, power events, the app:// origin and CSP,
-// link policy, IPC results, and the Linux autostart entry.
+// The shell's small pure rules: event coalescing, power events, the app:// origin and the files
+// served there, link policy, IPC results, and the Linux autostart entry.
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { autostartEntry, autostartFile, loginCommand, quoteExecArg, startedAtLogin } from '../../electron/shell/autostart.js';
 import { coalesce, type Timers } from '../../electron/shell/coalesce.js';
-import { errorBody, isRequestName, toResult } from '../../electron/shell/ipc-result.js';
+import { errorBody, toResult } from '../../electron/shell/ipc-requests.js';
 import { powerAction } from '../../electron/shell/power.js';
-import { CONTENT_SECURITY_POLICY, contentTypeFor, linkPolicy, permissionAllowed, rendererFileFor } from '../../electron/shell/renderer-origin.js';
-import { LanesError } from '../../electron/engine/errors.js';
+import { appPathname, linkPolicy, permissionAllowed } from '../../electron/shell/renderer-origin.js';
+import { WINDOW_CSP, contentTypeFor, windowPath } from '../../electron/api/window-files.js';
+import { LanesError } from '../../shared/errors.js';
+import { isRequestName } from '../../shared/requests.js';
 import { loginShellPath, mergePath, pathFromShellOutput } from '../../electron/shell/login-path.js';
 
 describe('coalesce', () => {
@@ -48,6 +50,11 @@ describe('powerAction', () => {
 
 describe('app:// origin', () => {
   const root = path.resolve('/app/dist/renderer');
+  // The protocol handler's two steps: our origin first, then the one resolver the API uses too.
+  const fileFor = (url: string) => {
+    const pathname = appPathname(url);
+    return pathname === null ? null : windowPath(root, pathname);
+  };
   it.each([
     ['app://lanes/', path.join(root, 'index.html')],
     ['app://lanes/index.html', path.join(root, 'index.html')],
@@ -57,11 +64,12 @@ describe('app:// origin', () => {
     // The URL parser folds encoded dot segments before we see them: still inside the root.
     ['app://lanes/%2e%2e/%2e%2e/etc/passwd', path.join(root, 'etc', 'passwd')],
     ['app://lanes/..%2fsecret', null],
+    ['app://lanes/a%00b.js', null],
     ['app://other/index.html', null],
     ['https://lanes/index.html', null],
     ['not a url', null],
   ])('%s', (url, expected) => {
-    expect(rendererFileFor(url, root)).toBe(expected);
+    expect(fileFor(url)).toBe(expected);
   });
 
   it('serves types the page needs', () => {
@@ -71,9 +79,9 @@ describe('app:// origin', () => {
   });
 
   it('CSP allows scripts from our files only', () => {
-    expect(CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
-    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self';");
-    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    expect(WINDOW_CSP).toContain("default-src 'none'");
+    expect(WINDOW_CSP).toContain("script-src 'self';");
+    expect(WINDOW_CSP).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
   });
 
   it.each([
