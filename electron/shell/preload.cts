@@ -1,49 +1,50 @@
-// The window's only door to the app: `window.lanes`, a LanesBridge over two IPC channels. The
-// window is sandboxed, and a sandboxed preload can require nothing but 'electron' (no relative
-// files), so this file stands alone: the channel names are restated below and checked against
-// shared/bridge.ts at compile time, and the shapes are the contract's own types.
+// The window's only door to the app: `window.lanes`, an IpcBridge over the channels in
+// shared/client/ipc.ts. The window is sandboxed, and a sandboxed preload can require nothing but
+// 'electron' (no relative files), so this file stands alone: the channel names are restated below
+// and checked against the shared ones at compile time, and the bridge is checked against the
+// shared IpcBridge, so neither can drift from what the window's client expects.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { IPC as SharedIpc, LanesBridge, Result } from '../../shared/bridge.js';
+import type { IPC as SharedIpc, IpcBridge, Result } from '../../shared/client/ipc.js';
 import type { LanesEvent } from '../../shared/events.js';
-import type { RequestName, RequestOutput } from '../../shared/requests.js';
+import type { RequestName } from '../../shared/requests.js';
 
-// Must equal shared/bridge.ts's IPC exactly; `satisfies` fails the build if they drift apart.
+// Must equal shared/client/ipc.ts's IPC exactly; `satisfies` fails the build if they drift apart.
 const IPC = {
   request: 'lanes:request',
   subscribe: 'lanes:subscribe',
-  event: 'lanes:event',
-  reset: 'lanes:reset',
+  start: 'lanes:start',
+  events: 'lanes:events',
 } as const satisfies typeof SharedIpc;
 
 let nextId = 0;
-// Ids only need to be unique within this page; main keys them by window too.
+// Ids only need to be unique within this page; main keys them by page too.
 const pageKey = Math.random().toString(36).slice(2, 8);
 
-const lanes: LanesBridge = {
-  request<K extends RequestName>(name: K, input: unknown) {
-    return ipcRenderer.invoke(IPC.request, name, input) as Promise<Result<RequestOutput<K>>>;
+const lanes = {
+  request(name: RequestName, input: unknown): Promise<Result<unknown>> {
+    return ipcRenderer.invoke(IPC.request, name, input) as Promise<Result<unknown>>;
   },
-  subscribe(sinceSeq, onEvent, onReset) {
+  listen(since: number, onStart: (seq: number, reset: boolean) => void, onEvents: (events: LanesEvent[]) => void): () => void {
     const id = `${pageKey}-${++nextId}`;
-    const onEvents = (_event: IpcRendererEvent, subId: string, events: LanesEvent[]) => {
-      if (subId !== id) return;
-      for (const event of events) onEvent(event);
+    // Main sends every subscription's messages on the same two channels; each listener takes its own.
+    const start = (_event: IpcRendererEvent, subId: string, seq: number, reset: boolean) => {
+      if (subId === id) onStart(seq, reset);
     };
-    const onResetMessage = (_event: IpcRendererEvent, subId: string) => {
-      if (subId === id) onReset();
+    const events = (_event: IpcRendererEvent, subId: string, batch: LanesEvent[]) => {
+      if (subId === id) onEvents(batch);
     };
-    ipcRenderer.on(IPC.event, onEvents);
-    ipcRenderer.on(IPC.reset, onResetMessage);
-    ipcRenderer.send(IPC.subscribe, { id, since: sinceSeq });
+    ipcRenderer.on(IPC.start, start);
+    ipcRenderer.on(IPC.events, events);
+    ipcRenderer.send(IPC.subscribe, { id, since });
     let open = true;
     return () => {
       if (!open) return;
       open = false;
-      ipcRenderer.off(IPC.event, onEvents);
-      ipcRenderer.off(IPC.reset, onResetMessage);
+      ipcRenderer.off(IPC.start, start);
+      ipcRenderer.off(IPC.events, events);
       ipcRenderer.send(IPC.subscribe, { id, stop: true });
     };
   },
-};
+} satisfies IpcBridge;
 
 contextBridge.exposeInMainWorld('lanes', lanes);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IPC, type Result } from '../../shared/bridge.js';
+import { IPC, type Result } from '../../shared/client/ipc.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Status } from '../../shared/model.js';
 import { openEngine, type Engine } from '../../electron/engine/index.js';
@@ -127,30 +127,45 @@ describe('the desktop shell, wired', () => {
   });
 
   it('runs jobs in workers started through the utility-process adapter; tray and window hear of it', async () => {
-    const sent: { channel: string; id: string; events?: LanesEvent[] }[] = [];
+    const sent: { channel: string; id: string; args: unknown[] }[] = [];
     const sender = Object.assign(new EventEmitter(), {
       id: 1,
       isDestroyed: () => false,
-      send: (channel: string, id: string, events?: LanesEvent[]) => sent.push({ channel, id, ...(events ? { events } : {}) }),
+      send: (channel: string, id: string, ...args: unknown[]) => sent.push({ channel, id, args }),
     });
     recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender }, { id: 'w1', since: 0 });
+    // From now: told where now is before any event.
+    expect(sent[0]).toMatchObject({ channel: IPC.start, id: 'w1', args: [expect.any(Number), false] });
+    const eventsSent = () => sent.flatMap((m) => (m.channel === IPC.events ? (m.args[0] as LanesEvent[]) : []));
 
     const added = await invoke<{ id: number }>('addJob', { lane: 'worker', argv: [process.execPath, '-e', 'setTimeout(() => {}, 1500)'] });
     expect(added.ok).toBe(true);
     await vi.waitFor(() => expect(tray().tooltip).toMatch(/^Lanes — 1 busy/), { timeout: 15_000 });
     expect(String((tray().image as { file: string }).file)).toMatch(/tray-working/);
     expect(recorded.utility[0]).toMatchObject({ entry: path.join(root, 'dist/electron/worker/main.js'), serviceName: expect.stringContaining('worker') });
-    await vi.waitFor(() => expect(sent.some((m) => m.channel === IPC.event && m.events?.some((e) => e.type === 'job'))).toBe(true));
+    await vi.waitFor(() => expect(eventsSent().some((e) => e.type === 'job')).toBe(true));
     await vi.waitFor(async () => expect((await status()).lanes.find((l) => l.name === 'worker')?.succeeded).toBe(1), { timeout: 15_000 });
 
     // A window that reconnects with the last seq it saw gets what it missed, in order, at once.
+    const since = eventsSent()[0]!.seq;
     const replayed: LanesEvent[] = [];
-    const late = Object.assign(new EventEmitter(), { id: 2, isDestroyed: () => false, send: (_c: string, _id: string, events?: LanesEvent[]) => replayed.push(...(events ?? [])) });
-    recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w2', since: 1 });
+    const starts: unknown[][] = [];
+    const late = Object.assign(new EventEmitter(), {
+      id: 2,
+      isDestroyed: () => false,
+      send: (channel: string, _id: string, ...args: unknown[]) => (channel === IPC.events ? replayed.push(...(args[0] as LanesEvent[])) : starts.push(args)),
+    });
+    recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w2', since });
+    expect(starts).toEqual([[since, false]]);
     expect(replayed.length).toBeGreaterThan(0);
-    expect(replayed[0]?.seq).toBe(2);
+    expect(replayed[0]?.seq).toBe(since + 1);
     expect(replayed.map((e) => e.seq)).toEqual([...replayed.map((e) => e.seq)].sort((a, b) => a - b));
     recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w2', stop: true });
+
+    // A seq this run of the engine never gave out (an earlier run's) is answered with a reset.
+    recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w3', since: 1 });
+    expect(starts[1]).toEqual([expect.any(Number), true]);
+    recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w3', stop: true });
   });
 
   it('quitting drains, removes the tray and exits 0', async () => {
