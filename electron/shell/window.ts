@@ -1,14 +1,15 @@
 // The one window: created on first open, hidden (not destroyed) on close so reopening is instant
-// and the app lives on in the tray. Sandboxed, isolated, no Node; it talks only through the preload.
+// and the app lives on in the tray. Sandboxed, isolated, no Node (window-options.ts); it talks
+// only through the preload.
 import { BrowserWindow, app } from 'electron';
 import { APP_ENTRY_URL } from './renderer-origin.js';
+import { windowOptions } from './window-options.js';
 
 export interface WindowHandle {
   open(): void;
   /** Let the window really close (while quitting). */
   allowClose(): void;
   hide(): void;
-  current(): BrowserWindow | null;
 }
 
 export function setupWindow(options: { preload: string; icon?: string }): WindowHandle {
@@ -16,23 +17,7 @@ export function setupWindow(options: { preload: string; icon?: string }): Window
   let closing = false;
 
   const create = () => {
-    const created = new BrowserWindow({
-      width: 1180,
-      height: 760,
-      minWidth: 720,
-      minHeight: 480,
-      show: false,
-      title: 'Lanes',
-      ...(options.icon && process.platform === 'linux' ? { icon: options.icon } : {}),
-      webPreferences: {
-        preload: options.preload,
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-        webSecurity: true,
-        spellcheck: false,
-      },
-    });
+    const created = new BrowserWindow(windowOptions({ ...options, platform: process.platform }));
     created.once('ready-to-show', () => created.show());
     created.on('close', (event) => {
       if (closing) return;
@@ -65,6 +50,5 @@ export function setupWindow(options: { preload: string; icon?: string }): Window
     hide() {
       win?.hide();
     },
-    current: () => win,
   };
 }
