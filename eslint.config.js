@@ -2,6 +2,31 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// The layers, as lint rules: each folder says what it may not import. A rule set for a folder is
+// written whole (ESLint does not merge two `no-restricted-imports` settings for one file).
+const electron = { group: ['electron'], message: 'Only electron/shell/ may import electron.' };
+const node = { group: ['node:*'], message: 'renderer/ and shared/ run in a browser.' };
+const nodeModules = ['fs', 'path', 'child_process', 'os', 'http', 'crypto'].map((name) => ({ name, message: 'renderer/ and shared/ run in a browser.' }));
+const folders = (names, message) => ({ group: names.map((n) => `**/${n}/**`), message });
+
+const layers = [
+  ['shared/**', [electron, node, folders(['electron', 'renderer'], 'shared/ is the contract everything else builds on; it imports none of them.')]],
+  ['renderer/**', [electron, node, folders(['electron'], 'The window reaches the engine only through the client in shared/.')]],
+  ['electron/engine/**', [electron, folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.')]],
+  [
+    'electron/engine/store/**',
+    [
+      electron,
+      folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.'),
+      folders(['worker'], "The store records outcomes in its own terms, not the worker's wire types."),
+    ],
+  ],
+  ['electron/worker/**', [electron, folders(['engine', 'api', 'cli', 'shell'], 'The worker runtime is its own process: it talks to the engine only by messages.')]],
+  ['electron/api/**', [electron, folders(['cli', 'shell'], 'The API serves the CLI and the shell; it imports neither.')]],
+  ['electron/cli/**', [electron, folders(['engine', 'shell'], 'The CLI reaches the engine only through the client (lanes daemon hosts it through the API).')]],
+  ['electron/shell/**', [folders(['cli'], 'The desktop app talks to its engine in-process, not through the CLI.')]],
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -12,23 +37,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // Where a file may run: the engine, worker runtime, API and CLI never load Electron;
-  // only electron/shell/ may.
-  {
-    files: ['electron/engine/**', 'electron/worker/**', 'electron/api/**', 'electron/cli/**', 'shared/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'Only electron/shell/ may import electron.' }] }],
-    },
-  },
-  // The window runs in a sandboxed page: no Node built-ins, no Electron.
-  {
-    files: ['renderer/**', 'shared/**'],
-    languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['node:*', 'electron', 'fs', 'path', 'child_process', 'os'], message: 'renderer/ and shared/ run in a browser.' }] },
-      ],
-    },
-  },
+  ...layers.map(([files, patterns]) => ({
+    files: [files],
+    rules: { 'no-restricted-imports': ['error', { patterns, ...(patterns.includes(node) ? { paths: nodeModules } : {}) }] },
+  })),
+  // The window runs in a sandboxed page.
+  { files: ['renderer/**', 'shared/**'], languageOptions: { globals: { ...globals.browser } } },
 );

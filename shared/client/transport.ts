@@ -30,3 +30,17 @@ export interface Transport {
   /** Opens the live feed after `since` (0: from now). `opened` rejects with a LanesError. */
   listen(since: number, sink: EventSink): Listening;
 }
+
+/** A feed that is open at once (IPC, in-process) and ends when `close` is called. */
+export function openAtOnce(stop: () => void): Listening {
+  let end!: () => void;
+  const closed = new Promise<void>((resolve) => (end = resolve));
+  return {
+    opened: Promise.resolve(),
+    closed,
+    close: () => {
+      stop();
+      end();
+    },
+  };
+}

@@ -108,7 +108,9 @@ export function openRawStream(port: number, options: { path?: string; headers?: 
             const hit = messages.find(match);
             if (hit) return found(hit);
             const check = (m: SseMessage) => {
-              if (match(m)) (waiters.delete(check), found(m));
+              if (!match(m)) return;
+              waiters.delete(check);
+              found(m);
             };
             waiters.add(check);
             response.on('close', () => fail(new Error('event stream closed before the awaited event')));

@@ -1,5 +1,6 @@
 // The always-on loop: observe → decide → apply, on every tick and at once on every event that
 // can move its inputs. Events in one turn of the event loop share one pass.
+import { DueTimer } from '../due-timer.js';
 import { decide, type Decision, type Observation } from './policy.js';
 
 export interface LoopPorts {
@@ -11,14 +12,16 @@ export class SizerLoop {
   private scheduled = false;
   private stopped = false;
   private tick: NodeJS.Timeout | null = null;
-  private wake: NodeJS.Timeout | null = null;
-  private wakeAt: number | null = null;
+  /** A paced shrink due between ticks. */
+  private readonly wake: DueTimer;
 
   constructor(
     private readonly ports: LoopPorts,
     private readonly tickMs: number,
-    private readonly now: () => number,
-  ) {}
+    now: () => number,
+  ) {
+    this.wake = new DueTimer(() => this.pass(), now, Math.min(1000, tickMs));
+  }
 
   start(): void {
     this.tick = setInterval(() => this.pass(), this.tickMs);
@@ -39,7 +42,7 @@ export class SizerLoop {
   stop(): void {
     this.stopped = true;
     if (this.tick) clearInterval(this.tick);
-    if (this.wake) clearTimeout(this.wake);
+    this.wake.stop();
   }
 
   /** One pass now. Callers that answer with the fleet's new shape run it synchronously. */
@@ -47,22 +50,6 @@ export class SizerLoop {
     if (this.stopped) return;
     const decision = decide(this.ports.observe());
     this.ports.apply(decision);
-    this.armWake(decision.wakeAt);
-  }
-
-  /** One timer for the moment a paced shrink becomes due between ticks. */
-  private armWake(at: number | null): void {
-    if (at === this.wakeAt) return;
-    if (this.wake) clearTimeout(this.wake);
-    this.wake = null;
-    this.wakeAt = at;
-    if (at === null || this.stopped) return;
-    // Never sooner than a second away: a near-due wake is not worth a timer storm.
-    this.wake = setTimeout(() => {
-      this.wake = null;
-      this.wakeAt = null;
-      this.pass();
-    }, Math.max(Math.min(1000, this.tickMs), at - this.now()));
-    this.wake.unref();
+    this.wake.arm(decision.wakeAt);
   }
 }

@@ -2,6 +2,7 @@
 // of times a second), samples the timeline as it goes, and looks again by itself when a nudge
 // that is not showing yet becomes due, since nothing else would happen at that moment.
 import type { LaneStatus } from '../../../shared/model.js';
+import { DueTimer } from '../due-timer.js';
 import type { EventHub } from '../event-hub.js';
 import type { TimelineSamples } from './timeline.js';
 
@@ -11,8 +12,8 @@ export class LanePublisher {
   private readonly published = new Map<string, string>();
   private lastPublish = 0;
   private timer: NodeJS.Timeout | null = null;
-  private nudgeTimer: NodeJS.Timeout | null = null;
-  private nudgeAt: number | null = null;
+  /** A nudge not showing yet that becomes due. */
+  private readonly nudge = new DueTimer(() => this.publish(), Date.now);
   private stopped = false;
 
   constructor(
@@ -43,7 +44,7 @@ export class LanePublisher {
       this.timeline.sample(s, this.lastPublish);
       this.events.emit('lane', s);
     }
-    this.armNudge(nudgeDueAt);
+    this.nudge.arm(nudgeDueAt);
   }
 
   forget(lane: string): void {
@@ -54,20 +55,6 @@ export class LanePublisher {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    if (this.nudgeTimer) clearTimeout(this.nudgeTimer);
-  }
-
-  private armNudge(at: number | null): void {
-    if (at === this.nudgeAt) return;
-    if (this.nudgeTimer) clearTimeout(this.nudgeTimer);
-    this.nudgeTimer = null;
-    this.nudgeAt = at;
-    if (at === null || this.stopped) return;
-    this.nudgeTimer = setTimeout(() => {
-      this.nudgeTimer = null;
-      this.nudgeAt = null;
-      this.publish();
-    }, Math.max(0, at - Date.now()));
-    this.nudgeTimer.unref();
+    this.nudge.stop();
   }
 }

@@ -1,8 +1,16 @@
 // The durable queue. Every state change is one guarded UPDATE, so a late answer from a worker
 // that has already been given up on can never record a job twice.
 import type { Job, JobSpec, JobState } from '../../../shared/model.js';
-import type { JobOutcome } from '../../worker/protocol.js';
 import { durably, type Db } from './db.js';
+
+/** How a run ended, as the store records it (whoever ran it says so in this shape). */
+export interface RunOutcome {
+  state: Extract<JobState, 'succeeded' | 'failed' | 'cancelled'>;
+  exitCode: number | null;
+  error: string | null;
+  /** What a persistent worker answered. */
+  result?: unknown;
+}
 
 interface RawJob {
   id: number;
@@ -134,7 +142,7 @@ export class JobStore {
 
   /** Records the outcome of one job and claims the lane's next, in one transaction. */
   finishAndClaim(
-    done: { jobId: number; worker: string; attempt: number; outcome: JobOutcome } | null,
+    done: { jobId: number; worker: string; attempt: number; outcome: RunOutcome } | null,
     next: { lane: string; worker: string } | null,
     now: number,
   ): { finished: RunningJob | null; claimed: RunningJob | null } {
@@ -147,7 +155,7 @@ export class JobStore {
       .immediate();
   }
 
-  private finish(id: number, worker: string, attempt: number, o: JobOutcome, now: number): RunningJob | null {
+  private finish(id: number, worker: string, attempt: number, o: RunOutcome, now: number): RunningJob | null {
     const result = o.result === undefined ? null : JSON.stringify(o.result);
     const row = this.finishStmt.get({ state: o.state, now, exitCode: o.exitCode, error: o.error, result, id, worker, attempt });
     return row ? toJob(row) : null;
