@@ -1,12 +1,16 @@
 // The window inside the desktop app talks through `window.lanes` (the preload's IPC bridge), not
-// HTTP. Here a stand-in bridge with the same shape is put in the page before it loads, and the
-// page is opened without a token: everything the window shows and does must go through it. And
-// the app's own CSP, stricter than the daemon's, must not have to refuse anything.
+// HTTP. Here a stand-in bridge with the same shape (IpcBridge in shared/client/ipc.ts) is put in
+// the page before it loads, and the page is opened without a token: everything the window shows
+// and does must go through it. And the CSP the desktop app sends on app://lanes/ must not have to
+// refuse anything.
 import { requests } from '../../shared/requests.js';
-import { CONTENT_SECURITY_POLICY } from '../../electron/shell/renderer-origin.js';
+import { WINDOW_CSP } from '../../electron/api/window-files.js';
 import { test, expect, laneRow } from './fixtures.js';
 
-/** A LanesBridge in plain browser JavaScript: requests by fetch, events by EventSource. */
+/**
+ * An IpcBridge in plain browser JavaScript: requests by fetch, events by EventSource. The event
+ * stream opens with a `start` (or `reset`) frame carrying `{ seq }`, as the preload's onStart does.
+ */
 function standInBridge(token: string): string {
   const routes = Object.fromEntries(Object.entries(requests).map(([name, r]) => [name, [r.method, r.path]]));
   return `(() => {
@@ -28,13 +32,14 @@ function standInBridge(token: string): string {
         const body = await res.json();
         return res.ok ? { ok: true, value: body } : { ok: false, error: body.error };
       },
-      subscribe(since, onEvent, onReset) {
-        calls.push('subscribe');
-        const source = new EventSource('/api/events?token=' + token + (since ? '&since=' + since : ''));
-        for (const type of ['lane', 'laneRemoved', 'job', 'scale', 'nudge']) {
-          source.addEventListener(type, (m) => onEvent(JSON.parse(m.data)));
+      listen(since, onStart, onEvents) {
+        calls.push('listen');
+        const source = new EventSource('/api/events?token=' + encodeURIComponent(token) + (since ? '&since=' + since : ''));
+        source.addEventListener('start', (m) => onStart(JSON.parse(m.data).seq, false));
+        source.addEventListener('reset', (m) => onStart(JSON.parse(m.data).seq, true));
+        for (const type of ['lane', 'laneRemoved', 'job', 'jobs', 'scale']) {
+          source.addEventListener(type, (m) => onEvents([JSON.parse(m.data)]));
         }
-        source.addEventListener('reset', () => onReset());
         return () => source.close();
       },
     };
@@ -54,10 +59,10 @@ test('with window.lanes present the window uses it, and needs no token of its ow
   await expect.poll(async () => (await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.cap).toBe(2);
 
   const calls = await page.evaluate(() => (globalThis as unknown as { __bridgeCalls: string[] }).__bridgeCalls);
-  expect(calls).toEqual(expect.arrayContaining(['subscribe', 'status', 'listJobs', 'setCap']));
+  expect(calls).toEqual(expect.arrayContaining(['listen', 'status', 'listJobs', 'setCap']));
 });
 
-test('under the desktop app’s stricter CSP nothing the window does is refused', async ({ page, daemon }) => {
+test('under the desktop app’s CSP nothing the window does is refused', async ({ page, daemon }) => {
   const violations: string[] = [];
   await page.exposeFunction('__cspViolation', (text: string) => violations.push(text));
   await page.addInitScript({
@@ -67,7 +72,7 @@ test('under the desktop app’s stricter CSP nothing the window does is refused'
   await page.route(`http://127.0.0.1:${daemon.port}/**`, async (route) => {
     if (route.request().url().includes('/api/')) return route.continue();
     const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CONTENT_SECURITY_POLICY } });
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': WINDOW_CSP } });
   });
   await page.goto(daemon.url);
   const worker = laneRow(page, 'worker');

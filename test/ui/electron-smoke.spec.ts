@@ -8,7 +8,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
-import type { LanesBridge } from '../../shared/bridge.js';
+import type { IpcBridge } from '../../shared/client/ipc.js';
+import type { Status } from '../../shared/model.js';
 import type { LanesTestHooks } from '../../electron/shell/test-hooks.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -91,8 +92,8 @@ test('a cap set from the tray reaches the engine and the window', async () => {
   expect(await tray.click('lane:worker:cap:2')).toBe(true);
   const capInWindow = () =>
     page.evaluate(async () => {
-      const result = await (globalThis as unknown as { lanes: LanesBridge }).lanes.request('status', {});
-      return result.ok ? result.value.lanes.find((l) => l.name === 'worker')?.cap : result.error.message;
+      const result = await (globalThis as unknown as { lanes: IpcBridge }).lanes.request('status', {});
+      return result.ok ? (result.value as Status).lanes.find((l) => l.name === 'worker')?.cap : result.error.message;
     });
   await expect.poll(capInWindow, { timeout: 10_000 }).toBe(2);
   await expect.poll(async () => (await tray.item('lane:worker:cap:2'))?.checked, { timeout: 5_000 }).toBe(true);
