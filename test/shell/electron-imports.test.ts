@@ -10,8 +10,11 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ELECTRON_LINE_BUDGET = 600;
 
-const importsElectron = (text: string) =>
-  /^\s*import\b[^;]*?\bfrom\s*['"]electron['"]/m.test(text) || /^(?!\s*(?:\/\/|\*))[^\n]*\brequire\(\s*['"]electron['"]\s*\)/m.test(text);
+/** Any static, type-only, side-effect, dynamic or CommonJS import of electron, outside comments. */
+const importsElectron = (text: string) => {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return /\bfrom\s*['"]electron['"]|\bimport\s*['"]electron['"]|\b(?:require|import)\(\s*['"]electron['"]\s*\)/.test(code);
+};
 
 const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
@@ -28,7 +31,10 @@ describe('Electron in the code base', () => {
     expect(importsElectron("import type { MenuItemConstructorOptions } from 'electron';")).toBe(true);
     expect(importsElectron("import {\n  app,\n  Tray,\n} from \"electron\";")).toBe(true);
     expect(importsElectron("const { app } = require('electron');")).toBe(true);
+    expect(importsElectron("export { app } from 'electron';")).toBe(true);
+    expect(importsElectron("const { app } = await import('electron');")).toBe(true);
     expect(importsElectron("  // require('electron') would download its binary")).toBe(false);
+    expect(importsElectron("/**\n * Not require('electron'), which would download.\n */")).toBe(false);
     expect(importsElectron("import { x } from './electron-free.js';")).toBe(false);
   });
 
