@@ -4,7 +4,7 @@
 import { LanesError, type ErrorBody } from '../errors.js';
 import type { LanesEvent } from '../events.js';
 import type { RequestName } from '../requests.js';
-import type { EventSink, Listening, Transport } from './transport.js';
+import { openAtOnce, type EventSink, type Listening, type Transport } from './transport.js';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorBody };
 
@@ -47,8 +47,6 @@ export function ipcTransport(bridge: IpcBridge): Transport {
     listen(since: number, sink: EventSink): Listening {
       // IPC keeps the order of messages from one page: once the subscription is sent, any request
       // sent after it is answered after main has subscribed, so the feed counts as open at once.
-      let end!: () => void;
-      const closed = new Promise<void>((resolve) => (end = resolve));
       const stop = bridge.listen(
         since,
         (seq, reset) => sink.start(seq, reset),
@@ -56,14 +54,7 @@ export function ipcTransport(bridge: IpcBridge): Transport {
           for (const event of events) sink.event(event);
         },
       );
-      return {
-        opened: Promise.resolve(),
-        closed,
-        close: () => {
-          stop();
-          end();
-        },
-      };
+      return openAtOnce(stop);
     },
   };
 }
