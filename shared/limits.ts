@@ -42,3 +42,19 @@ export const TIMELINE_SPAN_MS = 3_600_000;
  * and push everything else out of the replay buffer that reconnecting clients resume from.
  */
 export const JOB_EVENTS_PER_REQUEST = 1_000;
+
+// What a job may carry. Checked when it is queued (or answered), so nothing that can never run is
+// stored, and nothing a client or a worker sends can make a list or an event unboundedly large.
+
+/** A job's argv (all words together) or shell line, in UTF-8 bytes: Linux takes at most 128 KiB in one argument. */
+export const COMMAND_MAX_BYTES = 128 * 1024;
+/** A job's environment additions, names and values together. */
+export const ENV_MAX_BYTES = 64 * 1024;
+/** A payload for a persistent worker, as JSON. */
+export const PAYLOAD_MAX_BYTES = 1_048_576;
+/** What a persistent worker answers for one job, as JSON; a larger answer fails the job. */
+export const RESULT_MAX_BYTES = 1_048_576;
+/** How deeply a payload or an answer may nest. */
+export const JSON_DEPTH_MAX = 64;
+/** An error message kept with a job (a worker's own words can be long). */
+export const ERROR_MAX_CHARS = 2_000;

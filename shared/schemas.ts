@@ -4,9 +4,13 @@
 // requests.ts), which keeps the schema library out of the CLI's start-up.
 import { z } from 'zod';
 import { JOB_STATES } from './model.js';
+import { jsonProblem } from './json-limits.js';
 import {
   BATCH_MAX,
+  COMMAND_MAX_BYTES,
   DEFAULT_LANE,
+  ENV_MAX_BYTES,
+  JSON_DEPTH_MAX,
   LEDGER_KEEP,
   LEDGER_READ_DEFAULT,
   LIST_LIMIT_DEFAULT,
@@ -14,6 +18,7 @@ import {
   LOG_READ_DEFAULT,
   LOG_READ_MAX,
   MAX_ATTEMPTS_LIMIT,
+  PAYLOAD_MAX_BYTES,
   TIMELINE_SPAN_MS,
 } from './limits.js';
 
@@ -29,18 +34,29 @@ const capValue = z
 
 const jobId = z.number().int().positive();
 
-const envAdditions = z.record(z.string().min(1), z.string());
+/** No program can be given a NUL byte: it would silently cut the string short. */
+const text = z.string().refine((v) => !v.includes('\0'), 'must not contain a NUL byte');
+const utf8Bytes = (v: string) => new TextEncoder().encode(v).length;
+const tooBig = (what: string, max: number) => `${what} is larger than ${max.toLocaleString('en-US')} bytes, more than a program can be started with`;
+
+const envAdditions = z.record(z.string(), text).superRefine((env, ctx) => {
+  const bad = Object.keys(env).find((name) => name === '' || name.includes('=') || name.includes('\0'));
+  if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `an environment variable name must be non-empty, without "=" or NUL; got ${JSON.stringify(bad)}` });
+  const size = Object.entries(env).reduce((n, [k, v]) => n + utf8Bytes(k) + utf8Bytes(v) + 2, 0);
+  if (size > ENV_MAX_BYTES) ctx.addIssue({ code: 'custom', message: tooBig('the environment', ENV_MAX_BYTES) });
+});
 
 const addJob = z
   .object({
     lane: laneName.default(DEFAULT_LANE),
     /** A program and its arguments, run without a shell. */
-    argv: z.array(z.string()).min(1, 'command is empty').optional(),
+    argv: z.array(text).min(1, 'command is empty').optional(),
     /** A command line for the person's shell. */
-    shell: z.string().optional(),
+    shell: text.optional(),
     /** For lanes with a persistent worker command: one JSON value per job. */
     payload: z.unknown().optional(),
-    cwd: z.string().min(1).optional(),
+    /** An absolute directory; the engine checks that it exists. */
+    cwd: text.pipe(z.string().min(1)).optional(),
     env: envAdditions.optional(),
     maxAttempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).optional(),
   })
@@ -56,6 +72,14 @@ const addJob = z
     if (v.shell !== undefined && v.shell.trim() === '') {
       ctx.addIssue({ code: 'custom', path: ['shell'], message: 'command is empty' });
     }
+    if (v.argv !== undefined && v.argv.reduce((n, word) => n + utf8Bytes(word) + 1, 0) > COMMAND_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', path: ['argv'], message: tooBig('the command', COMMAND_MAX_BYTES) });
+    }
+    if (v.shell !== undefined && utf8Bytes(v.shell) > COMMAND_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', path: ['shell'], message: tooBig('the command line', COMMAND_MAX_BYTES) });
+    }
+    const payload = v.payload === undefined ? null : jsonProblem(v.payload, { maxDepth: JSON_DEPTH_MAX, maxBytes: PAYLOAD_MAX_BYTES });
+    if (payload) ctx.addIssue({ code: 'custom', path: ['payload'], message: `the payload ${payload}` });
   });
 
 const empty = z.object({}).strict();
@@ -96,10 +120,10 @@ export const inputs = {
       name: laneName,
       class: z.enum(['cpu', 'ml']).default('cpu'),
       cap: capValue.optional(),
-      /** argv of a long-lived worker that answers one JSON line per job. */
-      workerCommand: z.array(z.string()).min(1).optional(),
+      /** argv of a long-lived worker that answers one JSON line per job; the engine checks it can be found. */
+      workerCommand: z.array(text).min(1).refine((argv) => (argv[0] ?? '').trim() !== '', 'the worker command is empty').optional(),
       /** Absolute directory the worker command runs in; default: the home directory. */
-      workerCwd: z.string().min(1).optional(),
+      workerCwd: text.pipe(z.string().min(1)).optional(),
     })
     .strict(),
   removeLane: z.object({ name: laneName }).strict(),
@@ -122,12 +146,12 @@ export const inputs = {
 
 export type Inputs = typeof inputs;
 
-/** The field a zod error is about: its first issue's path, or the first unknown key. */
+/** The field a zod error is about: its first issue's path, and for an unknown key, that key. */
 export function fieldOf(error: z.ZodError): string | undefined {
   const issue = error.issues[0];
   if (!issue) return undefined;
-  if (issue.path.length > 0) return issue.path.join('.');
-  return issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
+  return path.length > 0 ? path.join('.') : undefined;
 }
 
 /** One line per problem, naming the field: `cap: cap must be a whole number`. */

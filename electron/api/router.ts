@@ -93,7 +93,9 @@ export function assembleInput(
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest('the request body must be a JSON object');
     }
-    Object.assign(input, body);
+    // Copied as own properties: Object.assign would run the __proto__ setter for a body that has
+    // that key, and the schema would never see it.
+    for (const [key, value] of Object.entries(body)) Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
   }
   for (const [key, text] of Object.entries(params)) {
     const value = coerce(text, route.numeric.has(key));

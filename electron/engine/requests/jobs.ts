@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../../../shared/errors.js';
 import { DEFAULT_MAX_ATTEMPTS, JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
 import { publicJob, type NewJob } from '../store/jobs.js';
 import { existingLane, type RequestContext } from './context.js';
+import { checkDirectory } from './places.js';
 import { readLog } from './read-log.js';
 
 type JobHandlers = Pick<LanesHandlers, 'addJob' | 'addJobs' | 'listJobs' | 'job' | 'logTail' | 'cancel' | 'retry'>;
@@ -16,8 +17,13 @@ export function jobHandlers(e: RequestContext): JobHandlers {
     if (!row) throw notFound(`there is no job ${id}`, 'id');
     return publicJob(row);
   };
-  const toNewJob = (input: ParsedInput<'addJob'>, field = ''): NewJob => {
+  const toNewJob = (input: ParsedInput<'addJob'>, field = '', checked = new Set<string>()): NewJob => {
     const target = lane(input.lane, `${field}lane`);
+    // A batch usually runs everything in one folder: look at each folder once.
+    if (input.cwd !== undefined && !checked.has(input.cwd)) {
+      checkDirectory(input.cwd, `${field}cwd`);
+      checked.add(input.cwd);
+    }
     let spec: JobSpec;
     if (input.payload !== undefined) {
       if (!target.workerCommand) throw badRequest(`lane "${target.name}" runs shell commands; a payload needs a lane with a worker command`, `${field}payload`);
@@ -39,7 +45,10 @@ export function jobHandlers(e: RequestContext): JobHandlers {
 
   return {
     addJob: (input) => ({ id: enqueue([toNewJob(input)])[0]! }),
-    addJobs: (input) => ({ ids: enqueue(input.jobs.map((j, i) => toNewJob(j, `jobs.${i}.`))) }),
+    addJobs: (input) => {
+      const checked = new Set<string>();
+      return { ids: enqueue(input.jobs.map((j, i) => toNewJob(j, `jobs.${i}.`, checked))) };
+    },
     listJobs: (input) => {
       if (input.lane) lane(input.lane);
       const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, beforeId: input.beforeId, limit: input.limit };

@@ -1,11 +1,12 @@
 // Requests about lanes: the engine's status, caps, adding and removing lanes, and the history
 // of why their workers changed.
-import { existsSync, rmSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { rmSync } from 'node:fs';
+import { homedir } from 'node:os';
 import type { LanesHandlers } from '../../../shared/requests.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
 import { DEFAULT_CAP, DEFAULT_LANE } from '../../../shared/limits.js';
 import { existingLane, type RequestContext } from './context.js';
+import { checkDirectory, findProgram } from './places.js';
 
 type LaneHandlers = Pick<LanesHandlers, 'status' | 'setCap' | 'addLane' | 'removeLane' | 'scaleEvents' | 'timeline'>;
 
@@ -34,8 +35,10 @@ export function laneHandlers(e: RequestContext): LaneHandlers {
       const cap = input.cap ?? DEFAULT_CAP[input.class];
       checkCap(cap);
       if (input.workerCwd !== undefined && !input.workerCommand) throw badRequest('workerCwd only applies to a lane with a worker command', 'workerCwd');
-      if (input.workerCwd !== undefined && !(isAbsolute(input.workerCwd) && existsSync(input.workerCwd))) {
-        throw badRequest(`workerCwd must be an existing absolute directory; "${input.workerCwd}" is not`, 'workerCwd');
+      if (input.workerCwd !== undefined) checkDirectory(input.workerCwd, 'workerCwd');
+      const program = input.workerCommand?.[0];
+      if (program !== undefined && findProgram(program, input.workerCwd ?? homedir()) === null) {
+        throw badRequest(`the worker command "${program}" cannot be found (not on the engine's PATH, nor a path to a program)`, 'workerCommand');
       }
       e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null }, Date.now());
       e.fleet.lanesChanged();
