@@ -21,6 +21,7 @@ const layers = [
       folders(['worker'], "The store records outcomes in its own terms, not the worker's wire types."),
     ],
   ],
+  ['electron/paths/**', [electron, folders(['engine', 'api', 'cli', 'shell', 'worker'], "Where Lanes' files are is known before anything runs; it imports nothing of Lanes.")]],
   ['electron/worker/**', [electron, folders(['engine', 'api', 'cli', 'shell'], 'The worker runtime is its own process: it talks to the engine only by messages.')]],
   ['electron/api/**', [electron, folders(['cli', 'shell'], 'The API serves the CLI and the shell; it imports neither.')]],
   ['electron/cli/**', [electron, folders(['engine', 'shell'], 'The CLI reaches the engine only through the client (lanes daemon hosts it through the API).')]],

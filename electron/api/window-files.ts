@@ -3,7 +3,7 @@
 // content-type table, one set of headers (the strict CSP included), one path guard.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { appRoot } from '../engine/app-files.js';
+import { appRoot } from '../paths/app-files.js';
 
 /** Where `npm run build:renderer` puts the window. */
 export const windowDir = join(appRoot, 'dist', 'renderer');
@@ -89,6 +89,9 @@ async function fileInside(root: string, file: string | null): Promise<string | n
   }
 }
 
+/** The answer for a page that is not ours to serve. */
+export const notFound: WindowResponse = { status: 404, headers: { ...SECURITY_HEADERS, 'Content-Type': TYPES['.txt']! }, body: 'not found\n' };
+
 /** What to answer for a GET of `pathname`. */
 export async function windowResponse(root: string, pathname: string): Promise<WindowResponse> {
   const index = await fileInside(root, windowPath(root, '/'));
@@ -97,7 +100,7 @@ export async function windowResponse(root: string, pathname: string): Promise<Wi
   if (file === null) {
     // Paths without an extension are the window's own routes: give it the page. A missing asset
     // (it has an extension) is a real 404, so a broken build shows up as one.
-    if (extname(pathname) !== '') return { status: 404, headers: { ...SECURITY_HEADERS, 'Content-Type': TYPES['.txt']! }, body: 'not found\n' };
+    if (extname(pathname) !== '') return notFound;
     file = index;
   }
   // Vite names built assets by content hash, so they never change; the page itself always may.

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LanesClient } from '../../shared/client/client.js';
-import { defaultDataDir } from '../engine/data-dir.js';
+import { defaultDataDir } from '../paths/data-dir.js';
 import { connect, type Connection } from './connect.js';
 
 /** `--data-dir`, else LANES_DATA_DIR, else the desktop app's own data directory. */

@@ -9,7 +9,7 @@ import { registerLanes } from './commands/lanes.js';
 import { registerLog } from './commands/log.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { LanesError } from '../../shared/errors.js';
-import { appVersion } from '../engine/app-files.js';
+import { appVersion } from '../paths/app-files.js';
 
 export function buildProgram(): Command {
   const program = new Command('lanes')

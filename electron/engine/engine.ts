@@ -6,7 +6,7 @@ import type { RequestName, RequestOutput } from '../../shared/requests.js';
 import type { Status } from '../../shared/model.js';
 import { conflict } from '../../shared/errors.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
-import { appVersion, migrationsDir, workerEntry as defaultWorkerEntry } from './app-files.js';
+import { appVersion, migrationsDir, workerEntry as defaultWorkerEntry } from '../paths/app-files.js';
 import { detectCores, machineCeiling, tickFromEnv } from './ceiling.js';
 import { EventHub } from './event-hub.js';
 import { Fleet } from './fleet/fleet.js';

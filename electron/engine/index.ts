@@ -1,5 +1,4 @@
 // The engine's public face: what the API, the CLI's daemon and the desktop shell may use.
 export { openEngine, type Engine, type EngineOptions } from './engine.js';
 export { inProcessTransport } from './in-process.js';
-export { defaultDataDir } from './data-dir.js';
 export { nodeLauncher, type WorkerLauncher, type WorkerProcess, type LaunchOptions } from './workers/launcher.js';

@@ -1,6 +1,6 @@
 // "Start at login" for each platform behind one small interface the tray uses.
 import { app } from 'electron';
-import { appRoot } from '../engine/app-files.js';
+import { appRoot } from '../paths/app-files.js';
 import { LOGIN_FLAG, linuxAutostart, loginCommand, startedAtLogin } from './autostart.js';
 
 export interface LoginItem {

@@ -2,7 +2,7 @@
 // IPC, power, quitting) lives in its own file beside this one.
 import path from 'node:path';
 import { app, dialog } from 'electron';
-import { defaultDataDir } from '../engine/index.js';
+import { defaultDataDir } from '../paths/data-dir.js';
 import { startedAtLogin } from './autostart.js';
 import { launchedAtLogin, createLoginItem } from './login-item.js';
 import { createEngineHost } from './engine-host.js';

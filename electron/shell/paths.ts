@@ -4,7 +4,7 @@
 // (test/shell/packaging.test.ts) reads the same list and checks that it does.
 import path from 'node:path';
 import { windowDir } from '../api/window-files.js';
-import { appRoot } from '../engine/app-files.js';
+import { appRoot } from '../paths/app-files.js';
 
 /** Relative to the package root. */
 export const RUNTIME_FILES = {

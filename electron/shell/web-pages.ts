@@ -4,7 +4,7 @@
 // the app creates refuses to navigate away, to open windows (https links go to the person's
 // browser), to attach a <webview>, and to get any permission but writing text to the clipboard.
 import { app, protocol, session, shell } from 'electron';
-import { WINDOW_CSP, windowResponse, type WindowResponse } from '../api/window-files.js';
+import { notFound, windowResponse } from '../api/window-files.js';
 import { APP_SCHEME, appPathname, linkPolicy, permissionAllowed } from './renderer-origin.js';
 
 /** Before `ready`. */
@@ -12,14 +12,14 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 }
 
-/** Another host under app:// (app://other/…) is nothing of ours; no file is looked at for it. */
-const notOurs: WindowResponse = { status: 404, headers: { 'Content-Security-Policy': WINDOW_CSP, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'not found\n' };
-
-/** After `ready`. fs reads through app.asar transparently in the main process. */
+/**
+ * After `ready`. fs reads through app.asar transparently in the main process. Another host under
+ * app:// (app://other/…) is nothing of ours; no file is looked at for it.
+ */
 export function serveWindow(root: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const pathname = appPathname(request.url);
-    const answer = pathname === null ? notOurs : await windowResponse(root, pathname);
+    const answer = pathname === null ? notFound : await windowResponse(root, pathname);
     return new Response(answer.body, { status: answer.status, headers: answer.headers });
   });
 }

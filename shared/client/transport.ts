@@ -7,9 +7,10 @@ import type { RequestName } from '../requests.js';
 
 export interface EventSink {
   /**
-   * First, once: the feed goes on after `seq`. `reset` says the events after the asked-for resume
-   * point are no longer held (or that point is from an earlier run of the engine), so whatever
-   * was built from events must be reloaded.
+   * First: the feed goes on after `seq`. `reset` says the events after the asked-for resume point
+   * are no longer held (or that point is from an earlier run of the engine), so whatever was built
+   * from events must be reloaded. A feed that outlives its engine (IPC in the desktop app, whose
+   * engine can restart) says so again with a reset.
    */
   start(seq: number, reset: boolean): void;
   /** Each event after that, in order. */

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine, type Engine } from '../../electron/engine/index.js';
-import { appRoot } from '../../electron/engine/app-files.js';
+import { appRoot } from '../../electron/paths/app-files.js';
 
 export const ECHO_WORKER = ['python3', join(appRoot, 'examples', 'word_stats_worker.py')];
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appRoot } from '../../electron/engine/app-files.js';
+import { appRoot } from '../../electron/paths/app-files.js';
 import type { Engine } from '../../electron/engine/index.js';
 import type { RequestInput } from '../../shared/requests.js';
 

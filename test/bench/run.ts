@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import si from 'systeminformation';
-import { appRoot } from '../../electron/engine/app-files.js';
+import { appRoot } from '../../electron/paths/app-files.js';
 import { enqueueRates, idleCpu, noopThroughput, sizerPass, shellThroughput, startLatency, type Figure } from './measures.js';
 
 const quick = process.argv.includes('--quick');

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appRoot } from '../../electron/engine/app-files.js';
+import { appRoot } from '../../electron/paths/app-files.js';
 import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir } from '../support/engine.js';
 
 let dir: string;

@@ -1,7 +1,7 @@
 // A lane with a persistent worker command: started once, one JSON line per job.
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { appRoot } from '../../electron/engine/app-files.js';
+import { appRoot } from '../../electron/paths/app-files.js';
 import { engineEachTest, jobsFinished, until } from '../support/engine.js';
 
 const example = ['python3', join(appRoot, 'examples', 'word_stats_worker.py')];

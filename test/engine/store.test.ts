@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrationsDir } from '../../electron/engine/app-files.js';
+import { migrationsDir } from '../../electron/paths/app-files.js';
 import { loadMigrations, migrate } from '../../electron/engine/store/migrate.js';
 import { openDatabase } from '../../electron/engine/store/db.js';
 import { startEngine, tempDir } from '../support/engine.js';

@@ -23,6 +23,8 @@ export function startWindowDaemon(options: WindowDaemonOptions = {}): Promise<Te
 }
 
 export const test = base.extend<{ daemon: TestDaemon; lanes: Page }>({
+  // Playwright reads a fixture's dependencies from this pattern; this one has none.
+  // eslint-disable-next-line no-empty-pattern
   daemon: async ({}, use) => {
     const daemon = await startWindowDaemon();
     try {

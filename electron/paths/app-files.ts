@@ -1,5 +1,6 @@
-// Files the engine loads at run time, found relative to the package root so the same code
-// works from source (tests), from dist/, and from a packaged app.
+// Where Lanes' own files are at run time (migrations, the worker runtime, the version), found
+// from the package root, one way for the engine, the API, the CLI and the desktop app, so the same
+// code works from source (tests), from dist/, and from a packaged app.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
