@@ -57,25 +57,19 @@ export function trayActions(deps: TrayActionDeps): TrayDispatch {
     return outcome;
   };
 
+  // Actions that cannot fail here: they hand over to the window, the engine host or the quit sequence.
+  const handOver: Record<Exclude<TrayAction['type'], 'setCap' | 'toggleStartAtLogin'>, () => void> = {
+    open: deps.openWindow,
+    retry: deps.retry,
+    quit: deps.quit,
+    quitNow: deps.quitNow,
+  };
+
   const run = async (action: TrayAction): Promise<ActionOutcome> => {
-    switch (action.type) {
-      case 'setCap':
-        return setCap(action.lane, action.cap);
-      case 'toggleStartAtLogin':
-        return toggleStartAtLogin(action.on);
-      case 'open':
-        deps.openWindow();
-        return 'done';
-      case 'retry':
-        deps.retry();
-        return 'done';
-      case 'quit':
-        deps.quit();
-        return 'done';
-      case 'quitNow':
-        deps.quitNow();
-        return 'done';
-    }
+    if (action.type === 'setCap') return setCap(action.lane, action.cap);
+    if (action.type === 'toggleStartAtLogin') return toggleStartAtLogin(action.on);
+    handOver[action.type]();
+    return 'done';
   };
 
   return async (action) => {
