@@ -50,8 +50,7 @@ export function setJobFilter(patch: Partial<JobFilter>): Promise<void> {
 }
 
 export function selectJob(id: number | null): void {
-  const row = id === null ? null : (useJobs.getState().rows.find((j) => j.id === id) ?? null);
-  useJobs.setState((s) => ({ selectedId: id, detail: row, detailSeq: s.seq, log: EMPTY_LOG, actionError: null }));
+  useJobs.setState({ selectedId: id, detail: null, detailSeq: 0, log: EMPTY_LOG, actionError: null });
   void refreshDetail().then(followLog);
 }
 

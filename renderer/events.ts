@@ -1,12 +1,12 @@
 // A frame's worth of engine events, folded into what the stores need: the last word per lane,
 // in the order the engine said it. Pure, so the ordering rules have a test of their own.
 import type { LanesEvent } from '../shared/events.js';
-import type { Job, LaneStatus, ScaleEvent } from '../shared/model.js';
+import type { JobSummary, LaneStatus, ScaleEvent } from '../shared/model.js';
 
 export interface EventBatch {
   lanes: LaneStatus[];
   removed: Set<string>;
-  jobs: Job[];
+  jobs: JobSummary[];
   /** Jobs announced in bulk (a large batch): whatever shows them must be re-read. */
   bulk: number[];
   scale: ScaleEvent[];

@@ -1,5 +1,5 @@
 // Numbers, times and states in words, one place, so every view says them the same way.
-import type { JobSpec, JobState, LaneMood, ScaleReason } from '../shared/model.js';
+import type { JobState, LaneMood, ScaleReason } from '../shared/model.js';
 
 const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const rates = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -70,16 +70,3 @@ export const REASON_WORDS: Record<ScaleReason, string> = {
   unresponsive: 'Stopped answering',
   shutdown: 'Engine stopping',
 };
-
-/** How a job's command reads on a terminal: argv quoted where needed, a shell line as written. */
-export function describeSpec(spec: JobSpec): string {
-  if (spec.kind === 'shell') return spec.script;
-  if (spec.kind === 'argv') return spec.argv.map(quoteArg).join(' ');
-  const json = JSON.stringify(spec.payload) ?? 'null';
-  return json.length > 400 ? `${json.slice(0, 400)}…` : json;
-}
-
-function quoteArg(arg: string): string {
-  if (arg !== '' && /^[\w@%+=:,./-]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}

@@ -6,7 +6,7 @@
 import type { LanesClient } from '../shared/client/client';
 import { LanesError } from '../shared/errors';
 import type { LanesEvent } from '../shared/events';
-import type { JobState, Snapshot, TimelinePoint } from '../shared/model';
+import type { JobState, JobSummary, Snapshot, TimelinePoint } from '../shared/model';
 import { TIMELINE_SPAN_MS } from '../shared/limits';
 import { createClient } from './client';
 import { foldEvents } from './events';
@@ -197,14 +197,18 @@ function applyJobs(events: readonly LanesEvent[], after = useJobs.getState().seq
   }
 }
 
-/** Events for the open job move its detail; true when there were any. */
+/**
+ * Events for the open job move its detail's summary; when it finishes, the rest (its answer, its
+ * attempts) is read again. True when there were any.
+ */
 function applyDetail(events: readonly LanesEvent[]): boolean {
-  const { selectedId, detailSeq } = useJobs.getState();
+  const { selectedId, detailSeq, detail } = useJobs.getState();
   if (selectedId === null) return false;
-  let latest: { seq: number; job: Extract<LanesEvent, { type: 'job' }>['data'] } | null = null;
+  let latest: { seq: number; job: JobSummary } | null = null;
   for (const e of events) if (e.type === 'job' && e.data.id === selectedId && e.seq > detailSeq) latest = { seq: e.seq, job: e.data };
   if (!latest) return false;
-  useJobs.setState({ detail: latest.job, detailSeq: latest.seq });
+  useJobs.setState({ detail: detail && { ...detail, ...latest.job }, detailSeq: latest.seq });
+  if (latest.job.state !== 'queued' && latest.job.state !== 'running') void refreshDetail();
   return true;
 }
 

@@ -3,14 +3,14 @@
 // runs of the engine (see EventHub), so a client that reconnects asks for what it missed by the
 // last number it saw, over any transport, and a number from an earlier run is plainly not one
 // of this run's.
-import type { Job, LaneStatus, ScaleEvent } from './model.js';
+import type { JobSummary, LaneStatus, ScaleEvent } from './model.js';
 
 export interface EventMap {
   /** A lane's status moved (workers, waiting, cap, mood, nudge …). */
   lane: LaneStatus;
   laneRemoved: { name: string };
   /** One job changed state (queued, started, finished, cancelled, retried). */
-  job: Job;
+  job: JobSummary;
   /** Many jobs changed in one request (a large batch queued): re-read what you show of them. */
   jobs: { ids: number[]; change: 'added' };
   /** A worker started, stopped or began draining: one ledger row. */

@@ -1,6 +1,8 @@
-// Counts in words people read outside the window's own formatting (nudge text, CLI tables, tray
-// menu, notifications): grouped digits in one fixed locale, so the same backlog reads the same
-// everywhere and output does not change with the terminal's or the OS's language.
+// Words people read, written once: counts with grouped digits in one fixed locale (nudge text,
+// CLI tables, tray menu, notifications), so the same backlog reads the same everywhere and output
+// does not change with the terminal's or the OS's language; and what a job runs, in one line.
+import type { JobSpec } from './model.js';
+
 const grouped = new Intl.NumberFormat('en-US');
 
 /** 4060 → "4,060". */
@@ -8,3 +10,19 @@ export const groupedCount = (n: number): string => grouped.format(n);
 
 /** (1, 'worker') → "1 worker"; (4060, 'job') → "4,060 jobs". */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${groupedCount(n)} ${n === 1 ? one : many}`;
+
+/** One line of at most `max` characters: line breaks shown as ⏎, the end cut with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** A word as a POSIX shell would need it quoted to mean the same: `it's` → `'it'\''s'`. */
+const quoteWord = (w: string) => (w !== '' && /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** What a job runs, as a person would type it: argv quoted where needed, a shell line as written, a payload as JSON. */
+export function describeSpec(spec: JobSpec): string {
+  if (spec.kind === 'shell') return spec.script;
+  if (spec.kind === 'argv') return spec.argv.map(quoteWord).join(' ');
+  return JSON.stringify(spec.payload) ?? 'null';
+}

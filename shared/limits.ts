@@ -58,3 +58,7 @@ export const RESULT_MAX_BYTES = 1_048_576;
 export const JSON_DEPTH_MAX = 64;
 /** An error message kept with a job (a worker's own words can be long). */
 export const ERROR_MAX_CHARS = 2_000;
+/** The one-line summary of what a job runs, as lists and events carry it. */
+export const COMMAND_SUMMARY_CHARS = 200;
+/** The longest a job may be given to run, in seconds (a week). */
+export const TIMEOUT_MAX_SECONDS = 7 * 86_400;

@@ -14,10 +14,15 @@ export type JobSpec =
   | { kind: 'shell'; script: string; cwd?: string; env?: Record<string, string> }
   | { kind: 'payload'; payload: unknown };
 
-export interface Job {
+/**
+ * A job as lists and events carry it: everything a list shows, and nothing that can be large
+ * (the full spec, the answer), so a page of a thousand jobs stays small whatever they run.
+ */
+export interface JobSummary {
   id: number;
   lane: string;
-  spec: JobSpec;
+  /** What it runs, in one line of at most 200 characters. */
+  command: string;
   state: JobState;
   attempts: number;
   maxAttempts: number;
@@ -27,8 +32,36 @@ export interface Job {
   exitCode: number | null;
   /** Why it failed or was cancelled, in words (signal, timeout, worker died …). */
   error: string | null;
+  /** A failed attempt's retry waits until then (backoff); null when it may run as soon as there is room. */
+  runAfter: number | null;
+}
+
+/** An attempt that did not succeed, kept with its own error. */
+export interface AttemptRecord {
+  attempt: number;
+  startedAt: number | null;
+  finishedAt: number;
+  /** `interrupted`: its worker or the engine went away mid-run. */
+  outcome: 'failed' | 'cancelled' | 'interrupted';
+  exitCode: number | null;
+  error: string | null;
+}
+
+/** A job in full: its detail. */
+export interface Job extends JobSummary {
+  spec: JobSpec;
   /** For persistent-worker lanes: what the worker answered. */
   result: unknown;
+  /** The most one run may take; null: no limit. */
+  timeoutMs: number | null;
+  /** The attempts that did not succeed, oldest first. */
+  history: AttemptRecord[];
+}
+
+/** The summary within a full record, as a list or an event would carry it. */
+export function summaryOf(job: JobSummary): JobSummary {
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter } = job;
+  return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter };
 }
 
 /** The nudge: only present when raising the cap would help right now. */
@@ -52,12 +85,17 @@ export interface LaneStatus {
   workerCommand: string[] | null;
   /** Where the persistent worker command runs; null: the home directory. */
   workerCwd: string | null;
+  /** The most one of its jobs may run, unless the job says otherwise; null: no limit. */
+  timeoutMs: number | null;
   /** Live worker processes, including those draining. */
   workers: number;
   busy: number;
   idle: number;
   draining: number;
+  /** Queued and ready to run. */
   waiting: number;
+  /** Queued retries waiting for their moment (backoff); not counted in `waiting`. */
+  delayed: number;
   running: number;
   succeeded: number;
   failed: number;
@@ -68,6 +106,8 @@ export interface LaneStatus {
   medianWaitMs: number | null;
   mood: LaneMood;
   nudge: Nudge | null;
+  /** Its worker command keeps dying as it starts: no new worker before this moment. Null: none held back. */
+  startsBlockedUntil: number | null;
 }
 
 /**
@@ -102,7 +142,7 @@ export interface ScaleEvent {
 }
 
 export interface JobPage extends Snapshot {
-  jobs: Job[];
+  jobs: JobSummary[];
   /** Total matching the filter (maintained counts, not a table scan). */
   total: number;
   /** Pass as `beforeId` for the next (older) page; null at the end. */

@@ -5,7 +5,7 @@
 // only: nothing here loads the schema library at run time.
 import type { z } from 'zod';
 import type { Inputs } from './schemas.js';
-import type { Job, JobPage, LaneStatus, LaneTimeline, LogChunk, ScaleEvent, Snapshot, Status } from './model.js';
+import type { Job, JobPage, JobSummary, LaneStatus, LaneTimeline, LogChunk, ScaleEvent, Snapshot, Status } from './model.js';
 
 export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
@@ -37,8 +37,8 @@ interface Outputs {
   listJobs: JobPage;
   job: Job & Snapshot;
   logTail: LogChunk;
-  cancel: Job;
-  retry: Job;
+  cancel: JobSummary;
+  retry: JobSummary;
   setCap: LaneStatus & Snapshot;
   addLane: LaneStatus & Snapshot;
   removeLane: { removed: string };

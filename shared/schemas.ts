@@ -20,6 +20,7 @@ import {
   MAX_ATTEMPTS_LIMIT,
   PAYLOAD_MAX_BYTES,
   TIMELINE_SPAN_MS,
+  TIMEOUT_MAX_SECONDS,
 } from './limits.js';
 
 export const LANE_NAME = /^[a-z0-9-]{1,32}$/;
@@ -33,6 +34,12 @@ const capValue = z
   .min(0, 'cap cannot be negative');
 
 const jobId = z.number().int().positive();
+
+/** How long one run may take; at the limit the job fails and its processes are ended. */
+const timeoutSeconds = z
+  .number({ error: 'timeoutSeconds must be a number of seconds' })
+  .positive('timeoutSeconds must be more than 0')
+  .max(TIMEOUT_MAX_SECONDS, `timeoutSeconds must be at most ${TIMEOUT_MAX_SECONDS.toLocaleString('en-US')} (a week)`);
 
 /** No program can be given a NUL byte: it would silently cut the string short. */
 const text = z.string().refine((v) => !v.includes('\0'), 'must not contain a NUL byte');
@@ -59,6 +66,8 @@ const addJob = z
     cwd: text.pipe(z.string().min(1)).optional(),
     env: envAdditions.optional(),
     maxAttempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).optional(),
+    /** Default: the lane's timeout, if it has one. */
+    timeoutSeconds: timeoutSeconds.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -124,6 +133,8 @@ export const inputs = {
       workerCommand: z.array(text).min(1).refine((argv) => (argv[0] ?? '').trim() !== '', 'the worker command is empty').optional(),
       /** Absolute directory the worker command runs in; default: the home directory. */
       workerCwd: text.pipe(z.string().min(1)).optional(),
+      /** The timeout of its jobs that do not set their own. */
+      timeoutSeconds: timeoutSeconds.optional(),
     })
     .strict(),
   removeLane: z.object({ name: laneName }).strict(),

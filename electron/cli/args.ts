@@ -15,6 +15,15 @@ export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER
 
 export const jobIdArg = wholeNumber('a job id', 1);
 
+/** A number of seconds above 0, fractions allowed ("90", "0.5"); "1m" and "-3" are refused. */
+export function seconds(what: string) {
+  return (text: string): number => {
+    const n = Number(text.trim());
+    if (!/^\d+(\.\d+)?$/.test(text.trim()) || n <= 0) throw new InvalidArgumentError(`${what} must be a number of seconds above 0, not "${text}"`);
+    return n;
+  };
+}
+
 /** Collects repeated `--env KEY=VALUE` into one object. */
 export function envPair(text: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = text.indexOf('=');

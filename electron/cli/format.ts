@@ -1,6 +1,6 @@
 // Human output: aligned columns, grouped digits, short durations. Machine output is `--json`,
 // never a parse of these tables.
-import type { Job, JobSpec } from '../../shared/model.js';
+import type { JobSummary } from '../../shared/model.js';
 import { groupedCount } from '../../shared/format.js';
 
 /** 4060 → "4,060". */
@@ -29,15 +29,8 @@ export function clock(at: number, now = Date.now()): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
-/** What a job runs, in one line, quoting argv words that would otherwise read ambiguously. */
-export function describeSpec(spec: JobSpec): string {
-  if (spec.kind === 'shell') return spec.script;
-  if (spec.kind === 'payload') return `payload ${JSON.stringify(spec.payload)}`;
-  return spec.argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
-
 /** How long a job ran, or has been running, or "" when it has not started. */
-export function jobTime(job: Job, now = Date.now()): string {
+export function jobTime(job: JobSummary, now = Date.now()): string {
   if (job.startedAt === null) return '';
   return duration((job.finishedAt ?? now) - job.startedAt);
 }
@@ -61,14 +54,8 @@ export function table(header: string[], rows: string[][], align: Align[]): strin
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
-/** Truncate to `max` characters with an ellipsis, for one-line summaries. */
-export function clip(text: string, max: number): string {
-  const one = text.replace(/\s*\n\s*/g, ' ⏎ ');
-  return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
-}
-
 /** The state in a few words: exit codes for failures, and how a cancel happened. */
-export function outcome(job: Job): string {
+export function outcome(job: JobSummary): string {
   if (job.state === 'failed') {
     if (job.exitCode !== null) return `failed (exit ${job.exitCode})`;
     return job.error ? `failed (${job.error})` : 'failed';
@@ -79,7 +66,7 @@ export function outcome(job: Job): string {
 }
 
 /** One line for a finished job: `job 7: failed (exit 2) in 1.2s`. */
-export function finishedLine(job: Job): string {
+export function finishedLine(job: JobSummary): string {
   const took = job.startedAt !== null && job.finishedAt !== null ? ` in ${duration(job.finishedAt - job.startedAt)}` : '';
   return `job ${job.id}: ${outcome(job)}${took}`;
 }

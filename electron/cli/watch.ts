@@ -4,7 +4,7 @@
 import type { LanesClient } from '../../shared/client/client.js';
 import { LanesError } from '../../shared/errors.js';
 import type { LanesEvent } from '../../shared/events.js';
-import { FINISHED_STATES, type Job } from '../../shared/model.js';
+import { FINISHED_STATES, summaryOf, type JobSummary } from '../../shared/model.js';
 import { note } from './context.js';
 
 export interface Watcher {
@@ -69,13 +69,13 @@ export function watch(client: LanesClient, watcher: Watcher, signal: AbortSignal
  * then only events move it. Resolves with each job's first finished record, in the order of
  * `ids`: a later retry by someone else starts a run this call did not ask about.
  */
-export async function awaitFinished(client: LanesClient, ids: number[], onFinished: (job: Job) => void = () => {}): Promise<Job[]> {
+export async function awaitFinished(client: LanesClient, ids: number[], onFinished: (job: JobSummary) => void = () => {}): Promise<JobSummary[]> {
   const wanted = [...new Set(ids)];
-  const finished = new Map<number, Job>();
+  const finished = new Map<number, JobSummary>();
   const stop = new AbortController();
-  const record = (job: Job) => {
+  const record = (job: JobSummary) => {
     if (!wanted.includes(job.id) || finished.has(job.id) || !FINISHED_STATES.includes(job.state)) return;
-    finished.set(job.id, job);
+    finished.set(job.id, summaryOf(job));
     onFinished(job);
     if (finished.size === wanted.length) stop.abort();
   };
@@ -93,5 +93,5 @@ export async function awaitFinished(client: LanesClient, ids: number[], onFinish
     },
     stop.signal,
   );
-  return wanted.map((id) => finished.get(id) as Job);
+  return wanted.map((id) => finished.get(id) as JobSummary);
 }

@@ -22,10 +22,11 @@ import { RecentFiguresBoard } from './status/recent.js';
 import { TimelineSamples } from './status/timeline.js';
 import { openDatabase, type Db } from './store/db.js';
 import { JobQueries } from './store/job-queries.js';
-import { JobStore, publicJob } from './store/jobs.js';
+import { JobStore } from './store/jobs.js';
 import { LaneStore } from './store/lanes.js';
 import { Ledger } from './store/ledger.js';
 import { validate } from './validate.js';
+import { endJob, engineCgroup, removeCgroupTree } from '../worker/containment.js';
 import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
 
 export interface EngineOptions {
@@ -47,6 +48,11 @@ export interface EngineOptions {
   cancelGraceMs?: number;
   /** Each job's stdout and stderr are kept to this many bytes (the tail). Default 1 MiB. */
   logCapBytes?: number;
+  /**
+   * Give each job a cgroup of its own where the OS lets the engine make one (Linux), so nothing a
+   * job starts outlives it. Default true; tests turn it off to check the fallbacks.
+   */
+  cgroups?: boolean;
 }
 
 export interface Engine {
@@ -69,7 +75,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const lock = acquireLock(options.dataDir, startedAt);
   try {
     const db = openDatabase(options.dataDir, migrationsDir);
-    return new LanesEngine(options, db, lock, machineCeiling(cores), tickMs, startedAt);
+    const cgroupBase = options.cgroups === false ? null : engineCgroup();
+    return new LanesEngine(options, db, lock, machineCeiling(cores), tickMs, startedAt, cgroupBase);
   } catch (e) {
     lock.release();
     throw e;
@@ -91,6 +98,7 @@ class LanesEngine implements Engine {
     readonly ceiling: number,
     tickMs: number,
     readonly startedAt: number,
+    private readonly cgroupBase: string | null,
   ) {
     const log = options.log ?? ((line: string) => process.stderr.write(`lanes: ${line}\n`));
     this.events = new EventHub(startedAt * 1000);
@@ -98,7 +106,7 @@ class LanesEngine implements Engine {
     const jobs = new JobStore(db);
     const queries = new JobQueries(db);
     const ledger = new Ledger(db);
-    recoverInterrupted(jobs, Date.now(), log);
+    const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, {}), log);
     const logPaths = (jobId: number) => {
       const base = join(this.dataDir, 'logs', String(jobId));
       return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log` };
@@ -114,9 +122,10 @@ class LanesEngine implements Engine {
       entry: options.workerEntry ?? defaultWorkerEntry,
       heartbeatMs: options.heartbeatMs ?? 5_000,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
+      cgroupBase,
       logPaths,
       log,
-      jobChanged: (job) => this.events.emit('job', publicJob(job)),
+      jobChanged: (job) => this.events.emit('job', job),
       changed: () => this.publisher.soon(),
     });
 
@@ -128,10 +137,15 @@ class LanesEngine implements Engine {
       ceiling,
       lanes: lanes.list(),
       counts: lanes.allCounts(),
+      delayed: jobs.delayed(Date.now()),
       workers: this.fleet.workerCounts(),
       machineInUse: this.fleet.alive(),
     });
-    const lookups: StatusLookups = { recent: (lane, now) => recent.of(lane, now), oldestQueuedAt: (lane) => jobs.oldestQueuedAt(lane) };
+    const lookups: StatusLookups = {
+      recent: (lane, now) => recent.of(lane, now),
+      oldestQueuedAt: (lane) => jobs.oldestQueuedAt(lane),
+      startsBlockedUntil: (lane) => this.fleet.startsBlockedUntil(lane),
+    };
     const timeline = new TimelineSamples();
     this.publisher = new LanePublisher(() => laneStatuses(inputs(), lookups), this.events, timeline);
     this.board = {
@@ -168,6 +182,7 @@ class LanesEngine implements Engine {
       logPaths,
     };
     this.handlers = { ...jobHandlers(context), ...laneHandlers(context) };
+    for (const job of recovered) this.events.emit('job', job);
     this.fleet.start();
   }
 
@@ -193,6 +208,7 @@ class LanesEngine implements Engine {
     this.stopping = (async () => {
       this.publisher.stop();
       await this.fleet.shutdown(options.graceMs ?? 10_000);
+      if (this.cgroupBase) await removeCgroupTree(this.cgroupBase);
       this.db.close();
       this.lock.release();
     })();

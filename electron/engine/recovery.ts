@@ -1,28 +1,27 @@
-// After a crash or kill of the engine, jobs it had running are queued again (the attempt
-// counts), and whatever processes they left behind are ended.
-import { readFileSync } from 'node:fs';
-import { signalGroup } from '../worker/process-group.js';
+// After a crash or kill of the engine, jobs it had running are queued again (the attempt counts,
+// and the retry waits its backoff), and whatever processes they left behind are ended. A job the
+// engine died under twice in a row is held back instead: it may be what brings the engine down,
+// and running it a third time would only do that again.
+import type { JobSummary } from '../../shared/model.js';
+import { backoffMs } from './backoff.js';
 import type { JobStore } from './store/jobs.js';
 
-export function recoverInterrupted(jobs: JobStore, now: number, log: (line: string) => void): void {
-  const running = jobs.allRunningJobs();
-  for (const job of running) {
-    if (job.pgid !== null && isJobsGroup(job.pgid, job.id)) signalGroup(job.pgid, 'SIGKILL');
-    jobs.requeue(job, `interrupted: the engine stopped during attempt ${job.attempts}`, now);
-  }
-  if (running.length > 0) log(`requeued ${running.length} job(s) interrupted when the engine last stopped`);
-}
+/** Interrupted this many times in a row, a job is held back. */
+export const HOLD_BACK_AFTER = 2;
 
-/**
- * A recorded process group id may have been reused since; only a group whose leader still
- * carries this job's id in its environment is ours to kill. Where that cannot be read (not
- * Linux), leave it: the worker already ended its job's group when it lost its engine.
- */
-function isJobsGroup(pgid: number, jobId: number): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    return readFileSync(`/proc/${pgid}/environ`, 'latin1').split('\0').includes(`LANES_JOB_ID=${jobId}`);
-  } catch {
-    return false;
+export function recoverInterrupted(jobs: JobStore, now: number, endProcesses: (jobId: number, attempt: number) => void, log: (line: string) => void): JobSummary[] {
+  const running = jobs.allRunning();
+  const changed: JobSummary[] = [];
+  for (const job of running) {
+    endProcesses(job.id, job.attempts);
+    const times = job.interrupted + 1;
+    const row =
+      times >= HOLD_BACK_AFTER
+        ? jobs.holdBack(job, `held back: the engine stopped unexpectedly ${times} times in a row while this job ran, so it may be what stops it; retry it to run it again`, now)
+        : jobs.requeue(job, { why: `interrupted: the engine stopped during attempt ${job.attempts}`, retryAt: now + backoffMs(job.attempts) }, now, times);
+    if (row) changed.push(row);
   }
+  const held = changed.filter((j) => j.state === 'failed').length;
+  if (running.length > 0) log(`requeued ${running.length - held} job(s) interrupted when the engine last stopped${held ? `; held back ${held} it died under twice` : ''}`);
+  return changed;
 }

@@ -29,7 +29,7 @@ export function connect(): Channel {
       },
       // postMessage is asynchronous: exiting at once could drop the last `done`, and the job
       // would run again. The port keeps the process alive, so end it a moment later.
-      close: () => void setTimeout(() => process.exit(0), 250),
+      close: () => void setTimeout(() => process.exit(process.exitCode ?? 0), 250),
     };
   }
   if (!process.send) throw new Error('the Lanes worker runtime must be started by the Lanes engine');

@@ -1,14 +1,18 @@
-// The environment a job runs with.
+// The environment a job runs with: the engine's, minus Lanes' own wiring, plus what it asked for,
+// plus its id and attempt. Every process a job starts inherits those two, which is how its
+// processes are found again if it tries to outlive itself (containment.ts).
 import { WORKER_ENV, type JobAssignment } from './protocol.js';
 
 // Variables that wire a worker to its engine; a job has no business seeing them.
 const INTERNAL = new Set<string>([...Object.values(WORKER_ENV), 'ELECTRON_RUN_AS_NODE', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
 
-/** The job sees the engine's environment, minus Lanes' own wiring, plus what it asked for. */
-export function jobEnv(job: JobAssignment, additions: Record<string, string> | undefined): NodeJS.ProcessEnv {
+/** The engine's environment without Lanes' wiring: what a persistent command starts with. */
+export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (!INTERNAL.has(k)) env[k] = v;
-  }
-  return { ...env, ...additions, LANES_JOB_ID: String(job.id), LANES_ATTEMPT: String(job.attempt) };
+  for (const [k, v] of Object.entries(process.env)) if (!INTERNAL.has(k)) env[k] = v;
+  return env;
+}
+
+export function jobEnv(job: Pick<JobAssignment, 'id' | 'attempt'>, additions: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  return { ...baseEnv(), ...additions, LANES_JOB_ID: String(job.id), LANES_ATTEMPT: String(job.attempt) };
 }

@@ -1,17 +1,18 @@
 // The worker runtime: one OS process that pulls a job, runs it, reports, and pulls again.
 // It holds nothing between jobs that another worker could not rebuild from the store.
 import { connect } from './channel.js';
-import { WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from './protocol.js';
+import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from './protocol.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
+import { endJob } from './containment.js';
 import { runShellJob, type RunningProcess } from './shell-job.js';
 import { PersistentCommand } from './persistent.js';
-import { signalGroup } from './process-group.js';
 
 const channel = connect();
 const env = process.env;
 const logCap = Number(env[WORKER_ENV.logCapBytes]) || LOG_CAP_BYTES;
+const cgroupBase = env[WORKER_ENV.cgroup] || null;
 const command = env[WORKER_ENV.command];
-const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd]) : null;
+const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd], cgroupBase) : null;
 
 let running: { job: JobAssignment; proc: RunningProcess } | null = null;
 /** A persistent command keeps its process group across jobs; the engine hears of it once. */
@@ -28,7 +29,7 @@ function pull(): void {
 async function run(job: JobAssignment): Promise<void> {
   let proc: RunningProcess;
   try {
-    proc = persistent ? persistent.run(job) : runShellJob(job, logCap);
+    proc = persistent ? persistent.run(job) : runShellJob(job, logCap, cgroupBase);
   } catch (e) {
     finish(job, { state: 'failed', exitCode: null, error: (e as Error).message });
     return;
@@ -43,16 +44,24 @@ async function run(job: JobAssignment): Promise<void> {
 
 function finish(job: JobAssignment, outcome: JobOutcome): void {
   running = null;
+  // A command that cannot start would fail every job it is given, one after another: report this
+  // job, take no other, and say why by how we exit, so the engine backs the lane off.
+  if (persistent?.diedWhileStarting) draining = true;
   asking = !draining;
   channel.send({ t: 'done', jobId: job.id, attempt: job.attempt, outcome, pull: !draining });
-  if (draining) exit();
+  if (draining) exit(persistent?.diedWhileStarting ? EXIT_COMMAND_WONT_START : 0);
 }
 
-function exit(): void {
+/** Set once this worker is leaving by its own choice: the channel closing then is expected. */
+let leaving = false;
+
+function exit(code = 0): void {
+  leaving = true;
   persistent?.stop();
+  process.exitCode = code;
   channel.close();
   // Let the last message flush; then go, even if a stray handle would keep the loop alive.
-  setTimeout(() => process.exit(0), 1000).unref();
+  setTimeout(() => process.exit(code), 1000).unref();
 }
 
 channel.onMessage((m: ToWorker) => {
@@ -85,9 +94,11 @@ process.on('SIGHUP', () => {});
 
 // The engine went away (it was stopped or killed): the job's processes must not outlive it.
 channel.onClose(() => {
-  if (running?.proc.pgid !== undefined) signalGroup(running.proc.pgid, 'SIGKILL');
+  if (leaving) return;
   persistent?.stop();
-  process.exit(0);
+  const ending = running ? endJob(running.job, { pgids: running.proc.pgid === undefined ? [] : [running.proc.pgid], cgroupBase }) : Promise.resolve();
+  void ending.finally(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2_000).unref();
 });
 
 pull();

@@ -1,51 +1,67 @@
 // A lane whose worker command stays up between jobs (a script that loads a model once) and
-// answers one JSON line per job. Protocol: docs/worker-protocol.md.
+// answers one JSON line per job. Protocol: docs/worker-protocol.md. Its answers are untrusted:
+// a line too long, an answer too deep or too large fails that job, never this process.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../shared/limits.js';
+import { jsonProblem } from '../../shared/json-limits.js';
 import { WORKER_ENV, type JobAssignment, type JobOutcome } from './protocol.js';
 import type { RunningProcess } from './shell-job.js';
 import { CappedLog } from './capped-log.js';
+import { inCgroup, removeCgroup } from './containment.js';
 import { signalGroup } from './process-group.js';
-import { jobEnv } from './job-env.js';
+import { baseEnv } from './job-env.js';
+import { LineReader } from './line-reader.js';
 
 interface Current {
   job: JobAssignment;
   stdout: CappedLog;
   stderr: CappedLog;
   resolve: (o: JobOutcome) => void;
-  cancelled: boolean;
+  stopping: 'cancelled' | 'timed out' | null;
+  timer: NodeJS.Timeout | null;
 }
+
+/** Between TERM and KILL when a job runs out of time and its command is restarted. */
+const TIMEOUT_GRACE_MS = 2_000;
+/** A line longer than an answer can be is not one; what is beyond this is dropped. */
+const LINE_MAX_BYTES = RESULT_MAX_BYTES + 64 * 1024;
 
 export class PersistentCommand {
   private child: ChildProcessWithoutNullStreams | null = null;
+  private group: string | null = null;
   private current: Current | null = null;
+  private answered = false;
+  /** The command exited before it answered anything: it cannot start, so trying again at once is no use. */
+  diedWhileStarting = false;
 
   constructor(
     private readonly argv: string[],
     private readonly logCap: number,
     private readonly cwd: string | undefined,
+    /** Where its cgroup goes (containment.ts), or null. */
+    private readonly cgroupBase: string | null,
   ) {}
 
   run(job: JobAssignment): RunningProcess {
-    const child = this.child ?? this.start(job);
+    const child = this.child ?? this.start();
     const stdout = new CappedLog(job.stdoutPath, this.logCap);
     const stderr = new CappedLog(job.stderrPath, this.logCap);
     const done = new Promise<JobOutcome>((resolve) => {
-      this.current = { job, stdout, stderr, resolve, cancelled: false };
+      this.current = { job, stdout, stderr, resolve, stopping: null, timer: null };
     });
+    const stopFor = (why: 'cancelled' | 'timed out', graceMs: number) => {
+      if (!this.current || this.current.job.id !== job.id || this.current.stopping) return;
+      // The command is mid-job with state we cannot see; the only clean stop is a restart.
+      this.current.stopping = why;
+      this.stop(graceMs);
+    };
+    if (job.timeoutMs !== null) this.current!.timer = setTimeout(() => stopFor('timed out', TIMEOUT_GRACE_MS), job.timeoutMs);
     const payload = job.spec.kind === 'payload' ? job.spec.payload : job.spec;
     child.stdin.write(JSON.stringify({ id: job.id, attempt: job.attempt, payload }) + '\n');
-    return {
-      pgid: child.pid,
-      done,
-      cancel: (graceMs) => {
-        if (!this.current || this.current.job.id !== job.id) return;
-        // The command is mid-job with state we cannot see; the only clean stop is a restart.
-        this.current.cancelled = true;
-        this.stop(graceMs);
-      },
-    };
+    return { pgid: child.pid, done, cancel: (graceMs) => stopFor('cancelled', graceMs) };
   }
 
   /** Ends the command and everything it started. */
@@ -56,30 +72,51 @@ export class PersistentCommand {
     if (graceMs > 0) setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs).unref();
   }
 
-  private start(first: JobAssignment): ChildProcessWithoutNullStreams {
-    const [cmd, ...args] = this.argv;
-    const child = spawn(cmd!, args, {
+  private start(): ChildProcessWithoutNullStreams {
+    this.answered = false;
+    this.diedWhileStarting = false;
+    this.group = this.newGroup();
+    const command = this.group ? inCgroup(this.group, this.argv) : this.argv;
+    const child = spawn(command[0]!, command.slice(1), {
       cwd: this.cwd ?? homedir(),
-      env: { ...jobEnv(first, undefined), [WORKER_ENV.lane]: process.env[WORKER_ENV.lane] ?? '' },
+      // Not any one job's id: the command outlives the job it started for.
+      env: { ...baseEnv(), [WORKER_ENV.lane]: process.env[WORKER_ENV.lane] ?? '' },
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
     this.child = child;
-    createInterface({ input: child.stdout }).on('line', (line) => this.onLine(line));
+    const lines = new LineReader(LINE_MAX_BYTES, (line) => this.onLine(line), () => this.onOverlong());
+    child.stdout.on('data', (d: Buffer) => lines.push(d));
     child.stderr.on('data', (d: Buffer) => this.current?.stderr.write(d));
     child.stdin.on('error', () => {}); // EPIPE when it dies mid-write; 'exit' reports it.
     let startError: Error | undefined;
     child.on('error', (e) => (startError = e));
     child.on('close', (code, signal) => {
       if (this.child === child) this.child = null;
+      if (!this.answered && !this.current?.stopping) this.diedWhileStarting = true;
       signalGroup(child.pid ?? -1, 'SIGKILL');
+      if (this.group) void removeCgroup(this.group);
       const why = startError
         ? `could not start worker command: ${startError.message}`
         : `worker command exited ${signal ? `on ${signal}` : `with code ${code}`} during the job`;
-      this.finish(this.current?.cancelled ? { state: 'cancelled', exitCode: code, error: 'cancelled while running' } : { state: 'failed', exitCode: code, error: why });
+      const stopping = this.current?.stopping;
+      if (stopping === 'cancelled') this.finish({ state: 'cancelled', exitCode: code, error: 'cancelled while running' });
+      else if (stopping === 'timed out') this.finish({ state: 'failed', exitCode: code, error: `timed out after ${(this.current!.job.timeoutMs ?? 0) / 1000} s; the worker command was restarted` });
+      else this.finish({ state: 'failed', exitCode: code, error: why });
     });
     return child;
+  }
+
+  private newGroup(): string | null {
+    if (this.cgroupBase === null || process.platform === 'win32') return null;
+    const dir = join(this.cgroupBase, `command-${process.pid}`);
+    try {
+      mkdirSync(dir);
+      return dir;
+    } catch {
+      return null;
+    }
   }
 
   private onLine(line: string): void {
@@ -91,19 +128,32 @@ export class PersistentCommand {
       cur.stdout.write(line + '\n');
       return;
     }
+    this.answered = true;
+    const problem = reply.ok ? jsonProblem(reply.result ?? null, { maxDepth: JSON_DEPTH_MAX, maxBytes: RESULT_MAX_BYTES }) : null;
     // stderr travels on its own pipe; what the command wrote there before answering is usually
     // read in the same turn, so finishing a turn later keeps it with this job.
-    setImmediate(() => this.finish(
-      reply.ok
-        ? { state: 'succeeded', exitCode: null, error: null, result: reply.result ?? null }
-        : { state: 'failed', exitCode: null, error: typeof reply.error === 'string' ? reply.error : 'worker reported failure' },
-    ));
+    setImmediate(() =>
+      this.finish(
+        problem
+          ? { state: 'failed', exitCode: null, error: `the worker's answer ${problem}` }
+          : reply.ok
+            ? { state: 'succeeded', exitCode: null, error: null, result: reply.result ?? null }
+            : { state: 'failed', exitCode: null, error: typeof reply.error === 'string' ? reply.error : 'worker reported failure' },
+      ),
+    );
+  }
+
+  /** A line longer than any answer may be: it cannot be read as one, so the job cannot finish well. */
+  private onOverlong(): void {
+    this.current?.stdout.write(`[lanes: a line of more than ${LINE_MAX_BYTES.toLocaleString('en-US')} bytes was dropped]\n`);
+    this.finish({ state: 'failed', exitCode: null, error: `the worker answered with a line of more than ${LINE_MAX_BYTES.toLocaleString('en-US')} bytes` });
   }
 
   private finish(outcome: JobOutcome): void {
     const cur = this.current;
     if (!cur) return;
     this.current = null;
+    if (cur.timer) clearTimeout(cur.timer);
     cur.stdout.close();
     cur.stderr.close();
     cur.resolve(outcome);

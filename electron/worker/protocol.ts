@@ -7,6 +7,8 @@ export interface JobAssignment {
   id: number;
   attempt: number;
   spec: JobSpec;
+  /** The most this run may take; at the limit it fails and its processes are ended. Null: no limit. */
+  timeoutMs: number | null;
   /** Where this job's stdout and stderr go (capped, tail kept). */
   stdoutPath: string;
   stderrPath: string;
@@ -39,6 +41,9 @@ export interface JobOutcome {
   result?: unknown;
 }
 
+/** A worker that exits with this code says its lane's worker command dies before it can answer. */
+export const EXIT_COMMAND_WONT_START = 75;
+
 /**
  * What a worker is told about its lane when it starts, through these environment variables. The
  * engine sets them; the worker reads them and keeps them from its jobs.
@@ -51,4 +56,6 @@ export const WORKER_ENV = {
   /** Where that command runs. */
   cwd: 'LANES_WORKER_CWD',
   logCapBytes: 'LANES_LOG_CAP_BYTES',
+  /** The engine's cgroup for jobs (Linux, when the OS lets it make one); see containment.ts. */
+  cgroup: 'LANES_CGROUP',
 } as const;

@@ -1,8 +1,14 @@
-// One job of a shell lane: a child in its own process group, output streamed to capped logs.
+// One job of a shell lane: a child in its own process group (and its own cgroup where the OS
+// offers one), output streamed to capped logs. The job is over when its own process exits: then
+// everything it started is ended, and its output is read for a moment more, never waited on,
+// since a descendant that escaped could hold the pipes open for ever.
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from './protocol.js';
 import { CappedLog } from './capped-log.js';
+import { inCgroup, jobCgroup, killQuietly, processesOfJobs, removeCgroup } from './containment.js';
+import { findProgram } from './find-program.js';
 import { signalGroup } from './process-group.js';
 import { jobEnv } from './job-env.js';
 
@@ -12,58 +18,113 @@ export interface RunningProcess {
   cancel(graceMs: number): void;
 }
 
-export function runShellJob(job: JobAssignment, logCap: number): RunningProcess {
+/** After the job's own process exits, how long its output may still be read. */
+const DRAIN_MS = 300;
+/** Between TERM and KILL when a job runs out of time. */
+const TIMEOUT_GRACE_MS = 2_000;
+
+function newCgroup(base: string | null, job: JobAssignment): string | null {
+  if (base === null) return null;
+  const dir = jobCgroup(base, job);
+  try {
+    mkdirSync(dir);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null): RunningProcess {
   const spec = job.spec;
   if (spec.kind === 'payload') throw new Error('payload jobs need a lane with a worker command');
+  const cwd = spec.cwd ?? homedir();
+  const env = jobEnv(job, spec.env);
+  if (spec.kind === 'argv' && findProgram(spec.argv[0]!, cwd, env) === null) {
+    const error = `could not start: ${spec.argv[0]} cannot be found`;
+    const log = new CappedLog(job.stderrPath, logCap);
+    log.write(`lanes: ${error} (not on PATH, nor a path to a program)\n`);
+    log.close();
+    return { pgid: undefined, done: Promise.resolve({ state: 'failed', exitCode: null, error }), cancel: () => {} };
+  }
   const stdout = new CappedLog(job.stdoutPath, logCap);
   const stderr = new CappedLog(job.stderrPath, logCap);
+  const windows = process.platform === 'win32';
+  const command = spec.kind === 'argv' ? spec.argv : [process.env.SHELL || '/bin/sh', '-c', spec.script];
+  const group = windows ? null : newCgroup(cgroupBase, job);
+  const argv = group ? inCgroup(group, command) : command;
   const options = {
-    cwd: spec.cwd ?? homedir(),
-    env: jobEnv(job, spec.env),
+    cwd,
+    env,
     // Its own process group, so cancelling or a dying worker can end everything it started.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   };
-  const child =
-    spec.kind === 'argv'
-      ? spawn(spec.argv[0]!, spec.argv.slice(1), options)
-      : spawn(spec.script, { ...options, shell: process.env.SHELL || true });
+  const child = windows && spec.kind === 'shell' ? spawn(spec.script, { ...options, shell: true }) : spawn(argv[0]!, argv.slice(1), options);
 
-  let cancelled = false;
-  let killTimer: NodeJS.Timeout | undefined;
+  let stopping: 'cancelled' | 'timed out' | null = null;
+  const timers: NodeJS.Timeout[] = [];
   child.stdout.on('data', (d: Buffer) => stdout.write(d));
   child.stderr.on('data', (d: Buffer) => stderr.write(d));
 
+  const stop = (why: 'cancelled' | 'timed out', graceMs: number) => {
+    if (stopping || child.pid === undefined) return;
+    stopping = why;
+    signalGroup(child.pid, 'SIGTERM');
+    timers.push(setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), graceMs));
+  };
+  if (job.timeoutMs !== null) timers.push(setTimeout(() => stop('timed out', TIMEOUT_GRACE_MS), job.timeoutMs));
+
   const done = new Promise<JobOutcome>((resolve) => {
     let spawnError: Error | undefined;
-    child.on('error', (e) => (spawnError = e));
-    child.on('close', (code, signal) => {
-      clearTimeout(killTimer);
-      // Whatever the job left running in its group goes with it.
+    let settled = false;
+    const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      // Whatever the job left running goes with it: its group, its cgroup.
       if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-      if (spawnError) stderr.write(`lanes: could not start ${describe(spec)}: ${spawnError.message}\n`);
-      stdout.close();
-      stderr.close();
-      if (cancelled) resolve({ state: 'cancelled', exitCode: code, error: 'cancelled while running' });
-      else if (spawnError) resolve({ state: 'failed', exitCode: null, error: `could not start: ${spawnError.message}` });
-      else if (code === 0) resolve({ state: 'succeeded', exitCode: 0, error: null });
-      else resolve({ state: 'failed', exitCode: code, error: signal ? `killed by ${signal}` : `exited with code ${code}` });
+      const ended = group ? removeCgroup(group) : Promise.resolve();
+      const drained = new Promise<void>((ok) => {
+        if (child.stdout.closed && child.stderr.closed) return ok();
+        let timer: NodeJS.Timeout | null = null;
+        child.once('close', () => {
+          if (timer) clearTimeout(timer);
+          ok();
+        });
+        // Still open: something that left the group holds the output. Without a cgroup to end it
+        // by, find it by the job's id.
+        timer = setTimeout(() => {
+          if (group) return ok();
+          void processesOfJobs((j) => j.id === job.id && j.attempt === job.attempt)
+            .then((pids) => pids.forEach(killQuietly))
+            .finally(ok);
+        }, DRAIN_MS);
+      });
+      void Promise.all([ended, drained]).then(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        if (spawnError) stderr.write(`lanes: could not start ${spec.kind === 'argv' ? spec.argv[0] : 'the shell'}: ${spawnError.message}\n`);
+        stdout.close();
+        stderr.close();
+        resolve(outcomeOf(code, signal, spawnError, stopping, job.timeoutMs));
+      });
+    };
+    child.on('error', (e) => {
+      spawnError = e;
+      // A process that never started has no exit to wait for.
+      if (child.pid === undefined) settle(null, null);
     });
+    child.on('exit', settle);
   });
 
-  return {
-    pgid: child.pid,
-    done,
-    cancel(graceMs) {
-      if (cancelled || child.pid === undefined) return;
-      cancelled = true;
-      signalGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), graceMs);
-    },
-  };
+  return { pgid: child.pid, done, cancel: (graceMs) => stop('cancelled', graceMs) };
 }
 
-function describe(spec: { kind: 'argv'; argv: string[] } | { kind: 'shell'; script: string }): string {
-  return spec.kind === 'argv' ? spec.argv[0]! : 'the shell';
+function outcomeOf(code: number | null, signal: NodeJS.Signals | null, spawnError: Error | undefined, stopping: 'cancelled' | 'timed out' | null, timeoutMs: number | null): JobOutcome {
+  if (stopping === 'cancelled') return { state: 'cancelled', exitCode: code, error: 'cancelled while running' };
+  if (stopping === 'timed out') return { state: 'failed', exitCode: code, error: `timed out after ${(timeoutMs ?? 0) / 1000} s` };
+  if (spawnError) return { state: 'failed', exitCode: null, error: `could not start: ${spawnError.message}` };
+  if (code === 0) return { state: 'succeeded', exitCode: 0, error: null };
+  return { state: 'failed', exitCode: code, error: signal ? `killed by ${signal}` : `exited with code ${code}` };
 }

@@ -1,6 +1,7 @@
 // One job in full: what it runs, when, how many tries, how it ended, and its log as it grows.
 import { cancelJob, retryJob, selectJob } from '../actions';
-import { describeSpec, formatDateTime, formatDuration, STATE_WORDS } from '../format';
+import { describeSpec } from '../../shared/format';
+import { formatDateTime, formatDuration, STATE_WORDS } from '../format';
 import { useJobs } from '../stores/jobs';
 import { LogTail } from './LogTail';
 import { useNow } from './useNow';

@@ -2,10 +2,10 @@
 // for (`beforeId`) as the end comes into view. 100,000 queued jobs cost what 40 do.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
-import type { Job } from '../../shared/model';
+import type { JobSummary } from '../../shared/model';
 import { selectJob } from '../actions';
 import { loadMoreJobs } from '../live';
-import { describeSpec, formatClock, formatDuration, STATE_WORDS } from '../format';
+import { formatClock, formatDuration, STATE_WORDS } from '../format';
 import { indexOfId, useJobs } from '../stores/jobs';
 
 const ROW_PX = 30;
@@ -123,7 +123,7 @@ export function JobList() {
   );
 }
 
-function JobRow({ job, index, selected, style }: { job: Job; index: number; selected: boolean; style: CSSProperties }) {
+function JobRow({ job, index, selected, style }: { job: JobSummary; index: number; selected: boolean; style: CSSProperties }) {
   const took = job.startedAt !== null && job.finishedAt !== null ? formatDuration(job.finishedAt - job.startedAt) : job.state === 'running' ? 'running' : '';
   return (
     <div
@@ -142,8 +142,8 @@ function JobRow({ job, index, selected, style }: { job: Job; index: number; sele
       <span role="gridcell" className="ellipsis">
         {job.lane}
       </span>
-      <span role="gridcell" className="mono ellipsis" title={describeSpec(job.spec)}>
-        {describeSpec(job.spec)}
+      <span role="gridcell" className="mono ellipsis" title={job.command}>
+        {job.command}
       </span>
       <span role="gridcell">
         <span className={`badge badge-${job.state}`}>{STATE_WORDS[job.state]}</span>

@@ -2,7 +2,7 @@
 // Rows are only what has been scrolled into view so far; the total comes from the lanes' own
 // counts, so 100,000 queued jobs cost one page of rows, not 100,000.
 import { create } from 'zustand';
-import type { Job, JobState, LogChunk } from '../../shared/model.js';
+import type { Job, JobState, JobSummary, LogChunk } from '../../shared/model.js';
 
 export interface JobFilter {
   lane: string | null;
@@ -21,11 +21,12 @@ export interface JobsState {
   /** The last event (or page) the rows reflect. */
   seq: number;
   filter: JobFilter;
-  rows: Job[];
+  rows: JobSummary[];
   nextBeforeId: number | null;
   loading: boolean;
   error: string | null;
   selectedId: number | null;
+  /** The open job in full, once read; its summary fields follow the job's events. */
   detail: Job | null;
   /** The last event (or answer) the detail reflects. */
   detailSeq: number;
@@ -53,12 +54,12 @@ export const useJobs = create<JobsState>(() => ({
 /** Rows kept after live additions; older ones are paged in again on demand. */
 const LIVE_ROW_LIMIT = 5_000;
 
-export function matches(filter: JobFilter, job: Job): boolean {
+export function matches(filter: JobFilter, job: JobSummary): boolean {
   return (filter.lane === null || job.lane === filter.lane) && (filter.state === null || job.state === filter.state);
 }
 
 /** Rows are sorted by id, descending: find one without scanning 100,000 of them. */
-export function indexOfId(rows: Job[], id: number): number {
+export function indexOfId(rows: JobSummary[], id: number): number {
   let lo = 0;
   let hi = rows.length - 1;
   while (lo <= hi) {
@@ -75,10 +76,10 @@ export function indexOfId(rows: Job[], id: number): number {
  * Applies a frame's worth of job events, all newer than what the rows reflect (the caller drops
  * older ones by seq): updates rows in place, puts new matching jobs on top.
  */
-export function applyJobEvents(state: JobsState, jobs: Job[]): Partial<JobsState> {
+export function applyJobEvents(state: JobsState, jobs: JobSummary[]): Partial<JobsState> {
   if (jobs.length === 0) return {};
-  let rows: Job[] | null = null;
-  const fresh: Job[] = [];
+  let rows: JobSummary[] | null = null;
+  const fresh: JobSummary[] = [];
   const newest = state.rows[0]?.id ?? 0;
   const listed = state.rows.length > 0 || state.nextBeforeId === null;
   for (const job of jobs) {

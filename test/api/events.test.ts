@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostedEngine } from '../../electron/api/host.js';
 import { createApiServer } from '../../electron/api/server.js';
 import type { SseMessage } from '../../shared/client/sse.js';
+import { describeSpec } from '../../shared/format.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Job } from '../../shared/model.js';
 import { openRawStream, startHostedApi, type api, type RawStream } from '../support/http.js';
@@ -36,7 +37,7 @@ describe('event stream', () => {
   async function runJob(text: string): Promise<number> {
     const finished = new Promise<void>((done) => {
       const off = host.engine.events.subscribe((e) => {
-        if (e.type === 'job' && e.data.spec.kind === 'argv' && e.data.spec.argv[1] === text && e.data.state === 'succeeded') {
+        if (e.type === 'job' && e.data.command === describeSpec({ kind: 'argv', argv: ['echo', text] }) && e.data.state === 'succeeded') {
           off();
           done();
         }

@@ -1,7 +1,8 @@
 // The pure parts of the CLI: how words become a job, numbers, quoting, and the human formats.
 import { describe, expect, it } from 'vitest';
 import { commandSpec, envPair, splitWords, wholeNumber } from '../../electron/cli/args.js';
-import { count, describeSpec, duration, table } from '../../electron/cli/format.js';
+import { count, duration, table } from '../../electron/cli/format.js';
+import { describeSpec } from '../../shared/format.js';
 import { httpTarget } from '../../shared/client/http-target.js';
 
 describe('commandSpec: argv or shell', () => {

@@ -52,8 +52,8 @@ describe('lanes add / wait / log / cancel / retry', () => {
     const out = (await daemon.cli('log', String(id))).stdout;
     expect(out.split('\n')[0]).toBe('lanes 2');
     expect(out).toContain(work.dir.split('/').pop());
-    const job = JSON.parse((await daemon.cli('jobs', '--json', '--limit', '1')).stdout) as JobPage;
-    expect(job.jobs[0]?.spec).toMatchObject({ kind: 'shell', cwd: work.dir, env: { WHO: 'lanes', N: '2' } });
+    const job = JSON.parse((await daemon.cli('show', String(id), '--json')).stdout) as Job;
+    expect(job.spec).toMatchObject({ kind: 'shell', cwd: work.dir, env: { WHO: 'lanes', N: '2' } });
   });
 
   it('prints {"id": N} with --json and runs several words without a shell', async () => {

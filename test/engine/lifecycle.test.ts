@@ -13,7 +13,10 @@ const firstLine = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8
 async function fileWritten(file: string): Promise<number> {
   // Written by a job in another process: nothing to subscribe to, so look briefly and often.
   for (let i = 0; i < 1200 && firstLine(file) === ''; i++) await new Promise((r) => setTimeout(r, 25));
-  return Number(firstLine(file));
+  const pid = Number(firstLine(file));
+  // Never 0 or garbage: a signal to pid 0 would go to this test's own process group.
+  if (!Number.isInteger(pid) || pid <= 1) throw new Error(`${file} holds no process id`);
+  return pid;
 }
 
 describe('stopping', () => {

@@ -6,7 +6,18 @@ export const NOW = 10_000_000;
 /** A lane with `idle` and `busy` workers named after it: worker lane → w-i0, w-b0 … */
 export function lane(
   name: string,
-  o: { cap?: number; idle?: number; busy?: number; leaving?: number; waiting?: number; class?: 'cpu' | 'ml'; lastShrinkAt?: number | null; surplusSince?: number | null } = {},
+  o: {
+    cap?: number;
+    idle?: number;
+    busy?: number;
+    leaving?: number;
+    waiting?: number;
+    class?: 'cpu' | 'ml';
+    lastShrinkAt?: number | null;
+    surplusSince?: number | null;
+    nextRetryAt?: number | null;
+    startsBlockedUntil?: number | null;
+  } = {},
 ): LaneObservation {
   return {
     name,
@@ -16,6 +27,8 @@ export function lane(
     busy: Array.from({ length: o.busy ?? 0 }, (_, i) => `${name}-b${i}`),
     leaving: o.leaving ?? 0,
     waiting: o.waiting ?? 0,
+    nextRetryAt: o.nextRetryAt ?? null,
+    startsBlockedUntil: o.startsBlockedUntil ?? null,
     lastShrinkAt: o.lastShrinkAt ?? null,
     surplusSince: o.surplusSince ?? null,
   };

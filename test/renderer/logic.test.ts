@@ -2,16 +2,17 @@
 // events land in the list, how a frame of events folds, how live points extend the timeline, and
 // the words numbers become. (These modules import nothing from the DOM, so Node runs them as they are.)
 import { describe, expect, it as test } from 'vitest';
-import type { Job, LaneStatus } from '../../shared/model.js';
+import type { JobSummary, LaneStatus } from '../../shared/model.js';
 import { SseParser } from '../../shared/client/sse.js';
 import { applyJobEvents, indexOfId, useJobs, type JobsState } from '../../renderer/stores/jobs.js';
 import { appendLanePoints, prependLedger, useTimeline } from '../../renderer/stores/timeline.js';
-import { describeSpec, formatDuration, plural } from '../../renderer/format.js';
+import { formatDuration, plural } from '../../renderer/format.js';
+import { describeSpec } from '../../shared/format.js';
 import { foldEvents } from '../../renderer/events.js';
 import type { LanesEvent } from '../../shared/events.js';
 
-function job(id: number, patch: Partial<Job> = {}): Job {
-  return { id, lane: 'worker', spec: { kind: 'argv', argv: ['true'] }, state: 'queued', attempts: 0, maxAttempts: 3, createdAt: id, startedAt: null, finishedAt: null, exitCode: null, error: null, result: null, ...patch };
+function job(id: number, patch: Partial<JobSummary> = {}): JobSummary {
+  return { id, lane: 'worker', command: 'true', state: 'queued', attempts: 0, maxAttempts: 3, createdAt: id, startedAt: null, finishedAt: null, exitCode: null, error: null, runAfter: null, ...patch };
 }
 
 function jobsState(patch: Partial<JobsState>): JobsState {
@@ -54,7 +55,7 @@ describe('job events in the list', () => {
     // The page answered at seq 12: job 30 had succeeded. Events 11 and 12 arrive after it.
     const listed = jobsState({ seq: 12, rows: [job(30, { state: 'succeeded', attempts: 1 }), job(20)] });
     let seq = 10;
-    const ev = (data: Job) => ({ seq: ++seq, type: 'job', data }) as LanesEvent;
+    const ev = (data: JobSummary) => ({ seq: ++seq, type: 'job', data }) as LanesEvent;
     const late = [ev(job(30, { state: 'running', attempts: 1 })), ev(job(30, { state: 'succeeded', attempts: 1 })), ev(job(20, { state: 'running', attempts: 1 }))];
     const batch = foldEvents(late, listed.seq);
     expect(batch.jobs.map((j) => [j.id, j.state])).toEqual([[20, 'running']]);

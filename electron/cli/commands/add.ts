@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { RequestInput } from '../../../shared/requests.js';
-import { commandSpec, envPair, jsonValue, wholeNumber } from '../args.js';
+import { commandSpec, envPair, jsonValue, seconds, wholeNumber } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { BATCH_MAX, DEFAULT_LANE, DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS_LIMIT } from '../../../shared/limits.js';
@@ -14,6 +14,7 @@ interface AddOptions {
   cwd?: string;
   env?: Record<string, string>;
   attempts?: number;
+  timeout?: number;
   payload?: unknown;
   from?: string;
   shell?: boolean;
@@ -44,6 +45,7 @@ export function registerAdd(program: Command): void {
     .option('--cwd <dir>', 'run in this directory (default: the current one)')
     .option('--env <key=value>', "add to the job's environment; repeatable", envPair)
     .option('--attempts <n>', `run at most this many times if it fails (default: ${DEFAULT_MAX_ATTEMPTS})`, wholeNumber('--attempts', 1, MAX_ATTEMPTS_LIMIT))
+    .option('--timeout <seconds>', "fail a run that takes longer (default: the lane's timeout, if it has one)", seconds('--timeout'))
     .option('--payload <json>', 'for a lane with a worker command: the JSON value to hand it', jsonValue)
     .option('--from <file>', 'queue one job per line of FILE (- for stdin), each run in your shell; prints the ids')
     .option('--shell', 'run the words as one command line in your shell')
@@ -65,6 +67,7 @@ export function registerAdd(program: Command): void {
       const common = {
         ...(opts.lane !== undefined ? { lane: opts.lane } : {}),
         ...(opts.attempts !== undefined ? { maxAttempts: opts.attempts } : {}),
+        ...(opts.timeout !== undefined ? { timeoutSeconds: opts.timeout } : {}),
       };
       // The engine runs elsewhere; "here" and the extra environment must travel with each job.
       const where = { cwd: resolve(opts.cwd ?? process.cwd()), ...(opts.env ? { env: opts.env } : {}) };

@@ -1,10 +1,11 @@
 // Following work once it is in: `jobs`, `wait`, `cancel`, `retry`.
 import { Option, type Command } from 'commander';
 import { FINISHED_STATES, JOB_STATES, type Job } from '../../../shared/model.js';
+import { describeSpec, oneLine } from '../../../shared/format.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
 import { CliError, EXIT_FAILURE } from '../errors.js';
-import { clip, clock, count, describeSpec, finishedLine, jobTime, outcome, table } from '../format.js';
+import { clock, count, duration, finishedLine, jobTime, outcome, table } from '../format.js';
 import { awaitFinished } from '../watch.js';
 import { LIST_LIMIT_MAX } from '../../../shared/limits.js';
 
@@ -34,7 +35,7 @@ export function registerJobs(program: Command): void {
         `${j.attempts}/${j.maxAttempts}`,
         clock(j.createdAt),
         jobTime(j),
-        clip(describeSpec(j.spec), width),
+        oneLine(j.command, width),
       ]);
       print(table(['ID', 'LANE', 'STATE', 'TRIES', 'QUEUED', 'TOOK', 'COMMAND'], rows, ['right', 'left', 'left', 'right', 'left', 'right', 'left']));
       if (page.total > page.jobs.length) {
@@ -57,11 +58,22 @@ export function registerJobs(program: Command): void {
         let job = await client.call(request, { id });
         // A running job is sent TERM and takes a moment; answer once it has really stopped, so
         // `lanes cancel 7 && lanes retry 7` works.
-        if (request === 'cancel' && !FINISHED_STATES.includes(job.state)) [job] = (await awaitFinished(client, [id])) as [Job];
+        if (request === 'cancel' && !FINISHED_STATES.includes(job.state)) job = (await awaitFinished(client, [id]))[0]!;
         if (opts.json) printJson(job);
         else print(`job ${job.id}: ${outcome(job)}`);
       });
   }
+
+  program
+    .command('show')
+    .description('one job in full: what it runs, where, its attempts and their errors, its answer')
+    .argument('<id>', 'the job id', jobIdArg)
+    .option('--json', 'print the job as JSON')
+    .action(async (id: number, opts: { json?: boolean }, cmd: Command) => {
+      const { seq: _seq, ...job } = await clientFor(cmd).call('job', { id });
+      if (opts.json) printJson(job);
+      else print(showText(job));
+    });
 
   // `lanes wait ID…`: driven by the event stream, no polling. Exit 0 only if all succeeded,
   // so `lanes wait $(lanes add -- make) && deploy` reads right.
@@ -79,4 +91,18 @@ export function registerJobs(program: Command): void {
       if (opts.json) printJson(jobs);
       if (jobs.some((j) => j.state !== 'succeeded')) throw new CliError('', EXIT_FAILURE);
     });
+}
+
+/** A job as `lanes show` prints it: the facts a person asks about a failed job, in order. */
+export function showText(job: Job): string {
+  const lines = [`job ${job.id} in lane ${job.lane}: ${outcome(job)}`, `  runs:     ${describeSpec(job.spec)}`];
+  if (job.spec.kind !== 'payload' && job.spec.cwd) lines.push(`  in:       ${job.spec.cwd}`);
+  if (job.spec.kind !== 'payload' && job.spec.env) lines.push(`  env:      ${Object.keys(job.spec.env).join(', ')}`);
+  lines.push(`  queued:   ${clock(job.createdAt)}`);
+  if (job.startedAt !== null) lines.push(`  ran:      ${jobTime(job)} from ${clock(job.startedAt)}`);
+  lines.push(`  attempts: ${job.attempts} of ${job.maxAttempts}${job.runAfter !== null ? `, next at ${clock(job.runAfter)}` : ''}`);
+  if (job.timeoutMs !== null) lines.push(`  timeout:  ${duration(job.timeoutMs)}`);
+  for (const a of job.history) lines.push(`  attempt ${a.attempt}: ${a.outcome}${a.exitCode !== null ? ` (exit ${a.exitCode})` : ''}${a.error ? ` — ${a.error}` : ''}`);
+  if (job.result !== null && job.result !== undefined) lines.push(`  answer:   ${oneLine(JSON.stringify(job.result), 400)}`);
+  return lines.join('\n');
 }

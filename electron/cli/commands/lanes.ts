@@ -1,7 +1,7 @@
 // Lanes and their caps: `status`, `cap`, `lane add`, `lane remove`.
 import { Option, type Command } from 'commander';
 import type { LaneStatus, Status } from '../../../shared/model.js';
-import { splitWords, wholeNumber } from '../args.js';
+import { seconds, splitWords, wholeNumber } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import { count, rate, table } from '../format.js';
@@ -79,9 +79,10 @@ export function registerLanes(program: Command): void {
     .argument('[worker-command...]', "a persistent worker's program and arguments, after --")
     .addOption(new Option('--class <class>', 'cpu or ml').choices(['cpu', 'ml']).default('cpu'))
     .option('--cap <n>', `its cap (default: ${DEFAULT_CAP.cpu} for cpu, ${DEFAULT_CAP.ml} for ml)`, wholeNumber('the cap', 0))
+    .option('--timeout <seconds>', 'fail a run of its jobs that takes longer, unless a job sets its own', seconds('--timeout'))
     .option('--worker-command <command>', 'a persistent worker command line, e.g. "python3 serve.py --model m"', splitWords)
     .option('--json', 'print the lane as JSON')
-    .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; workerCommand?: string[]; json?: boolean }, cmd: Command) => {
+    .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; timeout?: number; workerCommand?: string[]; json?: boolean }, cmd: Command) => {
       if (opts.workerCommand && words.length > 0) throw new UsageError('give the worker command either with --worker-command or after --, not both');
       const workerCommand = opts.workerCommand ?? (words.length > 0 ? words : undefined);
       if (workerCommand && workerCommand.length === 0) throw new UsageError('--worker-command is empty');
@@ -89,6 +90,7 @@ export function registerLanes(program: Command): void {
         name,
         class: opts.class,
         ...(opts.cap !== undefined ? { cap: opts.cap } : {}),
+        ...(opts.timeout !== undefined ? { timeoutSeconds: opts.timeout } : {}),
         // The command names its script relative to where it was typed.
         ...(workerCommand ? { workerCommand, workerCwd: process.cwd() } : {}),
       });

@@ -1,18 +1,40 @@
 // The sizer loop's two ends that touch the world: what it observes (lanes, backlogs, the pool's
 // workers, and the little it remembers between passes) and how a decision is carried out.
+import { backoffMs } from '../backoff.js';
 import type { Decision, LaneObservation, Observation } from '../sizer/policy.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import { roleOf, type Pool } from '../workers/pool.js';
 import type { ScaleLedger } from './ledger.js';
 
-/** What the policy is told about its own past: when each lane last shrank, and since when it had surplus. */
+/**
+ * What the policy is told about its own past: when each lane last shrank, since when it had
+ * surplus, and whether its worker command keeps dying as it starts (and until when it waits).
+ */
 export class SizerMemory {
   readonly lastShrinkAt = new Map<string, number>();
   readonly surplusSince = new Map<string, number>();
+  readonly startFailures = new Map<string, { streak: number; until: number }>();
+
+  /**
+   * A worker of the lane died before finishing a job (its command cannot start, it crashed): the
+   * next one waits, longer each time in a row, so a lane that cannot work does not spin.
+   */
+  workerFailed(lane: string, now: number): { streak: number; until: number } {
+    const streak = (this.startFailures.get(lane)?.streak ?? 0) + 1;
+    const entry = { streak, until: now + backoffMs(streak) };
+    this.startFailures.set(lane, entry);
+    return entry;
+  }
+
+  /** A job of the lane succeeded: its workers work after all. */
+  succeeded(lane: string): void {
+    this.startFailures.delete(lane);
+  }
 
   forget(lane: string): void {
     this.lastShrinkAt.delete(lane);
     this.surplusSince.delete(lane);
+    this.startFailures.delete(lane);
   }
 }
 
@@ -22,6 +44,8 @@ export interface ObserveInputs {
   ceiling: number;
   lanes: readonly LaneRow[];
   counts: ReadonlyMap<string, LaneCounts>;
+  /** Queued retries still waiting out their backoff, per lane, and the soonest ready moment. */
+  delayed: ReadonlyMap<string, { n: number; next: number }>;
 }
 
 export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory): Observation {
@@ -34,7 +58,9 @@ export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory):
       idle: [],
       busy: [],
       leaving: 0,
-      waiting: inputs.counts.get(l.name)?.queued ?? 0,
+      waiting: (inputs.counts.get(l.name)?.queued ?? 0) - (inputs.delayed.get(l.name)?.n ?? 0),
+      nextRetryAt: inputs.delayed.get(l.name)?.next ?? null,
+      startsBlockedUntil: memory.startFailures.get(l.name)?.until ?? null,
       lastShrinkAt: memory.lastShrinkAt.get(l.name) ?? null,
       surplusSince: memory.surplusSince.get(l.name) ?? null,
     });

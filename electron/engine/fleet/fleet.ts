@@ -1,9 +1,10 @@
 // The engine's workers as a whole: the pool that starts and talks to them, the heartbeat that
 // replaces a hung one, and the sizer loop that decides how many each lane runs. Request handlers
 // reach it only through FleetPort; what it knows flows out as data (worker counts) and events.
-import type { ScaleReason } from '../../../shared/model.js';
+import type { JobSummary, ScaleReason } from '../../../shared/model.js';
 import { SizerLoop } from '../sizer/loop.js';
-import type { JobStore, RunningJob } from '../store/jobs.js';
+import type { Observation } from '../sizer/policy.js';
+import type { JobStore } from '../store/jobs.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../status/lane-status.js';
 import { Heartbeat } from '../workers/heartbeat.js';
@@ -12,6 +13,7 @@ import { Pool, type WorkerRecord } from '../workers/pool.js';
 import { apply, observe, SizerMemory } from './apply.js';
 import type { ScaleLedger } from './ledger.js';
 import { shutdown, type Shutdown } from './shutdown.js';
+import { EscapeeSweep } from './sweep.js';
 
 /** What request handlers may ask of the fleet, and nothing more. */
 export interface FleetPort {
@@ -37,10 +39,12 @@ export interface FleetDeps {
   entry: string;
   heartbeatMs: number;
   logCapBytes: number;
+  /** The engine's cgroup for jobs, or null where the OS offers none. */
+  cgroupBase: string | null;
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
   log(line: string): void;
   /** A job changed state: claimed, finished, or given back to the queue. */
-  jobChanged(job: RunningJob): void;
+  jobChanged(job: JobSummary): void;
   /** Something a lane's status shows moved (a worker started, went idle, exited). */
   changed(): void;
 }
@@ -51,6 +55,9 @@ export class Fleet implements FleetPort {
   private readonly heartbeat: Heartbeat;
   private readonly memory = new SizerMemory();
   private stopping: Shutdown | null = null;
+  private observed: Observation | null = null;
+  /** Only needed where jobs get no cgroup of their own (see sweep.ts). */
+  private readonly sweep: EscapeeSweep | null;
 
   constructor(private readonly d: FleetDeps) {
     this.pool = new Pool(
@@ -63,6 +70,8 @@ export class Fleet implements FleetPort {
         },
         logPaths: d.logPaths,
         jobChanged: (job) => {
+          if (job.state === 'succeeded') this.memory.succeeded(job.lane);
+          if (job.state !== 'running') this.sweep?.soon();
           d.jobChanged(job);
           // Counts moved even when the sizer has nothing to decide: the lane's row must follow.
           d.changed();
@@ -73,14 +82,16 @@ export class Fleet implements FleetPort {
           d.changed();
         },
         workerLost: (w, reason, detail) => this.lost(w, reason, detail),
+        log: d.log,
       },
-      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000 },
+      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase },
     );
     this.heartbeat = new Heartbeat(this.pool, d.heartbeatMs, Date.now, (w) => {
       d.log(`worker ${w.id} stopped answering; replacing it`);
       this.pool.kill(w.id, 'unresponsive');
     });
     this.loop = new SizerLoop({ observe: () => this.observe(), apply: (decision) => this.apply(decision) }, d.tickMs, Date.now);
+    this.sweep = d.cgroupBase === null && process.platform === 'linux' ? new EscapeeSweep(() => this.pool.runningJobs(), d.log) : null;
   }
 
   start(): void {
@@ -124,6 +135,7 @@ export class Fleet implements FleetPort {
   /** Take no more work; let running jobs finish within `graceMs`; then end the rest. */
   async shutdown(graceMs: number): Promise<void> {
     this.loop.stop();
+    this.sweep?.stop();
     this.stopping = shutdown(this.pool, this.d.jobs, graceMs, this.d.log);
     await this.stopping.done;
     this.heartbeat.stop();
@@ -133,12 +145,23 @@ export class Fleet implements FleetPort {
     this.stopping?.hurry(graceMs);
   }
 
-  private observe() {
-    return observe({ now: Date.now(), tickMs: this.d.tickMs, ceiling: this.d.ceiling, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts() }, this.pool, this.memory);
+  /** Until when a lane holds off starting workers (its command keeps dying at start); null if it does not. */
+  startsBlockedUntil(lane: string): number | null {
+    const until = this.memory.startFailures.get(lane)?.until ?? null;
+    return until !== null && until > Date.now() ? until : null;
+  }
+
+  private observe(): Observation {
+    const now = Date.now();
+    const inputs = { now, tickMs: this.d.tickMs, ceiling: this.d.ceiling, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.jobs.delayed(now) };
+    this.observed = observe(inputs, this.pool, this.memory);
+    return this.observed;
   }
 
   private apply(decision: Parameters<typeof apply>[0]): void {
     apply(decision, Date.now(), this.pool, this.memory, this.d.ledger);
+    // Work that is ready while a worker idles (a retry whose wait just ended): it pulls.
+    for (const lane of this.observed?.lanes ?? []) if (lane.waiting > 0 && lane.idle.length > 0) this.pool.wake(lane.name);
     this.heartbeat.update();
     // Every pass follows something that moved (work arrived, a worker came or went, a tick):
     // the lanes' status may show it even when the sizer had nothing to do.
@@ -146,7 +169,10 @@ export class Fleet implements FleetPort {
   }
 
   private lost(w: WorkerRecord, reason: ScaleReason, detail: string): void {
+    if (reason === 'crash') this.memory.workerFailed(w.lane, Date.now());
     const c = this.pool.counts().get(w.lane);
-    this.d.ledger.lost(w.lane, (c?.idle ?? 0) + (c?.busy ?? 0), reason, detail);
+    const until = this.startsBlockedUntil(w.lane);
+    const wait = until === null ? '' : `; the next worker waits ${Math.round((until - Date.now()) / 1000)} s`;
+    this.d.ledger.lost(w.lane, (c?.idle ?? 0) + (c?.busy ?? 0), reason, detail + wait);
   }
 }

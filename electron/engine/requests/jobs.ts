@@ -1,9 +1,9 @@
 // Requests about jobs: queue them, list and read them, cancel and retry them.
-import type { Job, JobSpec } from '../../../shared/model.js';
+import type { Job, JobSpec, JobSummary } from '../../../shared/model.js';
 import type { LanesHandlers, ParsedInput } from '../../../shared/requests.js';
 import { badRequest, conflict, notFound } from '../../../shared/errors.js';
 import { DEFAULT_MAX_ATTEMPTS, JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
-import { publicJob, type NewJob } from '../store/jobs.js';
+import type { NewJob } from '../store/jobs.js';
 import { existingLane, type RequestContext } from './context.js';
 import { checkDirectory } from './places.js';
 import { readLog } from './read-log.js';
@@ -15,7 +15,12 @@ export function jobHandlers(e: RequestContext): JobHandlers {
   const job = (id: number): Job => {
     const row = e.jobs.get(id);
     if (!row) throw notFound(`there is no job ${id}`, 'id');
-    return publicJob(row);
+    return row;
+  };
+  const summary = (id: number): JobSummary => {
+    const row = e.jobs.summary(id);
+    if (!row) throw notFound(`there is no job ${id}`, 'id');
+    return row;
   };
   const toNewJob = (input: ParsedInput<'addJob'>, field = '', checked = new Set<string>()): NewJob => {
     const target = lane(input.lane, `${field}lane`);
@@ -33,11 +38,12 @@ export function jobHandlers(e: RequestContext): JobHandlers {
       const where = { ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.env ? { env: input.env } : {}) };
       spec = input.argv ? { kind: 'argv', argv: input.argv, ...where } : { kind: 'shell', script: input.shell!, ...where };
     }
-    return { lane: target.name, spec, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS };
+    const timeoutMs = input.timeoutSeconds !== undefined ? Math.round(input.timeoutSeconds * 1000) : target.timeoutMs;
+    return { lane: target.name, spec, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, timeoutMs };
   };
   const enqueue = (jobs: NewJob[]): number[] => {
     const ids = e.jobs.enqueue(jobs, Date.now());
-    if (ids.length <= JOB_EVENTS_PER_REQUEST) for (const id of ids) e.events.emit('job', job(id));
+    if (ids.length <= JOB_EVENTS_PER_REQUEST) for (const id of ids) e.events.emit('job', summary(id));
     else e.events.emit('jobs', { ids, change: 'added' });
     e.fleet.jobsArrived(new Set(jobs.map((j) => j.lane)));
     return ids;
@@ -55,13 +61,12 @@ export function jobHandlers(e: RequestContext): JobHandlers {
       return { seq: e.events.lastSeq, ...e.queries.page(filter, e.lanes.allCounts()) };
     },
     job: (input) => ({ ...job(input.id), seq: e.events.lastSeq }),
-    logTail: (input) => readLog(e.logPaths(job(input.id).id)[input.stream === 'stderr' ? 'stderrPath' : 'stdoutPath'], input),
+    logTail: (input) => readLog(e.logPaths(summary(input.id).id)[input.stream === 'stderr' ? 'stderrPath' : 'stdoutPath'], input),
     cancel: (input) => {
-      const current = job(input.id);
+      const current = summary(input.id);
       if (current.state === 'queued') {
-        const row = e.jobs.cancelQueued(input.id, Date.now());
-        if (row) {
-          const done = publicJob(row);
+        const done = e.jobs.cancelQueued(input.id, Date.now());
+        if (done) {
           e.events.emit('job', done);
           e.fleet.jobsLeft();
           return done;
@@ -70,18 +75,17 @@ export function jobHandlers(e: RequestContext): JobHandlers {
       if (current.state === 'running') {
         // The outcome arrives as a job event once its processes have ended.
         e.fleet.cancel(input.id, e.cancelGraceMs);
-        return job(input.id);
+        return summary(input.id);
       }
       throw conflict(`job ${input.id} has already ${current.state === 'cancelled' ? 'been cancelled' : current.state}`, 'id');
     },
     retry: (input) => {
-      const current = job(input.id);
+      const current = summary(input.id);
       const again = e.jobs.retry(input.id);
       if (!again) throw conflict(`only a failed or cancelled job can be retried; job ${input.id} is ${current.state}`, 'id');
-      const queued = publicJob(again);
-      e.events.emit('job', queued);
+      e.events.emit('job', again);
       e.fleet.jobsArrived([again.lane]);
-      return queued;
+      return again;
     },
   };
 }

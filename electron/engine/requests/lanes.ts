@@ -6,7 +6,8 @@ import type { LanesHandlers } from '../../../shared/requests.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
 import { DEFAULT_CAP, DEFAULT_LANE } from '../../../shared/limits.js';
 import { existingLane, type RequestContext } from './context.js';
-import { checkDirectory, findProgram } from './places.js';
+import { checkDirectory } from './places.js';
+import { findProgram } from '../../worker/find-program.js';
 
 type LaneHandlers = Pick<LanesHandlers, 'status' | 'setCap' | 'addLane' | 'removeLane' | 'scaleEvents' | 'timeline'>;
 
@@ -40,7 +41,8 @@ export function laneHandlers(e: RequestContext): LaneHandlers {
       if (program !== undefined && findProgram(program, input.workerCwd ?? homedir()) === null) {
         throw badRequest(`the worker command "${program}" cannot be found (not on the engine's PATH, nor a path to a program)`, 'workerCommand');
       }
-      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null }, Date.now());
+      const timeoutMs = input.timeoutSeconds === undefined ? null : Math.round(input.timeoutSeconds * 1000);
+      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs }, Date.now());
       e.fleet.lanesChanged();
       return laneAnswer(input.name);
     },

@@ -17,7 +17,12 @@ export interface LaneObservation {
   busy: readonly string[];
   /** Workers on their way out: finishing a last job, or exiting. They still use the machine. */
   leaving: number;
+  /** Queued and ready to run (retries still waiting out their backoff are not counted). */
   waiting: number;
+  /** The soonest moment a retry waiting out its backoff becomes ready; null when none waits. */
+  nextRetryAt: number | null;
+  /** No new worker before then: its worker command keeps dying as it starts; null when it may start. */
+  startsBlockedUntil: number | null;
   /** When this lane last gave back a worker because demand fell; null if never. */
   lastShrinkAt: number | null;
   /** Since when it has had more idle workers than it needs (reported back by `decide`); null if not. */
@@ -64,8 +69,12 @@ export function decide(o: Observation): Decision {
   const lanes = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
   const shares = shareMachine(lanes, o.ceiling);
   const back = giveBack(lanes, shares, o);
-  return { actions: [...back.actions, ...grow(lanes, shares, o.ceiling)], wakeAt: back.wakeAt, surplus: back.surplus };
+  return { actions: [...back.actions, ...grow(lanes, shares, o)], wakeAt: earliest([back.wakeAt, ...lanes.map((l) => dueLater(l, o.now))]), surplus: back.surplus };
 }
+
+/** A retry becoming ready, or a blocked lane that may start again: moments worth a look. */
+const dueLater = (l: LaneObservation, now: number): number | null => earliest([l.nextRetryAt, l.startsBlockedUntil].filter((t): t is number => t !== null && t > now));
+const earliest = (times: (number | null)[]): number | null => times.reduce<number | null>((m, t) => (t === null ? m : m === null ? t : Math.min(m, t)), null);
 
 /** Step 1: how many workers each lane should have now (share.ts says how the split is fair). */
 export function shareMachine(lanes: readonly LaneObservation[], ceiling: number): Shares {
@@ -105,7 +114,7 @@ export function giveBack(lanes: readonly LaneObservation[], shares: Shares, o: O
     }
     const paced = shrinkOnePerPeriod(l, extra, o);
     if (paced.action) actions.push(paced.action);
-    if (paced.wakeAt !== null) wakeAt = wakeAt === null ? paced.wakeAt : Math.min(wakeAt, paced.wakeAt);
+    wakeAt = earliest([wakeAt, paced.wakeAt]);
   }
   return { actions, wakeAt, surplus };
 }
@@ -146,11 +155,14 @@ export function shrinkOnePerPeriod(l: LaneObservation, extra: number, o: Pick<Ob
   return { action, wakeAt: extra > 1 ? o.now + period : null };
 }
 
-/** Step 3: growth is immediate, within what the machine has free now. Lanes without a worker go first. */
-export function grow(lanes: readonly LaneObservation[], shares: Shares, ceiling: number): Action[] {
-  let free = Math.max(0, ceiling - lanes.reduce((n, l) => n + inService(l) + l.leaving, 0));
+/**
+ * Step 3: growth is immediate, within what the machine has free now. Lanes without a worker go
+ * first; a lane whose worker command keeps dying as it starts waits out its backoff.
+ */
+export function grow(lanes: readonly LaneObservation[], shares: Shares, o: Pick<Observation, 'now' | 'ceiling'>): Action[] {
+  let free = Math.max(0, o.ceiling - lanes.reduce((n, l) => n + inService(l) + l.leaving, 0));
   const growing = lanes
-    .filter((l) => shares.get(l.name)! > inService(l))
+    .filter((l) => shares.get(l.name)! > inService(l) && !(l.startsBlockedUntil !== null && l.startsBlockedUntil > o.now))
     .sort((a, b) => inService(a) - inService(b) || b.waiting - a.waiting || (a.name < b.name ? -1 : 1));
   const actions: Action[] = [];
   for (const l of growing) {

@@ -20,6 +20,8 @@ export interface StatusInputs {
   ceiling: number;
   lanes: readonly LaneRow[];
   counts: ReadonlyMap<string, LaneCounts>;
+  /** Queued retries still waiting out their backoff, per lane. */
+  delayed: ReadonlyMap<string, { n: number }>;
   workers: ReadonlyMap<string, WorkerCounts>;
   /** Worker processes alive across all lanes. */
   machineInUse: number;
@@ -29,6 +31,7 @@ export interface StatusInputs {
 export interface StatusLookups {
   recent(lane: string, now: number): RecentFigures;
   oldestQueuedAt(lane: string): number | undefined;
+  startsBlockedUntil(lane: string): number | null;
 }
 
 const NO_JOBS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
@@ -49,7 +52,8 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const c = inputs.counts.get(lane.name) ?? NO_JOBS;
   const w = inputs.workers.get(lane.name) ?? NO_WORKERS;
   const running = w.idle + w.busy;
-  const demand = { cap: lane.cap, ceiling: inputs.ceiling, waiting: c.queued, busy: w.busy, machineInUse: inputs.machineInUse };
+  const delayed = inputs.delayed.get(lane.name)?.n ?? 0;
+  const demand = { cap: lane.cap, ceiling: inputs.ceiling, waiting: c.queued - delayed, busy: w.busy, machineInUse: inputs.machineInUse };
   // Only a lane the nudge could speak for pays for the oldest-job lookup.
   const waitingSince = heldByCap(demand) ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
   const facts = { ...demand, waitingSince, now: inputs.now, tickMs: inputs.tickMs };
@@ -60,11 +64,13 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     cap: lane.cap,
     workerCommand: lane.workerCommand,
     workerCwd: lane.workerCwd,
+    timeoutMs: lane.timeoutMs,
     workers: running + w.leaving,
     busy: w.busy,
     idle: w.idle,
     draining: w.leaving,
-    waiting: c.queued,
+    waiting: demand.waiting,
+    delayed,
     running: c.running,
     succeeded: c.succeeded,
     failed: c.failed,
@@ -73,6 +79,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     medianWaitMs: recent.medianWaitMs,
     mood: moodOf({ ...demand, running }),
     nudge: nudgeFor(facts),
+    startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
   };
   return { status, dueAt: nudgeDueAt(facts) };
 }

@@ -1,7 +1,7 @@
 // Read-side questions about jobs: pages for the window and CLI, and recent figures per lane.
 import type { JobPage, JobState } from '../../../shared/model.js';
 import type { Db } from './db.js';
-import { publicJob, toJob } from './jobs.js';
+import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './job-rows.js';
 import type { LaneCounts } from './lanes.js';
 
 export interface JobFilter {
@@ -43,10 +43,10 @@ export class JobQueries {
       where.push('id < ?');
       args.push(filter.beforeId);
     }
-    const sql = `SELECT * FROM jobs ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`;
-    const rows = this.db.prepare(sql).all(...args, filter.limit + 1) as Parameters<typeof toJob>[0][];
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM jobs ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY id DESC LIMIT ?`;
+    const rows = this.db.prepare(sql).all(...args, filter.limit + 1) as SummaryRow[];
     const more = rows.length > filter.limit;
-    const jobs = rows.slice(0, filter.limit).map((r) => publicJob(toJob(r)));
+    const jobs = rows.slice(0, filter.limit).map(toSummary);
     return { jobs, total: totalFor(filter, counts), nextBeforeId: more ? (jobs.at(-1)?.id ?? null) : null };
   }
 

@@ -9,6 +9,7 @@ export interface LaneRow {
   cap: number;
   workerCommand: string[] | null;
   workerCwd: string | null;
+  timeoutMs: number | null;
 }
 
 export interface LaneCounts {
@@ -25,6 +26,7 @@ interface RawLane {
   cap: number;
   worker_command: string | null;
   worker_cwd: string | null;
+  timeout_ms: number | null;
 }
 
 const toLane = (r: RawLane): LaneRow => ({
@@ -33,6 +35,7 @@ const toLane = (r: RawLane): LaneRow => ({
   cap: r.cap,
   workerCommand: r.worker_command === null ? null : (JSON.parse(r.worker_command) as string[]),
   workerCwd: r.worker_cwd,
+  timeoutMs: r.timeout_ms,
 });
 
 export class LaneStore {
@@ -44,8 +47,8 @@ export class LaneStore {
   private readonly counts;
 
   constructor(private readonly db: Db) {
-    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd FROM lanes ORDER BY created_at, rowid');
-    this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms FROM lanes ORDER BY created_at, rowid');
+    this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
     this.deleteLane = db.prepare('DELETE FROM lanes WHERE name = ?');
     this.deleteJobs = db.prepare<[string], { id: number }>('DELETE FROM jobs WHERE lane = ? RETURNING id');
@@ -66,7 +69,7 @@ export class LaneStore {
 
   add(lane: LaneRow, now: number): void {
     durably(this.db, () => {
-      this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, lane.workerCwd, now);
+      this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, lane.workerCwd, lane.timeoutMs, now);
     });
     this.reload();
   }

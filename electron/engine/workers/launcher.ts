@@ -43,7 +43,10 @@ export const nodeLauncher: WorkerLauncher = {
       for (const l of exitListeners) l(code, signal);
     };
     child.on('exit', finish);
-    child.on('error', () => finish(null, 'spawn-error'));
+    // 'error' also comes for a message sent as the child exits; only one that never started is over.
+    child.on('error', () => {
+      if (child.pid === undefined) finish(null, 'spawn-error');
+    });
     return {
       get pid() {
         return child.pid;

@@ -1,11 +1,14 @@
 // Mechanism: starting, stopping and talking to worker processes. It makes no sizing decisions;
 // it does what the sizer's actions say and reports what it sees.
-import type { ScaleReason } from '../../../shared/model.js';
-import { WORKER_ENV, type FromWorker, type JobAssignment } from '../../worker/protocol.js';
-import type { WorkerCounts } from '../status/lane-status.js';
-import type { JobStore, RunningJob } from '../store/jobs.js';
+import type { JobSummary, ScaleReason } from '../../../shared/model.js';
+import { EXIT_COMMAND_WONT_START, WORKER_ENV, type FromWorker, type JobAssignment } from '../../worker/protocol.js';
+import { endJob, killQuietly, processesOfJobs, type JobRef } from '../../worker/containment.js';
 import { signalGroup } from '../../worker/process-group.js';
+import { backoffMs } from '../backoff.js';
+import type { WorkerCounts } from '../status/lane-status.js';
+import type { ClaimedJob, JobStore } from '../store/jobs.js';
 import type { WorkerLauncher, WorkerProcess } from './launcher.js';
+import { checkMessage } from './messages.js';
 
 export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
 
@@ -39,11 +42,12 @@ export interface PoolHooks {
   /** The lane's persistent command and where it runs, if it has one. */
   workerCommand(lane: string): PersistentCommand | null;
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
-  jobChanged(job: RunningJob): void;
+  jobChanged(job: JobSummary): void;
   /** Something the sizer observes moved: a worker went idle, started, or exited. */
   fleetChanged(): void;
   /** A worker ended without being asked to. */
   workerLost(worker: WorkerRecord, reason: ScaleReason, detail: string): void;
+  log(line: string): void;
 }
 
 export interface PoolOptions {
@@ -52,6 +56,8 @@ export interface PoolOptions {
   logCapBytes: number;
   /** A stopping worker that has not exited by then is killed. */
   stopTimeoutMs: number;
+  /** The engine's cgroup for jobs, or null where the OS offers none (containment.ts). */
+  cgroupBase: string | null;
 }
 
 export class Pool {
@@ -79,6 +85,7 @@ export class Pool {
         [WORKER_ENV.logCapBytes]: String(this.options.logCapBytes),
         ...(command ? { [WORKER_ENV.command]: JSON.stringify(command.argv) } : {}),
         ...(command?.cwd ? { [WORKER_ENV.cwd]: command.cwd } : {}),
+        ...(this.options.cgroupBase ? { [WORKER_ENV.cgroup]: this.options.cgroupBase } : {}),
       },
     });
     const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null };
@@ -118,6 +125,13 @@ export class Pool {
       c[roleOf(w.state)]++;
     }
     return counts;
+  }
+
+  /** The jobs workers hold now, as `id:attempt`. */
+  runningJobs(): Set<string> {
+    const held = new Set<string>();
+    for (const w of this.workers.values()) if (w.job) held.add(`${w.job.id}:${w.job.attempt}`);
+    return held;
   }
 
   /** Every worker of a lane that is going away; it holds no unfinished job by then. */
@@ -163,28 +177,35 @@ export class Pool {
     w.proc.kill();
   }
 
-  private onMessage(w: WorkerRecord, m: FromWorker): void {
+  private onMessage(w: WorkerRecord, raw: unknown): void {
     w.lastHeard = this.hooks.now();
-    switch (m.t) {
-      case 'pull':
-        return this.answerPull(w, null);
-      case 'done':
-        return this.answerPull(w, m);
-      case 'spawned':
-        w.pgids.add(m.pgid);
-        this.jobs.setPgid(m.jobId, m.pgid);
-        return;
-      case 'pong':
-        return;
+    const checked = checkMessage(raw);
+    if (!checked.ok) return this.misbehaved(w, checked.why);
+    const m = checked.message;
+    try {
+      if (m.t === 'pull') this.answerPull(w, null);
+      else if (m.t === 'done') this.answerPull(w, m);
+      else if (m.t === 'spawned') w.pgids.add(m.pgid);
+    } catch (error) {
+      // Whatever went wrong handling this one message (a full disk, a bug) ends this worker and
+      // gives its job back; the engine goes on.
+      this.misbehaved(w, `handling its message failed: ${(error as Error).message}`);
     }
+  }
+
+  private misbehaved(w: WorkerRecord, why: string): void {
+    this.hooks.log(`worker ${w.id}: ${why}; ending it`);
+    w.killedFor ??= 'crash';
+    w.proc.kill();
   }
 
   private answerPull(w: WorkerRecord, done: Extract<FromWorker, { t: 'done' }> | null): void {
     const wantsNext = (done === null || done.pull) && !this.closed && (w.state === 'starting' || w.state === 'idle' || w.state === 'busy');
+    const now = this.hooks.now();
     const { finished, claimed } = this.jobs.finishAndClaim(
-      done && { jobId: done.jobId, worker: w.id, attempt: done.attempt, outcome: done.outcome },
+      done && { jobId: done.jobId, worker: w.id, attempt: done.attempt, outcome: done.outcome, retryAt: now + backoffMs(done.attempt) },
       wantsNext ? { lane: w.lane, worker: w.id } : null,
-      this.hooks.now(),
+      now,
     );
     // A shell job's group ends with the job; a persistent command's group lives on with the worker.
     if (done && !w.persistent) w.pgids.clear();
@@ -199,22 +220,36 @@ export class Pool {
     if (!(wasBusy && w.state === 'busy')) this.hooks.fleetChanged();
   }
 
-  private assignment(job: RunningJob): JobAssignment {
-    return { id: job.id, attempt: job.attempts, spec: job.spec, ...this.hooks.logPaths(job.id) };
+  /**
+   * Ends what a dead worker's job left: now, and once more a moment later, since a process the
+   * worker was starting as it died may not carry the job's id until it has finished starting.
+   */
+  private async endProcesses(job: JobRef): Promise<void> {
+    await endJob(job, { cgroupBase: this.options.cgroupBase });
+    await new Promise((done) => setTimeout(done, 250));
+    for (const pid of await processesOfJobs((j) => j.id === job.id && j.attempt === job.attempt)) killQuietly(pid);
+  }
+
+  private assignment(job: ClaimedJob): JobAssignment {
+    return { id: job.id, attempt: job.attempts, spec: job.spec, timeoutMs: job.timeoutMs, ...this.hooks.logPaths(job.id) };
   }
 
   private onExit(w: WorkerRecord, code: number | null, signal: string | null): void {
     this.workers.delete(w.id);
-    // Its job's processes die with it, even the ones in their own process group.
-    for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-    for (const job of this.jobs.runningFor(w.id)) {
-      for (const pgid of job.pgid ? [job.pgid] : []) signalGroup(pgid, 'SIGKILL');
-      const back = this.jobs.requeue(job, `worker ${how} during attempt ${job.attempts}`, this.hooks.now());
+    const now = this.hooks.now();
+    // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
+    const running = this.jobs.runningFor(w.id);
+    for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
+    for (const job of running) void this.endProcesses({ id: job.id, attempt: job.attempts });
+    for (const job of running) {
+      const back = this.jobs.requeue(job, { why: `worker ${how} during attempt ${job.attempts}`, retryAt: now + backoffMs(job.attempts) }, now, job.interrupted);
       if (back) this.hooks.jobChanged(back);
     }
     const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
-    if (w.killedFor) this.hooks.workerLost(w, w.killedFor, `worker stopped answering; ${how}`);
+    if (code === EXIT_COMMAND_WONT_START) this.hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job');
+    else if (w.killedFor === 'unresponsive') this.hooks.workerLost(w, 'unresponsive', `worker stopped answering; ${how}`);
+    else if (w.killedFor) this.hooks.workerLost(w, w.killedFor, `worker misbehaved; ${how}`);
     else if (!expected) this.hooks.workerLost(w, 'crash', `worker ${how}`);
     if (this.workers.size === 0) for (const wake of this.emptyWaiters.splice(0)) wake();
     this.hooks.fleetChanged();

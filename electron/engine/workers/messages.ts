@@ -1,0 +1,36 @@
+// What a worker process says, checked before the engine acts on it. The runtime is ours, but it
+// relays what a job's command printed, so its messages are a boundary like any other: a message
+// of the wrong shape ends that worker (its job runs again), and an answer too deep or too large
+// fails that job — never the engine.
+import { ERROR_MAX_CHARS, JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../../shared/limits.js';
+import { jsonProblem } from '../../../shared/json-limits.js';
+import type { FromWorker } from '../../worker/protocol.js';
+
+const OUTCOMES = new Set(['succeeded', 'failed', 'cancelled']);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** The message as the engine may use it, or why it may not. */
+export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { ok: false; why: string } {
+  const bad = (why: string) => ({ ok: false as const, why });
+  if (m === null || typeof m !== 'object') return bad('a message that is not an object');
+  const t = (m as { t?: unknown }).t;
+  if (t === 'pull') return { ok: true, message: { t: 'pull' } };
+  if (t === 'pong') return isCount((m as { n?: unknown }).n) ? { ok: true, message: { t: 'pong', n: (m as { n: number }).n } } : bad('a pong without its number');
+  if (t === 'spawned') {
+    const { jobId, pgid } = m as { jobId?: unknown; pgid?: unknown };
+    return isCount(jobId) && isCount(pgid) && pgid > 0 ? { ok: true, message: { t: 'spawned', jobId, pgid } } : bad('a spawned message without a job and a process group');
+  }
+  if (t !== 'done') return bad(`a message of unknown kind ${JSON.stringify(String(t)).slice(0, 40)}`);
+  const { jobId, attempt, outcome, pull } = m as { jobId?: unknown; attempt?: unknown; outcome?: unknown; pull?: unknown };
+  const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown } | null;
+  if (!isCount(jobId) || !isCount(attempt) || typeof pull !== 'boolean' || o === null || typeof o !== 'object') return bad('a done message of the wrong shape');
+  if (typeof o.state !== 'string' || !OUTCOMES.has(o.state)) return bad('an outcome with no known state');
+  const exitCode = typeof o.exitCode === 'number' && Number.isInteger(o.exitCode) ? o.exitCode : null;
+  const error = typeof o.error === 'string' ? o.error.slice(0, ERROR_MAX_CHARS) : null;
+  const problem = o.result === undefined ? null : jsonProblem(o.result, { maxDepth: JSON_DEPTH_MAX, maxBytes: RESULT_MAX_BYTES });
+  const state = o.state as 'succeeded' | 'failed' | 'cancelled';
+  const checked = problem
+    ? { state: 'failed' as const, exitCode, error: `the worker's answer ${problem}` }
+    : { state, exitCode, error, ...(o.result === undefined ? {} : { result: o.result }) };
+  return { ok: true, message: { t: 'done', jobId, attempt, pull, outcome: checked } };
+}

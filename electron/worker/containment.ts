@@ -1,0 +1,131 @@
+// Ending everything a job started, whatever it did to get away. Three nets, strongest first:
+// - a cgroup v2 of its own, where the OS lets us make one (Linux, a writable cgroup): every
+//   descendant is in it, setsid or not, and cgroup.kill ends them all at once;
+// - its process group, which ends whatever did not start a session of its own;
+// - on Linux, the processes that carry the job's id in their environment (every process a job
+//   starts inherits LANES_JOB_ID and LANES_ATTEMPT), found by reading /proc.
+// The worker uses the first two when a job ends; the engine uses all three when a worker dies
+// under a job, and at start for jobs an engine that died had running.
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { signalGroup } from './process-group.js';
+
+export interface JobRef {
+  id: number;
+  attempt: number;
+}
+
+/** Where a job's cgroup is, under the engine's: one per attempt, named so the engine can find it. */
+export const jobCgroup = (base: string, job: JobRef): string => join(base, `job-${job.id}-${job.attempt}`);
+
+/** The cgroup v2 directory this process is in, when it may make child groups there; else null. */
+export function ownCgroup(): string | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    const path = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('0::'))
+      ?.slice(3);
+    const mount = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' '))
+      .find((f) => f[f.indexOf('-') + 1] === 'cgroup2')?.[4];
+    if (path === undefined || mount === undefined) return null;
+    const dir = join(mount, path);
+    // Making child groups needs write access here, and moving processes into them needs write
+    // access to cgroup.procs (whether they can be killed at once is checked on the child).
+    accessSync(dir, constants.W_OK);
+    accessSync(join(dir, 'cgroup.procs'), constants.W_OK);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The engine's own cgroup for its jobs (`lanes-<pid>` beside itself), or null where the OS offers
+ * none. Groups left by engines that died are emptied and removed first.
+ */
+export function engineCgroup(): string | null {
+  const own = ownCgroup();
+  if (own === null) return null;
+  for (const stale of readdirSync(own).filter((name) => /^lanes-\d+$/.test(name))) void removeCgroupTree(join(own, stale));
+  const dir = join(own, `lanes-${process.pid}`);
+  try {
+    mkdirSync(dir);
+  } catch {
+    return null;
+  }
+  // A group can be made here, but ending one at once (cgroup.kill) is what containment rests on.
+  if (existsSync(join(dir, 'cgroup.kill'))) return dir;
+  void removeCgroup(dir);
+  return null;
+}
+
+/**
+ * argv that first moves itself into `dir`, then becomes the job: the job's first instruction runs
+ * inside its cgroup. If the group is gone (the engine gave up on this attempt), it never runs.
+ */
+export function inCgroup(dir: string, argv: readonly string[]): string[] {
+  return ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, ...argv];
+}
+
+/** Ends every process in the cgroup and removes it once empty (a few tries, since dying takes a moment). */
+export async function removeCgroup(dir: string): Promise<void> {
+  try {
+    await writeFile(join(dir, 'cgroup.kill'), '1');
+  } catch {
+    return; // already gone
+  }
+  for (let i = 0; i < 50; i++) {
+    try {
+      await rmdir(dir);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      await new Promise((done) => setTimeout(done, 20));
+    }
+  }
+}
+
+export async function removeCgroupTree(dir: string): Promise<void> {
+  const children = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  await Promise.all(children.filter((c) => c.isDirectory()).map((c) => removeCgroupTree(join(dir, c.name))));
+  await removeCgroup(dir);
+}
+
+/**
+ * Processes (Linux) whose environment says they belong to a job `wanted` picks, by its id and
+ * attempt. Processes of other users cannot be read and are not ours anyway.
+ */
+export async function processesOfJobs(wanted: (job: JobRef) => boolean): Promise<number[]> {
+  if (process.platform !== 'linux') return [];
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
+  const found: number[] = [];
+  await Promise.all(
+    pids.map(async (pid) => {
+      const env = await readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '');
+      const id = /(?:^|\0)LANES_JOB_ID=(\d+)\0/.exec(env)?.[1];
+      const attempt = /(?:^|\0)LANES_ATTEMPT=(\d+)\0/.exec(env)?.[1];
+      if (id !== undefined && attempt !== undefined && wanted({ id: Number(id), attempt: Number(attempt) })) found.push(Number(pid));
+    }),
+  );
+  return found;
+}
+
+/** Everything of one job that can be found, ended: its groups, its cgroup, its id in /proc. */
+export async function endJob(job: JobRef, options: { pgids?: Iterable<number>; cgroupBase?: string | null }): Promise<void> {
+  for (const pgid of options.pgids ?? []) signalGroup(pgid, 'SIGKILL');
+  if (options.cgroupBase) await removeCgroup(jobCgroup(options.cgroupBase, job));
+  const same = (j: JobRef) => j.id === job.id && j.attempt === job.attempt;
+  for (const pid of await processesOfJobs(same)) killQuietly(pid);
+}
+
+export function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
