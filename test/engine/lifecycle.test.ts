@@ -2,6 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { appRoot } from '../../electron/paths/app-files.js';
 import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir, until } from '../support/engine.js';
 
 let dir: string;
@@ -77,5 +79,21 @@ describe('a second, shorter stop', () => {
     const again = await startEngine(dir);
     expect((await jobsFinished(again, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
     await again.stop();
+  });
+});
+
+describe('an idle engine', () => {
+  /** What a fresh process holding an engine still has running once the engine has stopped. */
+  const leftAfterStop = (how: 'engine' | 'hosted') => {
+    const out = execFileSync(process.execPath, [join(appRoot, 'dist', 'test', 'support', 'stop-idle.js'), dir, how], { encoding: 'utf8' });
+    return (JSON.parse(out) as { left: string[] }).left;
+  };
+
+  it('stops without waiting out its grace period, and leaves no timer or socket behind', () => {
+    expect(leftAfterStop('engine').filter((r) => r !== 'TTYWrap' && r !== 'PipeWrap')).toEqual([]);
+  });
+
+  it('hosted with its API, closes the same way', () => {
+    expect(leftAfterStop('hosted').filter((r) => r !== 'TTYWrap' && r !== 'PipeWrap')).toEqual([]);
   });
 });

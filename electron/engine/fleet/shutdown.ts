@@ -26,7 +26,14 @@ export function shutdown(pool: Pool, jobs: JobStore, graceMs: number, log: (line
     await Promise.race([grace, pool.whenEmpty(graceMs)]);
     if (timer) clearTimeout(timer);
     for (const w of [...pool.workers.values()]) {
-      for (const job of jobs.runningFor(w.id)) jobs.requeue(job, { why: 'the engine stopped before it finished', refund: true, retryAt: null }, Date.now(), job.interrupted);
+      for (const job of jobs.runningFor(w.id)) {
+        try {
+          jobs.requeue(job, { why: 'the engine stopped before it finished', refund: true, retryAt: null }, Date.now(), job.interrupted);
+        } catch (error) {
+          // Still recorded as running: the next start gives it back (see recovery.ts).
+          log(`could not give back job ${job.id} while stopping: ${(error as Error).message}`);
+        }
+      }
       pool.kill(w.id);
     }
     await pool.whenEmpty(5_000);
