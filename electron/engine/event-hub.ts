@@ -17,6 +17,8 @@ export class EventHub {
 
   constructor(
     private readonly base: number,
+    /** Told when a listener throws: that listener's failure is its own, never the emitter's. */
+    private readonly onListenerError: (error: unknown) => void = () => {},
     private readonly capacity = 20_000,
   ) {
     this.seq = base;
@@ -27,7 +29,13 @@ export class EventHub {
     this.ring.push(event);
     // Trim in chunks: shifting one element per emit is O(n) on a full ring.
     if (this.ring.length > this.capacity * 1.25) this.ring.splice(0, this.ring.length - this.capacity);
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
   }
 
   subscribe(listener: EventListener): () => void {

@@ -90,7 +90,8 @@ export class Fleet implements FleetPort {
       d.log(`worker ${w.id} stopped answering; replacing it`);
       this.pool.kill(w.id, 'unresponsive');
     });
-    this.loop = new SizerLoop({ observe: () => this.observe(), apply: (decision) => this.apply(decision) }, d.tickMs, Date.now);
+    const failed = (error: unknown) => d.log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`);
+    this.loop = new SizerLoop({ observe: () => this.observe(), apply: (decision) => this.apply(decision), failed }, d.tickMs, Date.now);
     this.sweep = d.cgroupBase === null && process.platform === 'linux' ? new EscapeeSweep(() => this.pool.runningJobs(), d.log) : null;
   }
 

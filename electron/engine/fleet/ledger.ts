@@ -4,6 +4,7 @@
 import type { ScaleReason } from '../../../shared/model.js';
 import type { EventHub } from '../event-hub.js';
 import type { Ledger } from '../store/ledger.js';
+import { isDiskFull } from '../store/disk-full.js';
 
 export class ScaleLedger {
   constructor(
@@ -13,7 +14,12 @@ export class ScaleLedger {
   ) {}
 
   record(lane: string, from: number, to: number, reason: ScaleReason, detail: string): void {
-    this.events.emit('scale', this.ledger.record(this.now(), lane, from, to, reason, detail));
+    try {
+      this.events.emit('scale', this.ledger.record(this.now(), lane, from, to, reason, detail));
+    } catch (error) {
+      // A row the disk has no room for is lost; the change it describes still happened.
+      if (!isDiskFull(error)) throw error;
+    }
   }
 
   /** A worker went without being asked: the lane has one fewer in service than a moment ago. */

@@ -6,6 +6,8 @@ import { decide, type Decision, type Observation } from './policy.js';
 export interface LoopPorts {
   observe(): Observation;
   apply(decision: Decision): void;
+  /** A pass failed: said, and the loop goes on (the next event or tick runs another). */
+  failed(error: unknown): void;
 }
 
 export class SizerLoop {
@@ -48,8 +50,12 @@ export class SizerLoop {
   /** One pass now. Callers that answer with the fleet's new shape run it synchronously. */
   pass(): void {
     if (this.stopped) return;
-    const decision = decide(this.ports.observe());
-    this.ports.apply(decision);
-    this.wake.arm(decision.wakeAt);
+    try {
+      const decision = decide(this.ports.observe());
+      this.ports.apply(decision);
+      this.wake.arm(decision.wakeAt);
+    } catch (error) {
+      this.ports.failed(error);
+    }
   }
 }

@@ -9,6 +9,8 @@ import type { WorkerCounts } from '../status/lane-status.js';
 import type { ClaimedJob, JobStore } from '../store/jobs.js';
 import type { WorkerLauncher, WorkerProcess } from './launcher.js';
 import { checkMessage } from './messages.js';
+import { isDiskFull } from '../store/disk-full.js';
+import { DeferredWrites } from './deferred.js';
 
 export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
 
@@ -67,11 +69,24 @@ export class Pool {
   /** Set while shutting down: pulls are answered with no job. */
   private closed = false;
 
+  /** What a full disk would not let be written, and no new work meanwhile. */
+  private readonly deferred: DeferredWrites;
+
   constructor(
     private readonly jobs: JobStore,
     private readonly hooks: PoolHooks,
     private readonly options: PoolOptions,
-  ) {}
+  ) {
+    this.deferred = new DeferredWrites(hooks.log, () => {
+      for (const w of this.workers.values()) if (w.state === 'idle') w.proc.send({ t: 'wake' });
+      hooks.fleetChanged();
+    });
+  }
+
+  /** Whether the disk is full: records wait, and no worker takes new work. */
+  get diskFull(): boolean {
+    return this.deferred.full;
+  }
 
   start(lane: string): WorkerRecord {
     const id = `${lane}#${++this.seq}.${process.pid}`;
@@ -202,11 +217,8 @@ export class Pool {
   private answerPull(w: WorkerRecord, done: Extract<FromWorker, { t: 'done' }> | null): void {
     const wantsNext = (done === null || done.pull) && !this.closed && (w.state === 'starting' || w.state === 'idle' || w.state === 'busy');
     const now = this.hooks.now();
-    const { finished, claimed } = this.jobs.finishAndClaim(
-      done && { jobId: done.jobId, worker: w.id, attempt: done.attempt, outcome: done.outcome, retryAt: now + backoffMs(done.attempt) },
-      wantsNext ? { lane: w.lane, worker: w.id } : null,
-      now,
-    );
+    const report = done && { jobId: done.jobId, worker: w.id, attempt: done.attempt, outcome: done.outcome, retryAt: now + backoffMs(done.attempt) };
+    const { finished, claimed } = this.record(report, wantsNext ? { lane: w.lane, worker: w.id } : null, now);
     // A shell job's group ends with the job; a persistent command's group lives on with the worker.
     if (done && !w.persistent) w.pgids.clear();
     w.job = claimed ? { id: claimed.id, attempt: claimed.attempts } : null;
@@ -230,6 +242,29 @@ export class Pool {
     for (const pid of await processesOfJobs((j) => j.id === job.id && j.attempt === job.attempt)) killQuietly(pid);
   }
 
+  /**
+   * A worker's report and its next job, in one transaction. While the disk is full the report is
+   * held (written on its own once there is room) and no job is handed out.
+   */
+  private record(report: Parameters<JobStore['finishAndClaim']>[0], next: Parameters<JobStore['finishAndClaim']>[1], now: number): ReturnType<JobStore['finishAndClaim']> {
+    const hold = (r: NonNullable<typeof report>) => this.deferred.attempt(r.jobId, () => this.announce(this.jobs.finishAndClaim(r, null, this.hooks.now()).finished));
+    if (this.deferred.full) {
+      if (report) hold(report);
+      return { finished: null, claimed: null };
+    }
+    try {
+      return this.jobs.finishAndClaim(report, next, now);
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+      if (report) hold(report);
+      return { finished: null, claimed: null };
+    }
+  }
+
+  private announce(job: JobSummary | null): void {
+    if (job) this.hooks.jobChanged(job);
+  }
+
   private assignment(job: ClaimedJob): JobAssignment {
     return { id: job.id, attempt: job.attempts, spec: job.spec, timeoutMs: job.timeoutMs, ...this.hooks.logPaths(job.id) };
   }
@@ -243,8 +278,10 @@ export class Pool {
     for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
     for (const job of running) void this.endProcesses({ id: job.id, attempt: job.attempts });
     for (const job of running) {
-      const back = this.jobs.requeue(job, { why: `worker ${how} during attempt ${job.attempts}`, retryAt: now + backoffMs(job.attempts) }, now, job.interrupted);
-      if (back) this.hooks.jobChanged(back);
+      // Its outcome is waiting for room on the disk: the job did finish, it is not given back.
+      if (this.deferred.holds(job.id)) continue;
+      const giveBack = () => this.announce(this.jobs.requeue(job, { why: `worker ${how} during attempt ${job.attempts}`, retryAt: now + backoffMs(job.attempts) }, now, job.interrupted));
+      this.deferred.attempt(job.id, giveBack);
     }
     const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
     if (code === EXIT_COMMAND_WONT_START) this.hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job');
