@@ -28,7 +28,9 @@ export function client(): LanesClient {
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export function start(onJobEvent: () => void): () => void {
-  engine = createClient();
+  const created = createClient();
+  engine = created.client;
+  useConnection.setState({ keyless: created.keyless });
   let opened = false;
   return engine.follow(0, {
     event: (event) => enqueue(event, onJobEvent),

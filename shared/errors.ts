@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'too_large'
+  /** The engine this client knew is gone (it restarted); this client cannot reach the new one. */
+  | 'gone'
   | 'unavailable'
   | 'insufficient_storage'
   | 'internal';
@@ -28,6 +30,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  gone: 410,
   internal: 500,
   unavailable: 503,
   insufficient_storage: 507,

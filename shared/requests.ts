@@ -61,3 +61,9 @@ export type LanesHandlers = {
 export function isRequestName(name: unknown): name is RequestName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
 }
+
+/**
+ * What the desktop window may ask over IPC: what it uses, and nothing more. A compromised page
+ * could otherwise queue commands or add a lane with a worker command of its choosing.
+ */
+export const WINDOW_REQUESTS: ReadonlySet<RequestName> = new Set<RequestName>(['status', 'listJobs', 'job', 'logTail', 'cancel', 'retry', 'setCap', 'scaleEvents', 'timeline']);

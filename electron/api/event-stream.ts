@@ -12,8 +12,14 @@ import type { EventHub } from '../engine/event-hub.js';
 
 /** Comments keep proxies and idle-timeouts from closing a quiet stream; at most this often. */
 export const HEARTBEAT_MS = 15_000;
-/** A client this far behind is cut off; it reconnects with its last id and loses nothing. */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+/**
+ * A client is judged by how long it has not kept up, not by the size of what is waiting for it:
+ * one that has read nothing for this long is cut off, and reconnects with its last id losing
+ * nothing. A client reading steadily through a burst is left alone.
+ */
+export const STALL_LIMIT_MS = 30_000;
+/** Whatever the pace, this much unsent for one client is too much memory to hold for it. */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
 function parseSeq(text: string, field: string): number {
   const n = Number(text.trim());
@@ -42,6 +48,7 @@ export class EventStreams {
   constructor(
     private readonly hub: EventHub,
     private readonly heartbeatMs = HEARTBEAT_MS,
+    private readonly stallLimitMs = STALL_LIMIT_MS,
   ) {}
 
   get count(): number {
@@ -56,12 +63,15 @@ export class EventStreams {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
+    /** Since when the client has had more waiting than the socket takes; null while it keeps up. */
+    let behindSince: number | null = null;
+    res.on('drain', () => (behindSince = null));
     const send = (text: string) => {
-      if (res.writableLength > MAX_BUFFERED_BYTES) {
+      if ((behindSince !== null && Date.now() - behindSince > this.stallLimitMs) || res.writableLength > MAX_BUFFERED_BYTES) {
         res.destroy();
         return;
       }
-      res.write(text);
+      if (!res.write(text)) behindSince ??= Date.now();
     };
     send('retry: 1000\n\n');
     // First a `start` (or `reset`) naming the seq the feed goes on after: a client that asked

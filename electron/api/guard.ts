@@ -1,10 +1,11 @@
-// Who may talk to the engine. The API listens on loopback, but loopback is not enough: any web
+// Who may talk to the engine over TCP (the window in a browser). Loopback is not enough: any web
 // page the person visits can aim requests at 127.0.0.1, and a DNS-rebinding page can even make
 // them look same-origin. So every request must name us in `Host`, any `Origin` must be ours, and
-// every API call must carry the token from the data directory.
-import { timingSafeEqual } from 'node:crypto';
+// every API call must carry the token the engine minted at this start. (Programs of the data
+// directory's owner use the engine's socket instead, where the directory's permissions decide.)
 import type { IncomingMessage } from 'node:http';
 import { EVENTS_PATH } from '../../shared/client/http.js';
+import { sameSecret } from './daemon-info.js';
 
 export type Refusal = { status: 401 | 403; code: 'unauthorized' | 'forbidden'; message: string };
 
@@ -31,13 +32,6 @@ export function checkSite(req: IncomingMessage, port: number): Refusal | null {
   return null;
 }
 
-function sameSecret(given: string, token: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  // Constant time, so response timing does not reveal how much of a guess was right.
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * The bearer token, for every /api request. Only the event stream also takes `?token=`, because
  * a browser's EventSource cannot set headers; a token in a URL is more likely to leak (history,
@@ -48,7 +42,7 @@ export function checkToken(req: IncomingMessage, url: URL, token: string): Refus
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
   const given = match?.[1] ?? (url.pathname === EVENTS_PATH ? url.searchParams.get('token') : null);
   if (given === null || given === undefined) {
-    return { status: 401, code: 'unauthorized', message: 'this request needs the token from the data directory (Authorization: Bearer …)' };
+    return { status: 401, code: 'unauthorized', message: 'this request needs the window\'s token (Authorization: Bearer …); open the window with `lanes open`' };
   }
   if (!sameSecret(given, token)) return { status: 401, code: 'unauthorized', message: 'wrong token' };
   return null;

@@ -1,14 +1,19 @@
-// The engine with its API, as one thing to start and stop. `lanes daemon` calls this, and so
-// will the desktop app's main process, so both publish the same files in the same way.
-import { mkdirSync } from 'node:fs';
-import { openEngine, type Engine, type EngineOptions } from '../engine/engine.js';
+// The engine with its API, as one thing to start and stop. `lanes daemon` calls this, and so does
+// the desktop app's main process, so both publish the same way: the owner's socket in the data
+// directory, the window on 127.0.0.1 (on the same port as last time when it is free, so a window
+// left open finds its engine again), and daemon.json saying where both are.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { LanesError } from '../../shared/errors.js';
-import { ensureToken, removeDaemonInfo, writeDaemonInfo } from './daemon-info.js';
-import { windowDir } from './window-files.js';
+import { openEngine, type Engine, type EngineOptions } from '../engine/engine.js';
+import { engineSocketPath, writePrivateFile } from '../paths/private-dir.js';
+import { removeDaemonInfo, removeOpenPage, writeDaemonInfo } from './daemon-info.js';
 import { createApiServer, type ApiServer } from './server.js';
+import { WindowAccess } from './window-access.js';
+import { windowDir } from './window-files.js';
 
 export interface HostOptions extends EngineOptions {
-  /** 0 or omitted: a free port chosen by the OS. */
+  /** The window's port; default: the one used last time if free, else any free one. */
   port?: number;
   /** The built window to serve at `/`; default: this package's dist/renderer. */
   rendererDir?: string;
@@ -21,38 +26,63 @@ export interface HostedEngine {
   /** The window's address with its token: `http://127.0.0.1:PORT/#token=…`. */
   url: string;
   port: number;
+  /** The window's token: minted at this start, kept in memory only. */
   token: string;
+  /** Where the owner's programs reach the engine. */
+  socket: string;
   /** Stops the API (and removes daemon.json), then the engine. Safe to call twice. */
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
-  const { port: wanted = 0, rendererDir, bodyLimit, ...engineOptions } = options;
-  // Private from the start: the token and the job logs live here.
-  mkdirSync(engineOptions.dataDir, { recursive: true, mode: 0o700 });
-  // The engine first: it holds the data directory's lock, so a second daemon is refused before
-  // it can overwrite the first one's daemon.json.
-  const engine = await openEngine(engineOptions);
-  let published: { api: ApiServer; port: number; token: string };
+/** The last window port, kept across runs (daemon.json goes when the engine stops). */
+const PORT_FILE = 'window-port';
+
+function lastPort(dataDir: string): number {
   try {
-    published = await publish(engine, wanted, rendererDir, bodyLimit, engineOptions.log);
+    const n = Number(readFileSync(join(dataDir, PORT_FILE), 'utf8').trim());
+    return Number.isInteger(n) && n > 0 && n < 65_536 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
+  const { port: asked, rendererDir, bodyLimit, ...engineOptions } = options;
+  // The engine first: it makes the data directory private and holds its lock, so a second daemon
+  // is refused before it can take over the first one's socket or daemon.json.
+  const engine = await openEngine(engineOptions);
+  const access = new WindowAccess(() => removeOpenPage(engine.dataDir));
+  const api = createApiServer({
+    engine,
+    access,
+    rendererDir: rendererDir ?? windowDir,
+    ...(bodyLimit !== undefined ? { bodyLimit } : {}),
+    ...(engineOptions.log ? { log: engineOptions.log } : {}),
+  });
+  const socket = engineSocketPath(engine.dataDir);
+  let port: number;
+  try {
+    port = await listenOnPort(api, asked, lastPort(engine.dataDir));
+    await api.listenSocket(socket);
+    writePrivateFile(join(engine.dataDir, PORT_FILE), `${port}\n`);
+    writeDaemonInfo(engine.dataDir, { port, pid: process.pid, url: `http://127.0.0.1:${port}/`, startedAt: engine.startedAt, socket });
   } catch (err) {
     // Fail closed: an engine nobody can reach, holding the lock, helps no one.
+    await api.close();
     await engine.stop({ graceMs: 0 });
     throw err;
   }
-  const { api, port, token } = published;
-  const base = `http://127.0.0.1:${port}/`;
 
   let closing: Promise<void> | null = null;
   return {
     engine,
-    url: `${base}#token=${token}`,
+    url: `http://127.0.0.1:${port}/#token=${access.token}`,
     port,
-    token,
+    token: access.token,
+    socket,
     close(closeOptions = {}) {
       closing ??= (async () => {
-        // Withdraw the address first so no CLI starts a request against an engine going away.
+        // Withdraw the address first so no client starts a request against an engine going away.
         removeDaemonInfo(engine.dataDir, process.pid);
         await api.close();
         await engine.stop(closeOptions);
@@ -62,30 +92,23 @@ export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
   };
 }
 
-/** Token, server, then daemon.json — in that order, so the address never names a dead port. */
-async function publish(engine: Engine, wanted: number, rendererDir: string | undefined, bodyLimit: number | undefined, log: ((line: string) => void) | undefined) {
-  const token = ensureToken(engine.dataDir);
-  const api = createApiServer({
-    engine,
-    token,
-    rendererDir: rendererDir ?? windowDir,
-    ...(bodyLimit !== undefined ? { bodyLimit } : {}),
-    ...(log ? { log } : {}),
-  });
-  let port: number;
-  try {
-    port = await api.listen(wanted);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new LanesError('conflict', `port ${wanted} is already in use; choose another with --port, or omit it for a free one`);
+/** The port asked for (refused if busy), else last time's if free, else any free one. */
+async function listenOnPort(api: ApiServer, asked: number | undefined, previous: number): Promise<number> {
+  const busy = (err: unknown) => (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  if (asked !== undefined && asked !== 0) {
+    try {
+      return await api.listen(asked);
+    } catch (err) {
+      if (busy(err)) throw new LanesError('conflict', `port ${asked} is already in use; choose another with --port, or omit it for a free one`);
+      throw err;
     }
-    throw err;
   }
-  try {
-    writeDaemonInfo(engine.dataDir, { port, pid: process.pid, url: `http://127.0.0.1:${port}/`, startedAt: engine.startedAt });
-  } catch (err) {
-    await api.close();
-    throw err;
+  if (previous !== 0 && asked === undefined) {
+    try {
+      return await api.listen(previous);
+    } catch (err) {
+      if (!busy(err)) throw err;
+    }
   }
-  return { api, port, token };
+  return api.listen(0);
 }

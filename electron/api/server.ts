@@ -1,48 +1,48 @@
-// The engine's local HTTP API: one `node:http` server (a framework would add a dependency and
-// hide the checks this file exists to make obvious). Order of business for every request:
-// who is asking (Host, Origin, token) → which request → its input → the engine → JSON out.
+// The engine's local HTTP API: `node:http` (a framework would add a dependency and hide the checks
+// this file exists to make obvious), on two doors. The engine's socket, in the private data
+// directory, is for its owner's programs (the CLI): reaching it is the authentication. TCP on
+// 127.0.0.1 is for the window in a browser: there every request must name us in Host and Origin
+// and carry the token. Order of business: who is asking → which request → its input → the engine
+// → JSON out.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { chmodSync, lstatSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EVENTS_PATH } from '../../shared/client/http.js';
-import { HTTP_STATUS, LanesError, type ErrorBody, type ErrorCode } from '../../shared/errors.js';
 import type { Engine } from '../engine/engine.js';
-import { BodyError, DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
+import { DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
 import { EventStreams, resumePoint } from './event-stream.js';
 import { checkSite, checkToken } from './guard.js';
+import { sendError, sendFailure, sendJson } from './respond.js';
 import { assembleInput, matchRoute } from './router.js';
+import type { WindowAccess } from './window-access.js';
 import { windowResponse } from './window-files.js';
+import { OPEN_ROUTES, windowRoute } from './window-routes.js';
 
 export interface ApiServerOptions {
   engine: Engine;
-  token: string;
+  access: WindowAccess;
   rendererDir: string;
   bodyLimit?: number;
   heartbeatMs?: number;
+  /** How long an event stream may stay unread before its client is cut off. */
+  stallLimitMs?: number;
   log?: (line: string) => void;
 }
 
 export interface ApiServer {
   readonly server: Server;
   listen(port: number): Promise<number>;
+  /** Opens the owner's door: a socket (or named pipe) at `path`. */
+  listenSocket(path: string): Promise<void>;
   close(): Promise<void>;
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    ...extra,
-  });
-  res.end(text);
-}
-
-function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, field?: string, extra: Record<string, string> = {}): void {
-  const error: ErrorBody = { code, message, ...(field ? { field } : {}) };
-  sendJson(res, status, { error }, extra);
-}
+/**
+ * Connections are capped and idle ones closed fast, so a flood of idle sockets cannot take the
+ * engine's file descriptors (a macOS app gets 256). Headers must come within 5 s, checked every
+ * second rather than Node's default 30.
+ */
+const LIMITS = { maxConnections: 128, headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
 
 async function serveWindow(req: IncomingMessage, res: ServerResponse, url: URL, root: string): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -55,12 +55,13 @@ async function serveWindow(req: IncomingMessage, res: ServerResponse, url: URL, 
 }
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
-  const { engine, token } = options;
+  const { engine, access } = options;
   const rendererDir = resolve(options.rendererDir);
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const streams = new EventStreams(engine.events, options.heartbeatMs);
+  const streams = new EventStreams(engine.events, options.heartbeatMs, options.stallLimitMs);
   let port = 0;
+  const windowBase = () => `http://127.0.0.1:${port}/`;
 
   async function callEngine(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const match = matchRoute(req.method ?? 'GET', url.pathname);
@@ -70,66 +71,79 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const body = match.method === 'GET' ? undefined : await readJsonBody(req, bodyLimit);
     // The engine validates, as it does for every transport.
-    const output = await engine.request(match.name, assembleInput(match.name, match.params, url.searchParams, body));
-    sendJson(res, 200, output);
+    sendJson(res, 200, await engine.request(match.name, assembleInput(match.name, match.params, url.searchParams, body)));
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = URL.canParse(req.url ?? '/', `http://127.0.0.1:${port}`) ? new URL(req.url ?? '/', `http://127.0.0.1:${port}`) : null;
+  /** `owner`: the request came through the socket in the private data directory. */
+  async function handle(req: IncomingMessage, res: ServerResponse, owner: boolean): Promise<void> {
+    const url = URL.canParse(req.url ?? '/', windowBase()) ? new URL(req.url ?? '/', windowBase()) : null;
     if (!url) return sendError(res, 400, 'bad_request', 'the request target is not a valid URL');
-    const site = checkSite(req, port);
-    if (site) return sendError(res, site.status, site.code, site.message);
-    if (url.pathname !== '/api' && !url.pathname.startsWith('/api/')) return serveWindow(req, res, url, rendererDir);
-    const refused = checkToken(req, url, token);
-    if (refused) return sendError(res, refused.status, refused.code, refused.message, undefined, { 'WWW-Authenticate': 'Bearer' });
+    // A refused stranger gets the door closed behind the answer, not a kept-alive socket.
+    const close = { Connection: 'close' };
+    if (!owner) {
+      const site = checkSite(req, port);
+      if (site) return sendError(res, site.status, site.code, site.message, undefined, close);
+      if (url.pathname !== '/api' && !url.pathname.startsWith('/api/')) return serveWindow(req, res, url, rendererDir);
+      if (!OPEN_ROUTES.has(url.pathname)) {
+        const refused = checkToken(req, url, access.token);
+        if (refused) return sendError(res, refused.status, refused.code, refused.message, undefined, { ...close, 'WWW-Authenticate': 'Bearer' });
+      }
+    }
     if (url.pathname === EVENTS_PATH) {
       if (req.method !== 'GET') return sendError(res, 405, 'bad_request', `${EVENTS_PATH} takes GET`, undefined, { Allow: 'GET' });
       return streams.serve(req, res, resumePoint(req, url));
     }
+    if (await windowRoute(req, res, url, access, windowBase)) return;
     return callEngine(req, res, url);
   }
 
-  function fail(res: ServerResponse, err: unknown): void {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    // An oversized upload is answered at once; closing the connection stops the rest of it.
-    const close = { Connection: 'close' };
-    if (err instanceof BodyError) return sendError(res, err.status, err.status === 413 ? 'too_large' : 'bad_request', err.message, undefined, err.status === 413 ? close : {});
-    if (err instanceof URIError) return sendError(res, 400, 'bad_request', 'the URL is not validly encoded');
-    if (err instanceof LanesError) return sendError(res, HTTP_STATUS[err.code], err.code, err.message, err.field);
-    log(`api: ${(err as Error)?.stack ?? String(err)}`);
-    sendError(res, 500, 'internal', 'the engine hit an internal error; its log has the details');
-  }
+  const door = (owner: boolean) => {
+    const server = createServer(LIMITS, (req, res) => {
+      handle(req, res, owner).catch((err: unknown) => sendFailure(res, err, log));
+    });
+    server.maxConnections = LIMITS.maxConnections;
+    return server;
+  };
+  const server = door(false);
+  const socket = door(true);
+  let socketPath: string | null = null;
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => fail(res, err));
-  });
-  // A client that never finishes its headers should not pin a socket. (Node's request timeout
-  // covers receiving a request only, so the long-lived event stream is unaffected.)
-  server.headersTimeout = 10_000;
+  const listening = (s: Server, start: (ready: () => void) => void) =>
+    new Promise<void>((done, reject) => {
+      s.once('error', reject);
+      start(() => {
+        s.off('error', reject);
+        done();
+      });
+    });
+  const shut = (s: Server) =>
+    new Promise<void>((done) => {
+      if (!s.listening) return done();
+      s.close(() => done());
+      // Keep-alive sockets idle between requests would otherwise hold close() open.
+      s.closeIdleConnections();
+    });
 
   return {
     server,
-    listen(wanted: number) {
-      return new Promise<number>((done, reject) => {
-        server.once('error', reject);
-        server.listen(wanted, '127.0.0.1', () => {
-          server.off('error', reject);
-          const address = server.address();
-          port = typeof address === 'object' && address ? address.port : wanted;
-          done(port);
-        });
-      });
+    async listen(wanted: number) {
+      await listening(server, (ready) => server.listen(wanted, '127.0.0.1', ready));
+      const address = server.address();
+      port = typeof address === 'object' && address ? address.port : wanted;
+      return port;
     },
-    close() {
+    async listenSocket(path: string) {
+      // Only this engine uses this data directory (it holds the lock), so a socket left here was
+      // left by an engine that died.
+      if (process.platform !== 'win32' && lstatSync(path, { throwIfNoEntry: false })) rmSync(path, { force: true });
+      await listening(socket, (ready) => socket.listen(path, ready));
+      if (process.platform !== 'win32') chmodSync(path, 0o600);
+      socketPath = path;
+    },
+    async close() {
       streams.closeAll();
-      return new Promise<void>((done) => {
-        server.close(() => done());
-        // Keep-alive sockets idle between requests would otherwise hold close() open.
-        server.closeIdleConnections();
-      });
+      await Promise.all([shut(server), shut(socket)]);
+      if (socketPath && process.platform !== 'win32') rmSync(socketPath, { force: true });
     },
   };
 }

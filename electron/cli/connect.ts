@@ -1,18 +1,14 @@
-// Finding this person's engine and talking to it: daemon.json says where it listens, the token
-// file holds the secret. The engine may restart on another port while a long `lanes wait` runs,
-// so the CLI's transport looks again whenever the engine it knew stops answering.
+// Finding this person's engine and talking to it: through its socket in the data directory,
+// whose permissions are the authentication, so no secret is ever sent. Before connecting, the CLI
+// checks that the directory is private and the socket is its owner's own: it never talks to an
+// endpoint another user could have put there.
+import { lstatSync } from 'node:fs';
 import { LanesClient } from '../../shared/client/client.js';
-import { httpTransport } from '../../shared/client/http.js';
+import { httpTransport, WINDOW_PATH, type WindowAddress } from '../../shared/client/http.js';
 import type { Transport } from '../../shared/client/transport.js';
 import { LanesError } from '../../shared/errors.js';
-import { processAlive, readDaemonInfo, readToken, type DaemonInfo } from '../api/daemon-info.js';
+import { dirProblem, engineSocketPath } from '../paths/private-dir.js';
 import { nodeHttpPort } from './node-http.js';
-
-export interface Connection {
-  dataDir: string;
-  info: DaemonInfo;
-  token: string;
-}
 
 export function noEngine(dataDir: string, why: string): LanesError {
   return new LanesError(
@@ -22,53 +18,44 @@ export function noEngine(dataDir: string, why: string): LanesError {
   );
 }
 
-/** Reads daemon.json and the token; refuses early when the engine they name is plainly gone. */
-export function locateEngine(dataDir: string): Connection {
-  const info = readDaemonInfo(dataDir);
-  if (!info) throw noEngine(dataDir, 'no daemon.json there');
-  if (!processAlive(info.pid)) throw noEngine(dataDir, `daemon.json names process ${info.pid}, which has exited`);
-  const token = readToken(dataDir);
-  if (!token) throw noEngine(dataDir, 'its token file is missing or unreadable');
-  return { dataDir, info, token };
-}
-
-function tryLocate(dataDir: string): Connection | null {
+/** The engine's socket, checked: in a private directory, a socket, and this user's own. */
+export function engineSocket(dataDir: string): string {
+  const socket = engineSocketPath(dataDir);
+  if (process.platform === 'win32') return socket;
+  let problem: string | null;
   try {
-    return locateEngine(dataDir);
+    problem = dirProblem(dataDir);
   } catch {
-    return null;
+    throw noEngine(dataDir, 'the directory does not exist');
   }
+  if (problem) throw new LanesError('forbidden', `lanes will not talk to an engine through ${problem}`);
+  const st = lstatSync(socket, { throwIfNoEntry: false });
+  if (!st) throw noEngine(dataDir, 'nothing listens there');
+  if (!st.isSocket() || st.uid !== process.getuid?.()) throw new LanesError('forbidden', `${socket} is not an engine's socket of yours; remove it and start the engine again`);
+  return socket;
 }
 
-const unavailable = (error: unknown) => error instanceof LanesError && error.code === 'unavailable';
+export interface Connection {
+  client: LanesClient;
+  /** The window's address (with its token) and a one-time address for a browser. */
+  window(): Promise<WindowAddress>;
+}
 
-/** A client of the engine for `dataDir`, and the connection it is using right now. */
-export function connect(dataDir: string): { client: LanesClient; connection: () => Connection } {
-  let conn = locateEngine(dataDir);
-  const http = httpTransport(
-    nodeHttpPort(() => ({ host: '127.0.0.1', port: conn.info.port })),
-    () => ({ Authorization: `Bearer ${conn.token}` }),
-  );
-  const relocated = (): boolean => {
-    const fresh = tryLocate(dataDir);
-    if (!fresh || (fresh.info.port === conn.info.port && fresh.info.pid === conn.info.pid)) return false;
-    conn = fresh;
-    return true;
-  };
+export function connect(dataDir: string): Connection {
+  const socketPath = engineSocket(dataDir);
+  const port = nodeHttpPort(() => ({ socketPath }));
+  const http = httpTransport(port);
+  const refused = (error: unknown) => (error instanceof LanesError && error.code === 'unavailable' ? noEngine(dataDir, 'nothing answers on its socket') : error);
   const transport: Transport = {
-    async request(name, input) {
-      try {
-        return await http.request(name, input);
-      } catch (error) {
-        if (!unavailable(error)) throw error;
-        if (!relocated()) throw noEngine(dataDir, `nothing answers on port ${conn.info.port}`);
-        return http.request(name, input);
-      }
-    },
-    listen(since, sink) {
-      relocated();
-      return http.listen(since, sink);
+    request: (name, input) => http.request(name, input).catch((error: unknown) => Promise.reject(refused(error))),
+    listen: (since, sink) => http.listen(since, sink),
+  };
+  return {
+    client: new LanesClient(transport),
+    async window() {
+      const answer = await port.send('GET', WINDOW_PATH, {}, undefined).catch((error: unknown) => Promise.reject(refused(error)));
+      if (answer.status !== 200) throw LanesError.from((JSON.parse(answer.text) as { error?: unknown }).error, 'the engine did not give the window’s address');
+      return JSON.parse(answer.text) as WindowAddress;
     },
   };
-  return { client: new LanesClient(transport), connection: () => conn };
 }

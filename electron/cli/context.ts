@@ -16,7 +16,7 @@ export function clientFor(cmd: Command): LanesClient {
   return connect(dataDirOf(cmd)).client;
 }
 
-export function connectionFor(cmd: Command): { client: LanesClient; connection: () => Connection } {
+export function connectionFor(cmd: Command): Connection {
   return connect(dataDirOf(cmd));
 }
 

@@ -1,6 +1,5 @@
 // The engine: wires the store, the fleet, the status board and the request handlers together.
 // Nothing here imports Electron; the desktop app, `lanes daemon` and the tests all run this.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestName, RequestOutput } from '../../shared/requests.js';
 import type { Status } from '../../shared/model.js';
@@ -23,9 +22,11 @@ import { TimelineSamples } from './status/timeline.js';
 import { openDatabase, type Db } from './store/db.js';
 import { JobQueries } from './store/job-queries.js';
 import { JobStore } from './store/jobs.js';
+import { diskFullError, isDiskFull } from './store/disk-full.js';
 import { LaneStore } from './store/lanes.js';
 import { Ledger } from './store/ledger.js';
 import { validate } from './validate.js';
+import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
 import { endJob, engineCgroup, removeCgroupTree } from '../worker/containment.js';
 import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
 
@@ -68,20 +69,24 @@ export interface Engine {
 }
 
 export async function openEngine(options: EngineOptions): Promise<Engine> {
-  mkdirSync(join(options.dataDir, 'logs'), { recursive: true });
+  preparePrivateDir(options.dataDir, options.log ?? defaultLog);
+  privateSubdir(join(options.dataDir, 'logs'));
   const startedAt = Date.now();
   const tickMs = options.tickMs ?? tickFromEnv();
   const cores = options.cores ?? (await detectCores());
   const lock = acquireLock(options.dataDir, startedAt);
   try {
     const db = openDatabase(options.dataDir, migrationsDir);
-    const cgroupBase = options.cgroups === false ? null : engineCgroup();
+    for (const file of ['lanes.db', 'lanes.db-wal', 'lanes.db-shm', 'engine.lock']) makePrivate(join(options.dataDir, file));
+    const cgroupBase = options.cgroups === false ? null : await engineCgroup();
     return new LanesEngine(options, db, lock, machineCeiling(cores), tickMs, startedAt, cgroupBase);
   } catch (e) {
     lock.release();
     throw e;
   }
 }
+
+const defaultLog = (line: string) => process.stderr.write(`lanes: ${line}\n`);
 
 class LanesEngine implements Engine {
   readonly events: EventHub;
@@ -100,8 +105,8 @@ class LanesEngine implements Engine {
     readonly startedAt: number,
     private readonly cgroupBase: string | null,
   ) {
-    const log = options.log ?? ((line: string) => process.stderr.write(`lanes: ${line}\n`));
-    this.events = new EventHub(startedAt * 1000);
+    const log = options.log ?? defaultLog;
+    this.events = new EventHub(startedAt * 1000, (error) => log(`an event listener failed: ${(error as Error)?.stack ?? String(error)}`));
     const lanes = new LaneStore(db);
     const jobs = new JobStore(db);
     const queries = new JobQueries(db);
@@ -193,7 +198,13 @@ class LanesEngine implements Engine {
   async request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>> {
     if (this.stopping) throw conflict('the engine is stopping');
     const parsed = validate(name, input);
-    return (await this.handlers[name](parsed as never)) as RequestOutput<K>;
+    try {
+      return (await this.handlers[name](parsed as never)) as RequestOutput<K>;
+    } catch (error) {
+      // Nothing was stored (each write is one transaction); the request is refused in words.
+      if (isDiskFull(error)) throw diskFullError(this.dataDir);
+      throw error;
+    }
   }
 
   status(): Status {

@@ -1,9 +1,10 @@
 // One engine per data directory. The lock is an exclusive SQLite lock on its own file: the OS
 // releases it when the holder dies, even by kill -9, so a crash never leaves a stale lock.
 import Database from 'better-sqlite3';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conflict } from '../../shared/errors.js';
+import { writePrivateFile } from '../paths/private-dir.js';
 
 export interface EngineLock {
   release(): void;
@@ -30,7 +31,7 @@ export function acquireLock(dataDir: string, startedAt: number): EngineLock {
     const who = holder ? `pid ${holder.pid}, running since ${new Date(holder.startedAt).toLocaleString()}` : 'another process';
     throw conflict(`A Lanes engine is already running for ${dataDir} (${who}). Use that one, or stop it first.`);
   }
-  writeFileSync(info, JSON.stringify({ pid: process.pid, startedAt }));
+  writePrivateFile(info, JSON.stringify({ pid: process.pid, startedAt }));
   return { release: () => db.close() };
 }
 

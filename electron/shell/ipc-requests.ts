@@ -3,7 +3,7 @@
 // method …", losing the code and the field the window shows beside an input.
 import type { Result } from '../../shared/client/ipc.js';
 import { LanesError, type ErrorBody, type ErrorCode } from '../../shared/errors.js';
-import { isRequestName } from '../../shared/requests.js';
+import { isRequestName, WINDOW_REQUESTS } from '../../shared/requests.js';
 import type { Engine } from '../engine/index.js';
 import { isAppFrame } from './renderer-origin.js';
 
@@ -24,7 +24,7 @@ const failure = (code: ErrorCode, message: string): Result<never> => ({ ok: fals
 
 /**
  * The answer to one request from a frame at `frameUrl`: only our own page is answered, and only
- * with names from the request table (the input is the engine's to validate, as over HTTP).
+ * the requests the window makes (the input is the engine's to validate, as over HTTP).
  */
 export async function answerRequest(
   request: { frameUrl: string | undefined; name: unknown; input: unknown },
@@ -33,6 +33,7 @@ export async function answerRequest(
   const { frameUrl, name, input } = request;
   if (!isAppFrame(frameUrl)) return failure('forbidden', 'only the Lanes window may make requests');
   if (!isRequestName(name)) return failure('bad_request', `unknown request "${String(name)}"`);
+  if (!WINDOW_REQUESTS.has(name)) return failure('forbidden', `the window does not make "${name}" requests`);
   if (!engine) return failure('internal', 'Lanes is not running right now (see the tray menu)');
   return toResult(() => engine.request(name, input));
 }

@@ -1,12 +1,19 @@
 // A job's output file that never grows past its cap: when it would, the head is dropped and
-// the tail kept, because the end of a log is where the failure is.
-import { closeSync, openSync, readSync, writeSync, ftruncateSync, fstatSync } from 'node:fs';
+// the tail kept, because the end of a log is where the failure is. It is opened without
+// following links, readable by its owner alone, and a write that fails (a full disk) stops the
+// log with a mark instead of failing the job or the worker.
+import { closeSync, openSync, readSync, rmSync, writeSync, ftruncateSync, fstatSync } from 'node:fs';
+import { APPEND_NO_FOLLOW } from '../paths/private-dir.js';
 
 export const TRUNCATION_MARK = '[… earlier output dropped to keep this log within its size cap …]\n';
+
+export const STOPPED_MARK = (why: string) => `\n[… output after this point was not kept: ${why} …]\n`;
 
 export class CappedLog {
   private fd: number | null = null;
   private size = 0;
+  /** Set once writing failed: nothing more is tried. */
+  private stopped = false;
 
   constructor(
     private readonly path: string,
@@ -15,11 +22,19 @@ export class CappedLog {
 
   write(chunk: Buffer | string): void {
     const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    if (data.length === 0) return;
+    if (data.length === 0 || this.stopped) return;
+    try {
+      this.append(data);
+    } catch (error) {
+      this.stop(error as NodeJS.ErrnoException);
+    }
+  }
+
+  private append(data: Buffer): void {
     // Opened on first output: most jobs of a busy lane print nothing, and creating two empty
     // files per job would cost more than the job.
     if (this.fd === null) {
-      this.fd = openSync(this.path, 'a+');
+      this.fd = this.open();
       this.size = fstatSync(this.fd).size;
     }
     if (data.length >= this.capBytes) {
@@ -34,6 +49,28 @@ export class CappedLog {
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+  }
+
+  /** The log file, never through a link: one found in its place is removed, not followed. */
+  private open(): number {
+    try {
+      return openSync(this.path, APPEND_NO_FOLLOW, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+      rmSync(this.path);
+      return openSync(this.path, APPEND_NO_FOLLOW, 0o600);
+    }
+  }
+
+  /** Writing failed: say so in the log if there is room for that, and write no more. */
+  private stop(error: NodeJS.ErrnoException): void {
+    this.stopped = true;
+    const why = error.code === 'ENOSPC' ? 'the disk is full' : error.code === 'ELOOP' ? 'the log is a link, which Lanes does not follow' : (error.code ?? error.message);
+    try {
+      if (this.fd !== null) writeSync(this.fd, STOPPED_MARK(why));
+    } catch {
+      // Not even the mark fits; the job's record still says how it ended.
+    }
   }
 
   /** Keeps the newest half, so compaction happens once per cap/2 bytes, not on every write. */

@@ -43,14 +43,25 @@ export function ownCgroup(): string | null {
   }
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
 /**
  * The engine's own cgroup for its jobs (`lanes-<pid>` beside itself), or null where the OS offers
- * none. Groups left by engines that died are emptied and removed first.
+ * none. Groups left by engines that died (and whatever their jobs left in them) are ended first;
+ * another engine's that still runs is left alone.
  */
-export function engineCgroup(): string | null {
+export async function engineCgroup(): Promise<string | null> {
   const own = ownCgroup();
   if (own === null) return null;
-  for (const stale of readdirSync(own).filter((name) => /^lanes-\d+$/.test(name))) void removeCgroupTree(join(own, stale));
+  const stale = readdirSync(own).filter((name) => /^lanes-\d+$/.test(name) && !alive(Number(name.slice(6))));
+  await Promise.all(stale.map((name) => removeCgroupTree(join(own, name))));
   const dir = join(own, `lanes-${process.pid}`);
   try {
     mkdirSync(dir);
@@ -59,7 +70,7 @@ export function engineCgroup(): string | null {
   }
   // A group can be made here, but ending one at once (cgroup.kill) is what containment rests on.
   if (existsSync(join(dir, 'cgroup.kill'))) return dir;
-  void removeCgroup(dir);
+  await removeCgroup(dir);
   return null;
 }
 

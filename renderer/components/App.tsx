@@ -2,6 +2,7 @@
 // says what it is waiting for instead of drawing empty tables.
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { formatClock } from '../format';
+import { RESTARTED } from '../client/guarded-port';
 import { useConnection } from '../stores/connection';
 import { Header } from './Header';
 import { JobsPanel } from './JobsPanel';
@@ -74,6 +75,14 @@ export function App() {
 function StaleNotice() {
   const lostAt = useConnection((s) => s.lostAt);
   const loaded = useConnection((s) => s.loaded);
+  const link = useConnection((s) => s.link);
+  if (link === 'gone') {
+    return (
+      <p className="stale" role="alert" data-testid="stale">
+        {RESTARTED}
+      </p>
+    );
+  }
   if (lostAt === null || !loaded) return null;
   return (
     <p className="stale" role="status" data-testid="stale">
@@ -85,9 +94,17 @@ function StaleNotice() {
 function Waiting() {
   const problem = useConnection((s) => s.problem);
   const link = useConnection((s) => s.link);
+  const keyless = useConnection((s) => s.keyless);
   return (
     <main className="content waiting" aria-busy={!problem}>
-      {link === 'unauthorized' ? (
+      {link === 'gone' ? (
+        <p className="empty">{RESTARTED}</p>
+      ) : link === 'unauthorized' && keyless ? (
+        <p className="empty">
+          This page was opened without its key (a bookmark or a copied address). Open the window with <code>lanes open</code>, or from the
+          tray menu.
+        </p>
+      ) : link === 'unauthorized' ? (
         <p className="empty">
           This window’s token was not accepted. Open it again with <code>lanes open</code>.
         </p>

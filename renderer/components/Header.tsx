@@ -9,6 +9,7 @@ const LINK_WORDS = {
   connected: 'Connected',
   reconnecting: 'Reconnecting…',
   unauthorized: 'Token refused',
+  gone: 'Lanes restarted',
 } as const;
 
 export function Header() {
@@ -16,6 +17,7 @@ export function Header() {
   const inUse = useLanes(workersInUse);
   const loaded = useConnection((s) => s.loaded);
   const link = useConnection((s) => s.link);
+  const keyless = useConnection((s) => s.keyless);
   const share = ceiling > 0 ? Math.min(1, inUse / ceiling) : 0;
 
   return (
@@ -41,7 +43,7 @@ export function Header() {
       )}
       <div className={`link link-${link}`} role="status" aria-live="polite">
         <span className="link-dot" aria-hidden="true" />
-        {LINK_WORDS[link]}
+        {link === 'unauthorized' && keyless ? 'No key' : LINK_WORDS[link]}
       </div>
     </header>
   );

@@ -12,6 +12,8 @@ export interface ConnectionState {
   engine: { pid: number; version: string; dataDir: string; startedAt: number } | null;
   /** When the live connection dropped; null while connected. */
   lostAt: number | null;
+  /** The page was opened without a key (a bookmarked or copied address, not `lanes open`). */
+  keyless: boolean;
 }
 
 export const useConnection = create<ConnectionState>(() => ({
@@ -20,4 +22,5 @@ export const useConnection = create<ConnectionState>(() => ({
   problem: null,
   engine: null,
   lostAt: null,
+  keyless: false,
 }));

@@ -8,7 +8,8 @@ import type { LanesEvent } from '../events.js';
 import type { RequestInput, RequestName, RequestOutput } from '../requests.js';
 import type { Transport } from './transport.js';
 
-export type LinkState = 'connecting' | 'connected' | 'reconnecting' | 'unauthorized';
+/** `gone`: the engine this client knew restarted, and this client cannot follow it (it stops). */
+export type LinkState = 'connecting' | 'connected' | 'reconnecting' | 'unauthorized' | 'gone';
 
 export interface FollowHandlers {
   /** Each event after the resume point, in order, once. */
@@ -77,6 +78,12 @@ export class LanesClient {
           await handlers.open?.();
           await listening.closed;
         } catch (error) {
+          if (error instanceof LanesError && error.code === 'gone') {
+            stopped = true;
+            handlers.link?.('gone');
+            handlers.lost?.(error);
+            return;
+          }
           refused = error instanceof LanesError && error.code === 'unauthorized';
           if (refused) handlers.link?.('unauthorized');
           lostAt ??= Date.now();

@@ -10,6 +10,20 @@ import type { EventSink, Listening, Transport } from './transport.js';
 
 /** The HTTP event stream: Server-Sent Events; resume with `?since=SEQ` or `Last-Event-ID`. */
 export const EVENTS_PATH = '/api/events';
+/** The window's address, with its token and a one-time code (for the engine's own user only). */
+export const WINDOW_PATH = '/api/window';
+/** A one-time code exchanged for the window's token (no credential needed: the code is one). */
+export const REDEEM_PATH = '/api/redeem';
+/** The engine proves it holds the window's token: `?nonce=N` → `{ proof }` (no credential needed). */
+export const HELLO_PATH = '/api/hello';
+
+/** What WINDOW_PATH answers. */
+export interface WindowAddress {
+  /** The window with its token in the fragment. */
+  url: string;
+  /** The window with a code good for one use within a minute, for handing to a browser. */
+  onceUrl: string;
+}
 
 export interface HttpAnswer {
   status: number;

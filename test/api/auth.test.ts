@@ -1,5 +1,5 @@
-// Who may use the API: the token from the data directory, our own Host, our own Origin.
-import { readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+// Who may use the API over TCP: the window's token, our own Host, our own Origin.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
@@ -32,15 +32,16 @@ describe('API access', () => {
     return { caps: status.lanes.map((l) => [l.name, l.cap]), total: jobs.total };
   }
 
-  it('publishes daemon.json and a private token of at least 128 bits', () => {
+  it('publishes a private daemon.json, and a window token of 256 bits kept in memory', () => {
     const info = JSON.parse(readFileSync(join(tmp.dir, 'daemon.json'), 'utf8')) as Record<string, unknown>;
-    expect(info).toMatchObject({ port, pid: process.pid, url: `http://127.0.0.1:${port}/` });
+    expect(info).toMatchObject({ port, pid: process.pid, url: `http://127.0.0.1:${port}/`, socket: host.socket });
     expect(typeof info.startedAt).toBe('number');
-    const token = readFileSync(join(tmp.dir, 'token'), 'utf8').trim();
-    expect(token).toBe(host.token);
-    expect(token).toMatch(/^[0-9a-f]{64}$/);
-    expect(host.url).toBe(`http://127.0.0.1:${port}/#token=${token}`);
-    if (isPosix) expect(statSync(join(tmp.dir, 'token')).mode & 0o777).toBe(0o600);
+    expect(host.token).toMatch(/^[0-9a-f]{64}$/);
+    expect(host.url).toBe(`http://127.0.0.1:${port}/#token=${host.token}`);
+    if (isPosix) {
+      expect(statSync(join(tmp.dir, 'daemon.json')).mode & 0o777).toBe(0o600);
+      expect(statSync(tmp.dir).mode & 0o777).toBe(0o700);
+    }
   });
 
   it('answers 401 without a token or with a wrong one, and changes nothing', async () => {
@@ -95,31 +96,25 @@ describe('API access', () => {
   });
 });
 
-describe('the token file', () => {
-  it('is reused across restarts, so scripts and open windows keep working', async () => {
+describe('the window token', () => {
+  it('is new at every start and written nowhere, so one captured earlier opens nothing', async () => {
     await ensureBuilt();
     const tmp = tempDataDir();
     try {
       const first = await hostEngine({ dataDir: tmp.dir, cores: 3, log: () => {} });
       await first.close({ graceMs: 0 });
       const second = await hostEngine({ dataDir: tmp.dir, cores: 3, log: () => {} });
-      expect(second.token).toBe(first.token);
-      await second.close({ graceMs: 0 });
-    } finally {
-      tmp.remove();
-    }
-  });
-
-  it.runIf(isPosix)('is replaced when others could read it', async () => {
-    const tmp = tempDataDir();
-    try {
-      const leaked = 'a'.repeat(64);
-      writeFileSync(join(tmp.dir, 'token'), leaked);
-      chmodSync(join(tmp.dir, 'token'), 0o644);
-      const host = await hostEngine({ dataDir: tmp.dir, cores: 3, log: () => {} });
-      expect(host.token).not.toBe(leaked);
-      expect(statSync(join(tmp.dir, 'token')).mode & 0o777).toBe(0o600);
-      await host.close({ graceMs: 0 });
+      try {
+        expect(second.token).not.toBe(first.token);
+        expect(second.port).toBe(first.port);
+        for (const name of readdirSync(tmp.dir)) {
+          if (statSync(join(tmp.dir, name)).isFile()) expect(readFileSync(join(tmp.dir, name), 'latin1'), name).not.toContain(second.token);
+        }
+        const stale = await raw(second.port, { path: '/api/status', headers: { Authorization: `Bearer ${first.token}` } });
+        expect(stale.status).toBe(401);
+      } finally {
+        await second.close({ graceMs: 0 });
+      }
     } finally {
       tmp.remove();
     }

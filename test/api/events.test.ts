@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostedEngine } from '../../electron/api/host.js';
 import { createApiServer } from '../../electron/api/server.js';
+import { WindowAccess } from '../../electron/api/window-access.js';
 import type { SseMessage } from '../../shared/client/sse.js';
 import { describeSpec } from '../../shared/format.js';
 import type { LanesEvent } from '../../shared/events.js';
@@ -138,9 +139,10 @@ describe('event stream', () => {
 
   it('keeps a quiet stream alive with comments', async () => {
     // Same engine, a second server with a fast heartbeat, so the test need not wait 15 s.
-    const quick = createApiServer({ engine: host.engine, token: host.token, rendererDir: tmp.dir, heartbeatMs: 30 });
+    const access = new WindowAccess();
+    const quick = createApiServer({ engine: host.engine, access, rendererDir: tmp.dir, heartbeatMs: 30 });
     const port = await quick.listen(0);
-    const stream = await openRawStream(port, { headers: auth() });
+    const stream = await openRawStream(port, { headers: { Authorization: `Bearer ${access.token}` } });
     await new Promise<void>((done) => {
       const check = () => (stream.text().includes(': keepalive') ? done() : void stream.response.once('data', check));
       check();

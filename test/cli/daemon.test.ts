@@ -25,7 +25,7 @@ describe('lanes daemon', () => {
     }
   });
 
-  it('reports a daemon.json left by an engine that died', async () => {
+  it('says no engine runs when one died, whatever daemon.json it left', async () => {
     const dir = join(tmp.dir, 'stale');
     const d = await startDaemon({ dataDir: dir });
     const info = readFileSync(join(dir, 'daemon.json'), 'utf8');
@@ -34,13 +34,15 @@ describe('lanes daemon', () => {
     writeFileSync(join(dir, 'daemon.json'), info);
     const res = await lanes(['status', '--data-dir', dir]);
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/has exited|nothing answers/);
+    expect(res.stderr).toMatch(/no Lanes engine is running .*nothing listens there/);
   });
 
   it('uses LANES_DATA_DIR, refuses a second engine on the same directory, stops on SIGTERM', async () => {
     const dir = join(tmp.dir, 'main');
     const d = await startDaemon({ dataDir: dir });
-    expect(d.process.stdout()).toBe(`Window: http://127.0.0.1:${d.info.port}/#token=${d.token}\n`);
+    // Where the window is, and how to open it: never its token, which a service's journal would keep.
+    expect(d.process.stdout()).toBe(`Window: http://127.0.0.1:${d.info.port}/ — open it with \`lanes open\` (add --browser to open it in your browser)\n`);
+    expect(d.process.stdout() + d.process.stderr()).not.toContain(d.token);
     const viaEnv = await lanes(['status', '--json'], { env: { LANES_DATA_DIR: dir } });
     expect(viaEnv.code).toBe(0);
     expect(JSON.parse(viaEnv.stdout)).toMatchObject({ ceiling: 2 });
@@ -54,7 +56,7 @@ describe('lanes daemon', () => {
     expect(await d.stop()).toBe(0);
     expect(d.process.stderr()).toMatch(/Stopped/);
     expect(existsSync(join(dir, 'daemon.json'))).toBe(false);
-    expect(existsSync(join(dir, 'token'))).toBe(true);
+    expect(existsSync(join(dir, 'engine.sock'))).toBe(false);
   });
 
   it('refuses a bad or busy --port', async () => {
@@ -67,7 +69,7 @@ describe('lanes daemon', () => {
     await d.stop();
   });
 
-  it('keeps queued work and the token across a restart; wait rides it out', async () => {
+  it('keeps queued work across a restart, with a new token; wait rides it out', async () => {
     const dir = join(tmp.dir, 'restart');
     const gate = join(work.dir, 'restart-gate');
     // No grace: the gated job is stopped mid-run and must run again after the restart.
@@ -82,7 +84,7 @@ describe('lanes daemon', () => {
     const token = d.token;
     expect(await d.stop()).toBe(0);
     d = await startDaemon({ dataDir: dir });
-    expect(d.token).toBe(token);
+    expect(d.token).not.toBe(token);
     writeFileSync(gate, '');
     const done = await waiting.done;
     expect(done.stderr).not.toMatch(/no Lanes engine/);

@@ -201,7 +201,17 @@ describe('lanes status / cap / lane / events', () => {
     const opened = readFileSync(record, 'utf8');
     expect(opened).toBe(pathToFileURL(join(tmp.dir, 'open.html')).href);
     expect(opened).not.toContain(daemon.token);
-    expect(readFileSync(join(tmp.dir, 'open.html'), 'utf8')).toContain(`http://127.0.0.1:${daemon.info.port}/#token=${daemon.token}`);
+    // The page holds no token either: a code good once, within a minute.
+    const page = readFileSync(join(tmp.dir, 'open.html'), 'utf8');
+    expect(page).not.toContain(daemon.token);
+    const code = /#code=([0-9a-f]+)/.exec(page)?.[1];
+    expect(code).toBeDefined();
     expect(statSync(join(tmp.dir, 'open.html')).mode & 0o777).toBe(0o600);
+    // The window redeems it for the token; then the page is gone and the code is spent.
+    const redeem = () => fetch(`${daemon.base}/api/redeem`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
+    const first = await redeem();
+    expect(await first.json()).toEqual({ token: daemon.token });
+    expect(existsSync(join(tmp.dir, 'open.html'))).toBe(false);
+    expect((await redeem()).status).toBe(401);
   });
 });

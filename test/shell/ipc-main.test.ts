@@ -81,7 +81,7 @@ describe('IPC subscriptions', () => {
   });
 
   it('a forgotten seq, or one from an earlier run, is answered with a reset', () => {
-    const { feeds, hub } = setup(new EventHub(BASE, 10));
+    const { feeds, hub } = setup(new EventHub(BASE, () => {}, 10));
     emit(hub, 100);
     const p = page();
     feeds.message(p, { id: 'forgotten', since: BASE + 1 });
@@ -193,6 +193,10 @@ describe('IPC requests', () => {
     [{ frameUrl: 'app://lanes.evil/', name: 'status' }, 'forbidden'],
     [{ frameUrl: ours, name: 'nope' }, 'bad_request'],
     [{ frameUrl: ours, name: 'toString' }, 'bad_request'],
+    // Requests the window never makes: queueing commands, adding a lane with a command of its own.
+    [{ frameUrl: ours, name: 'addJob' }, 'forbidden'],
+    [{ frameUrl: ours, name: 'addLane' }, 'forbidden'],
+    [{ frameUrl: ours, name: 'removeLane' }, 'forbidden'],
   ])('refuses %j with %s', async (request, code) => {
     expect(await answerRequest({ ...request, input: {} }, engine)).toMatchObject({ ok: false, error: { code } });
   });

@@ -56,6 +56,18 @@ describe('electron-builder.yml', () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
   });
 
+  it('sets the fuses that keep the packaged binary from being used as plain Node or debugged', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      onlyLoadAppFromAsar: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      enableCookieEncryption: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+  });
+
   it('names the app and builds AppImage + deb, dmg, nsis', () => {
     expect(config.appId).toBe('app.lanes.desktop');
     expect(config.productName).toBe(pkg.productName);

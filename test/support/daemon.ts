@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readDaemonInfo, readToken, type DaemonInfo } from '../../electron/api/daemon-info.js';
+import { readDaemonInfo, type DaemonInfo } from '../../electron/api/daemon-info.js';
+import { connect } from '../../electron/cli/connect.js';
 import { LanesClient } from '../../shared/client/client.js';
 import { httpTransport } from '../../shared/client/http.js';
 import type { RequestInput, RequestName, RequestOutput } from '../../shared/requests.js';
@@ -141,10 +142,10 @@ export interface TestDaemon {
   token: string;
   /** `http://127.0.0.1:PORT` */
   base: string;
-  /** The window's address, token in the fragment, as the daemon printed it. */
+  /** The window's address, token in the fragment, as `lanes open` prints it. */
   url: string;
   process: RunningCli;
-  /** The engine through the one client, over HTTP. */
+  /** The engine through the one client, over its socket, as the CLI talks to it. */
   client: LanesClient;
   api<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestOutput<K>>;
   /** Runs a CLI command against this daemon. */
@@ -174,13 +175,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<TestDaem
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lanes-daemon-'));
   const env = options.env ?? {};
   const proc = spawnLanes(['daemon', '--data-dir', dataDir, ...(options.args ?? [])], { env });
-  const line = await proc.line(/^Window: http:\/\/127\.0\.0\.1:\d+\/#token=/).catch((e: Error) => {
+  await proc.line(/^Window: http:\/\/127\.0\.0\.1:\d+\//).catch((e: Error) => {
     throw new Error(`lanes daemon did not start: ${e.message}`);
   });
   const info = readDaemonInfo(dataDir);
-  const token = readToken(dataDir);
-  if (!info || !token) throw new Error('lanes daemon printed its URL but daemon.json or token is missing');
-  const client = httpClient(info.port, token);
+  if (!info) throw new Error('lanes daemon printed its address but daemon.json is missing');
+  const owner = connect(dataDir);
+  const { url } = await owner.window();
+  const token = new URL(url).hash.replace(/^#token=/, '');
+  const client = owner.client;
   const cliEnv = { ...env };
   return {
     dataDir,
@@ -188,7 +191,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<TestDaem
     port: info.port,
     token,
     base: `http://127.0.0.1:${info.port}`,
-    url: line.slice('Window: '.length).trim(),
+    url,
     process: proc,
     client,
     api: (name, input) => client.call(name, input),

@@ -1,5 +1,7 @@
-// The window stays live: the scale timeline draws and lists why the fleet changed, and when the
-// engine goes away and comes back the window says so and catches up by itself.
+// The window stays live: the scale timeline draws and lists why the fleet changed. When the engine
+// goes away the window says so, and never hands its key to whatever answers on the port next: a
+// restarted engine (new token) or a stranger must first prove they hold the window's token.
+import { createServer } from 'node:http';
 import { test, expect, laneRow, startWindowDaemon } from './fixtures.js';
 
 test('the scale timeline charts each lane and lists the ledger with reasons', async ({ lanes: page, daemon }) => {
@@ -15,20 +17,57 @@ test('the scale timeline charts each lane and lists the ledger with reasons', as
   await expect(ledger.locator('li').first()).toContainText('1 → 0', { timeout: 15_000 });
 });
 
-test('reconnects by itself after the engine restarts, and catches up', async ({ lanes: page, daemon }) => {
+test('after a restart it sends its old key nowhere, says how to open it again, and then catches up', async ({ lanes: page, daemon }) => {
+  const sentKeys: string[] = [];
+  page.on('request', (r) => {
+    const auth = r.headers()['authorization'];
+    if (auth) sentKeys.push(auth);
+  });
   await daemon.stop();
   await expect(page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toBeVisible();
   await expect(page.getByTestId('stale')).toContainText('Lost touch with the engine');
+  const keysWhileDown = sentKeys.length;
+  // The same port, a new engine with a new token: the window asks it to prove itself first.
   const again = await startWindowDaemon({ dataDir: daemon.dataDir, port: daemon.port });
   try {
+    await expect(page.getByTestId('stale')).toContainText('Lanes restarted', { timeout: 15_000 });
+    await expect(page.getByTestId('stale')).toContainText('lanes open');
+    await expect(page.getByRole('status').filter({ hasText: 'Lanes restarted' })).toBeVisible();
+    expect(sentKeys.length).toBe(keysWhileDown);
+    // Opened again as it says, it shows what happened meanwhile.
     await again.cli('add', '--lane', 'ml', '--', 'echo', 'after the restart');
-    await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByTestId('stale')).toHaveCount(0);
+    await page.goto(again.url);
+    await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
     await expect(laneRow(page, 'ml').getByTestId('waiting')).toHaveText('1');
     await expect(page.locator('[data-job-id]').first()).toContainText('after the restart');
   } finally {
     await again.stop();
   }
+});
+
+test('a stranger who takes the port after the engine stops is never sent the key', async ({ lanes: page, daemon }) => {
+  await daemon.stop();
+  const seen: string[] = [];
+  const stranger = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`);
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ proof: 'not it' }));
+  });
+  await new Promise<void>((done) => stranger.listen(daemon.port, '127.0.0.1', done));
+  try {
+    await expect(page.getByTestId('stale')).toContainText('Lanes restarted', { timeout: 15_000 });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const line of seen) expect(line).not.toContain(daemon.token);
+    expect(seen.every((line) => line.endsWith(' -'))).toBe(true);
+  } finally {
+    await new Promise<void>((done) => stranger.close(() => done()));
+  }
+});
+
+test('an address without its key says how to open the window, not that a token was refused', async ({ page, daemon }) => {
+  await page.goto(daemon.url.replace(/#token=\w+/, ''));
+  await expect(page.getByText('This page was opened without its key')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'No key' })).toBeVisible();
+  await expect(page.getByText('Token refused')).toHaveCount(0);
 });
 
 test('without the right token the window says how to open it properly', async ({ page, daemon }) => {

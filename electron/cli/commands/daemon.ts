@@ -27,7 +27,8 @@ export function registerDaemon(program: Command): void {
       const hosted = await hostEngine({ dataDir: dataDirOf(cmd), ...(opts.port !== undefined ? { port: opts.port } : {}) });
       const { engine } = hosted;
       note(`Lanes engine running: pid ${process.pid}, up to ${count(engine.ceiling)} workers at once, data in ${engine.dataDir}`);
-      print(`Window: ${hosted.url}`);
+      // No credential on stdout, where a service manager's journal would keep it.
+      print(`Window: http://127.0.0.1:${hosted.port}/ — open it with \`lanes open\` (add --browser to open it in your browser)`);
       note('Press Ctrl-C to stop.');
 
       await new Promise<void>((done) => {
@@ -74,15 +75,11 @@ export function registerOpen(program: Command): void {
     .description("print the window's address (with its token); --browser opens it")
     .option('--browser', 'open it in your default browser')
     .action(async (opts: { browser?: boolean }, cmd: Command) => {
-      const { client, connection } = connectionFor(cmd);
-      // Ask the engine first, so a stale daemon.json is reported instead of opening a dead page.
-      await client.call('status', {});
-      const { info, token, dataDir } = connection();
-      const url = `${info.url}#token=${token}`;
-      print(url);
-      if (!opts.browser) return;
-      // The browser gets a path to a private page, not the token itself on a command line.
-      const page = pathToFileURL(writeOpenPage(dataDir, url)).href;
+      const window = await connectionFor(cmd).window();
+      if (!opts.browser) return print(window.url);
+      // The browser gets a path to a private page, not an address on a command line; the page
+      // holds a code good once, within a minute, and the engine removes the page once it is used.
+      const page = pathToFileURL(writeOpenPage(dataDirOf(cmd), window.onceUrl)).href;
       const [program, args] = opener(page);
       await new Promise<void>((done, reject) => {
         const child = spawn(program, args, { stdio: 'ignore', detached: true });

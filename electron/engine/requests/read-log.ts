@@ -1,6 +1,6 @@
 // Reading a job's log for a client: a tail, or from an offset to follow it, never splitting a
 // UTF-8 character, and saying whether the head was dropped to keep the file within its cap.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import { TRUNCATION_MARK } from '../../worker/capped-log.js';
@@ -9,7 +9,8 @@ export function readLog(path: string, input: ParsedInput<'logTail'>): LogChunk {
   const jobId = input.id;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Never through a link: a log is a file the worker wrote, or nothing.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch {
     return { jobId, stream: input.stream, offset: 0, nextOffset: 0, text: '', truncated: false };
   }

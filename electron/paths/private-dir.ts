@@ -1,0 +1,85 @@
+// The data directory holds what a job runs (its environment, where API keys live), its output,
+// and the socket that lets a program run commands as this person. Like ssh and gpg with their
+// key directories, Lanes refuses one that another user owns or can write to, makes a merely
+// readable one private, and creates every file in it exclusively, without following links,
+// readable by its owner alone. (Windows has no mode bits; its user profile folders are private.)
+import { chmodSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { LanesError } from '../../shared/errors.js';
+
+const posix = process.platform !== 'win32';
+const uid = () => process.getuid?.() ?? -1;
+
+/** Why `dir` cannot hold Lanes' data, with how to fix it; null when it is fine as it is. */
+export function dirProblem(dir: string): string | null {
+  if (!posix) return null;
+  const st = statSync(dir);
+  if (!st.isDirectory()) return `${dir} is not a directory`;
+  if (st.uid !== uid()) return `${dir} belongs to another user (uid ${st.uid}): use a directory of your own (--data-dir, LANES_DATA_DIR), or make it yours with: sudo chown "$USER" "${dir}"`;
+  if ((st.mode & 0o022) !== 0) return `${dir} can be written by other users (mode ${(st.mode & 0o777).toString(8)}), who could then run commands as you: make it private with: chmod 700 "${dir}"`;
+  return null;
+}
+
+/**
+ * Makes `dir` ready to hold Lanes' data: created private if missing; refused (with the fix) if
+ * another user owns it or can write to it; made private (and said so) if others can only read it.
+ */
+export function preparePrivateDir(dir: string, log: (line: string) => void): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const problem = dirProblem(dir);
+  if (problem) throw new LanesError('forbidden', `Lanes will not use ${problem}`);
+  if (posix && (statSync(dir).mode & 0o077) !== 0) {
+    chmodSync(dir, 0o700);
+    log(`made ${dir} private (mode 700): it holds your jobs' commands, environment and output`);
+  }
+}
+
+/** A directory inside the private one, private too. */
+export function privateSubdir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (posix && lstatSync(dir).isSymbolicLink()) throw new LanesError('forbidden', `${dir} is a link; Lanes makes its own folders`);
+  return dir;
+}
+
+const EXCLUSIVE = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Writes `text` to `path` whole or not at all: into a new file made exclusively (never one that
+ * was there, never through a link) and renamed over the old one, which replaces a link rather
+ * than writing where it points.
+ */
+export function writePrivateFile(path: string, text: string): void {
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, EXCLUSIVE, 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** For a file SQLite or another library creates: readable by its owner alone. */
+export function makePrivate(path: string): void {
+  try {
+    if (posix) chmodSync(path, 0o600);
+  } catch {
+    // Not there (yet): nothing to protect.
+  }
+}
+
+/** Flags for appending to a file that may exist, never through a link (job logs). */
+export const APPEND_NO_FOLLOW = constants.O_CREAT | constants.O_RDWR | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
+
+/** Where the engine listens for its own user's programs (the CLI): a socket in the private dir. */
+export function engineSocketPath(dataDir: string): string {
+  if (!posix) return `\\\\.\\pipe\\lanes-${createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}`;
+  return join(dataDir, 'engine.sock');
+}
