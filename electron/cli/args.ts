@@ -31,9 +31,15 @@ export function envPair(text: string, previous: Record<string, string> = {}): Re
   return { ...previous, [text.slice(0, eq)]: text.slice(eq + 1) };
 }
 
-export function jsonValue(text: string): unknown {
+/** A JSON value, boxed: commander turns a parser's `null` into "", so `--payload null` would
+ * otherwise send an empty string. */
+export interface JsonArg {
+  json: unknown;
+}
+
+export function jsonValue(text: string): JsonArg {
   try {
-    return JSON.parse(text) as unknown;
+    return { json: JSON.parse(text) as unknown };
   } catch (err) {
     throw new InvalidArgumentError(`not valid JSON: ${(err as Error).message}`);
   }

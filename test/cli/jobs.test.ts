@@ -142,6 +142,17 @@ describe('lanes add / wait / log / cancel / retry', () => {
     expect(lines.slice(1).every((l) => l.slice(laneAt).startsWith('worker'))).toBe(true);
   });
 
+  it('sends the JSON given with --payload exactly, null and "" included', async () => {
+    // Cap 0: the jobs only need to be stored, not run.
+    const lane = await daemon.cli('lane', 'add', 'held', '--cap', '0', '--worker-command', `${JSON.stringify(process.execPath)} -e 0`);
+    expect(lane.code, lane.stderr).toBe(0);
+    for (const text of ['null', '""', '0', 'false', '{"a":[1,null]}']) {
+      const id = await add('--lane', 'held', '--payload', text);
+      const job = JSON.parse((await daemon.cli('show', String(id), '--json')).stdout) as Job;
+      expect(job.spec, text).toEqual({ kind: 'payload', payload: JSON.parse(text) });
+    }
+  });
+
   it('refuses bad job input with a message and no new job', async () => {
     const before = (JSON.parse((await daemon.cli('jobs', '--json')).stdout) as JobPage).total;
     const cases: [string[], number, RegExp][] = [

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { RequestInput } from '../../../shared/requests.js';
-import { commandSpec, envPair, jsonValue, seconds, wholeNumber } from '../args.js';
+import { commandSpec, envPair, jsonValue, seconds, wholeNumber, type JsonArg } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { BATCH_MAX, DEFAULT_LANE, DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS_LIMIT } from '../../../shared/limits.js';
@@ -15,7 +15,7 @@ interface AddOptions {
   env?: Record<string, string>;
   attempts?: number;
   timeout?: number;
-  payload?: unknown;
+  payload?: JsonArg;
   from?: string;
   shell?: boolean;
   json?: boolean;
@@ -86,7 +86,7 @@ export function registerAdd(program: Command): void {
         return;
       }
       const input: RequestInput<'addJob'> =
-        opts.payload !== undefined ? { ...common, payload: opts.payload } : { ...common, ...commandSpec(words, opts.shell), ...where };
+        opts.payload !== undefined ? { ...common, payload: opts.payload.json } : { ...common, ...commandSpec(words, opts.shell), ...where };
       const { id } = await client.call('addJob', input);
       if (opts.json) printJson({ id });
       else print(String(id));
