@@ -10,6 +10,8 @@ export interface SseMessage {
 
 export class SseParser {
   private buffer = '';
+  /** How far into `buffer` no line end can start (the last character may be half a CRLF). */
+  private scanned = 0;
   private id: string | null = null;
   private event = '';
   private data: string[] = [];
@@ -18,16 +20,20 @@ export class SseParser {
   push(chunk: string): SseMessage[] {
     this.buffer += chunk;
     const out: SseMessage[] = [];
-    for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.buffer);
-      if (!match) break;
+    // Only the new text is searched, and the buffer is cut once per chunk: an event of many
+    // megabytes arriving in small chunks costs linear time, not quadratic.
+    const eol = /\r\n|\r|\n/g;
+    eol.lastIndex = this.scanned;
+    let pos = 0;
+    for (let match = eol.exec(this.buffer); match; match = eol.exec(this.buffer)) {
       // A lone CR at the end may be the first half of CRLF: wait for more text.
       if (match[0] === '\r' && match.index === this.buffer.length - 1) break;
-      const line = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      const message = this.line(line);
+      const message = this.line(this.buffer.slice(pos, match.index));
+      pos = match.index + match[0].length;
       if (message) out.push(message);
     }
+    this.buffer = this.buffer.slice(pos);
+    this.scanned = Math.max(0, this.buffer.length - 1);
     return out;
   }
 
