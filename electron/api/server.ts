@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync, lstatSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Socket } from 'node:net';
 import { EVENTS_PATH } from '../../shared/client/http.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
@@ -43,6 +44,20 @@ export interface ApiServer {
  * second rather than Node's default 30.
  */
 const LIMITS = { maxConnections: 128, headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+
+/**
+ * Node's header timeout only starts with a request's first byte, so a connection that never
+ * sends one would be held until the client gives up. Each gets the same few seconds to begin.
+ */
+function closeSilentConnections(server: Server): void {
+  const waiting = new WeakMap<Socket, NodeJS.Timeout>();
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), LIMITS.headersTimeout).unref();
+    waiting.set(socket, timer);
+    socket.once('close', () => clearTimeout(timer));
+  });
+  server.on('request', (req: IncomingMessage) => clearTimeout(waiting.get(req.socket)));
+}
 
 async function serveWindow(req: IncomingMessage, res: ServerResponse, url: URL, root: string): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -102,6 +117,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       handle(req, res, owner).catch((err: unknown) => sendFailure(res, err, log));
     });
     server.maxConnections = LIMITS.maxConnections;
+    closeSilentConnections(server);
     return server;
   };
   const server = door(false);
