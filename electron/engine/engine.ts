@@ -1,7 +1,7 @@
 // The engine: wires the store, the fleet, the status board and the request handlers together.
 // Nothing here imports Electron; the desktop app, `lanes daemon` and the tests all run this.
 import { join } from 'node:path';
-import type { RequestName, RequestOutput } from '../../shared/requests.js';
+import { requests, type RequestName, type RequestOutput } from '../../shared/requests.js';
 import type { Status } from '../../shared/model.js';
 import { conflict } from '../../shared/errors.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
@@ -198,6 +198,8 @@ class LanesEngine implements Engine {
   async request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>> {
     if (this.stopping) throw conflict('the engine is stopping');
     const parsed = validate(name, input);
+    // While finished jobs' records wait for room, a write that happens to fit must not jump them.
+    if (requests[name].method !== 'GET' && this.fleet.diskFull) throw diskFullError(this.dataDir);
     try {
       return (await this.handlers[name](parsed as never)) as RequestOutput<K>;
     } catch (error) {

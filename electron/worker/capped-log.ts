@@ -9,6 +9,9 @@ export const TRUNCATION_MARK = '[… earlier output dropped to keep this log wit
 
 export const STOPPED_MARK = (why: string) => `\n[… output after this point was not kept: ${why} …]\n`;
 
+/** What a full disk's log gives back for its mark: two pages on any common file system. */
+const ROOM_FOR_MARK = 8192;
+
 export class CappedLog {
   private fd: number | null = null;
   private size = 0;
@@ -41,8 +44,10 @@ export class CappedLog {
       this.rewrite(Buffer.concat([Buffer.from(TRUNCATION_MARK), data.subarray(data.length - Math.floor(this.capBytes / 2))]));
       return;
     }
-    writeSync(this.fd, data, 0, data.length, this.size);
-    this.size += data.length;
+    const written = writeSync(this.fd, data, 0, data.length, this.size);
+    this.size += written;
+    // A short write is what a disk with a few bytes left gives; the next one would fail.
+    if (written < data.length) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
     if (this.size > this.capBytes) this.compact();
   }
 
@@ -62,14 +67,23 @@ export class CappedLog {
     }
   }
 
-  /** Writing failed: say so in the log if there is room for that, and write no more. */
+  /**
+   * Writing failed: end the log with a mark and write no more. On a full disk the mark only fits
+   * in room this log gives back, so its last few KiB go (the mark says output stops there).
+   */
   private stop(error: NodeJS.ErrnoException): void {
     this.stopped = true;
+    if (this.fd === null) return;
     const why = error.code === 'ENOSPC' ? 'the disk is full' : error.code === 'ELOOP' ? 'the log is a link, which Lanes does not follow' : (error.code ?? error.message);
-    try {
-      if (this.fd !== null) writeSync(this.fd, STOPPED_MARK(why));
-    } catch {
-      // Not even the mark fits; the job's record still says how it ended.
+    const mark = Buffer.from(STOPPED_MARK(why));
+    for (const giveBack of [0, ROOM_FOR_MARK]) {
+      try {
+        const at = Math.max(0, this.size - giveBack);
+        if (giveBack > 0) ftruncateSync(this.fd, at);
+        if (writeSync(this.fd, mark, 0, mark.length, at) === mark.length) return;
+      } catch {
+        // Not even the mark fits; the job's record still says how it ended.
+      }
     }
   }
 

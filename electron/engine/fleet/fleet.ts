@@ -99,6 +99,11 @@ export class Fleet implements FleetPort {
     this.loop.start();
   }
 
+  /** Records are waiting for room on a full disk: nothing new should be taken on meanwhile. */
+  get diskFull(): boolean {
+    return this.pool.diskFull;
+  }
+
   /** Worker processes alive across all lanes, including those on their way out. */
   alive(): number {
     return this.pool.workers.size;
