@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LanesError } from '../../shared/errors.js';
 import { openEngine, type Engine, type EngineOptions } from '../engine/engine.js';
-import { engineSocketPath, writePrivateFile } from '../paths/private-dir.js';
+import { engineSocketPath, prepareSocketDir, writePrivateFile } from '../paths/private-dir.js';
 import { removeDaemonInfo, removeOpenPage, writeDaemonInfo } from './daemon-info.js';
 import { createApiServer, type ApiServer } from './server.js';
 import { WindowAccess } from './window-access.js';
@@ -63,6 +63,7 @@ export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
   let port: number;
   try {
     port = await listenOnPort(api, asked, lastPort(engine.dataDir));
+    prepareSocketDir(socket, engine.dataDir, engineOptions.log ?? (() => {}));
     await api.listenSocket(socket);
     writePrivateFile(join(engine.dataDir, PORT_FILE), `${port}\n`);
     writeDaemonInfo(engine.dataDir, { port, pid: process.pid, url: `http://127.0.0.1:${port}/`, startedAt: engine.startedAt, socket });

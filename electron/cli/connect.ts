@@ -3,6 +3,7 @@
 // checks that the directory is private and the socket is its owner's own: it never talks to an
 // endpoint another user could have put there.
 import { lstatSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { LanesClient } from '../../shared/client/client.js';
 import { httpTransport, WINDOW_PATH, type WindowAddress } from '../../shared/client/http.js';
 import type { Transport } from '../../shared/client/transport.js';
@@ -24,7 +25,7 @@ export function engineSocket(dataDir: string): string {
   if (process.platform === 'win32') return socket;
   let problem: string | null;
   try {
-    problem = dirProblem(dataDir);
+    problem = dirProblem(dataDir) ?? (dirname(socket) === dataDir ? null : dirProblem(dirname(socket)));
   } catch {
     throw noEngine(dataDir, 'the directory does not exist');
   }

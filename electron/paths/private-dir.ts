@@ -4,7 +4,8 @@
 // readable one private, and creates every file in it exclusively, without following links,
 // readable by its owner alone. (Windows has no mode bits; its user profile folders are private.)
 import { chmodSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { LanesError } from '../../shared/errors.js';
 
@@ -78,8 +79,26 @@ export function makePrivate(path: string): void {
 /** Flags for appending to a file that may exist, never through a link (job logs). */
 export const APPEND_NO_FOLLOW = constants.O_CREAT | constants.O_RDWR | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
 
-/** Where the engine listens for its own user's programs (the CLI): a socket in the private dir. */
+/**
+ * A socket's path must fit in sun_path (104 bytes with its NUL on macOS, 108 on Linux), and one
+ * that does not is silently cut short by the OS, which would put the socket somewhere else.
+ */
+const SOCKET_PATH_MAX = 103;
+
+/**
+ * Where the engine listens for its own user's programs (the CLI): a socket in the private dir,
+ * or, when that path is too long for a socket, in a private folder of this user's under the
+ * temporary directory, named after the data directory so engine and CLI agree on it.
+ */
 export function engineSocketPath(dataDir: string): string {
-  if (!posix) return `\\\\.\\pipe\\lanes-${createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 24)}`;
-  return join(dataDir, 'engine.sock');
+  const name = createHash('sha256').update(posix ? dataDir : dataDir.toLowerCase()).digest('hex').slice(0, 24);
+  if (!posix) return `\\\\.\\pipe\\lanes-${name}`;
+  const inside = join(dataDir, 'engine.sock');
+  if (Buffer.byteLength(inside) <= SOCKET_PATH_MAX) return inside;
+  return join(tmpdir(), `lanes-${uid()}`, `${name}.sock`);
+}
+
+/** Makes the folder a socket goes in ready, when it is not the data directory itself. */
+export function prepareSocketDir(socket: string, dataDir: string, log: (line: string) => void): void {
+  if (posix && dirname(socket) !== dataDir) preparePrivateDir(dirname(socket), log);
 }

@@ -4,7 +4,7 @@
 // daemon.json left behind after a crash leads it nowhere.
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostEngine } from '../../electron/api/host.js';
 import { ensureBuilt, lanes, tempDataDir } from '../support/daemon.js';
@@ -94,6 +94,22 @@ describe.runIf(posix)('the CLI', () => {
     }
     await new Promise<void>((done) => stranger.close(() => done()));
     expect(connections).toBe(0);
+  });
+
+  it('keeps the socket private when the data directory’s path is too long for one', async () => {
+    // A socket path longer than the OS holds would be cut short, landing somewhere else.
+    const dir = join(tmp.dir, 'a-data-directory-with-a-long-name'.repeat(3));
+    const host = await hostEngine({ dataDir: dir, cores: 3, tickMs: 100, log: () => {} });
+    try {
+      expect(Buffer.byteLength(host.socket)).toBeLessThanOrEqual(103);
+      expect(lstatSync(host.socket).isSocket()).toBe(true);
+      expect(statSync(dirname(host.socket)).mode & 0o077).toBe(0);
+      const res = await lanes(['--data-dir', dir, 'status']);
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+    } finally {
+      await host.close({ graceMs: 0 });
+    }
   });
 
   it('refuses a data directory others can write to, before connecting to anything in it', async () => {
