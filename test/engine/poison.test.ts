@@ -89,6 +89,8 @@ describe('retries', () => {
     const started = lines(join(t.dir, 'starts')).map((l) => Number(l.split(' ')[1]));
     expect(started[1]! - started[0]!).toBeGreaterThanOrEqual(1_000);
     expect(started[2]! - started[1]!).toBeGreaterThanOrEqual(2_000);
+    // The workers it killed were working: the lane itself is not held back.
+    expect(t.engine.status().lanes.find((l) => l.name === 'worker')?.startsBlockedUntil).toBeNull();
   });
 
   it('a lane whose worker command dies while starting backs off and says so in its status and the ledger', async () => {

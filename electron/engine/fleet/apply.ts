@@ -16,8 +16,8 @@ export class SizerMemory {
   readonly startFailures = new Map<string, { streak: number; until: number }>();
 
   /**
-   * A worker of the lane died before finishing a job (its command cannot start, it crashed): the
-   * next one waits, longer each time in a row, so a lane that cannot work does not spin.
+   * A worker of the lane died before it was ready (its command cannot start, it crashed as it
+   * started): the next one waits, longer each time in a row, so a lane that cannot work does not spin.
    */
   workerFailed(lane: string, now: number): { streak: number; until: number } {
     const streak = (this.startFailures.get(lane)?.streak ?? 0) + 1;

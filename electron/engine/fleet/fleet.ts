@@ -81,7 +81,7 @@ export class Fleet implements FleetPort {
           this.loop.poke();
           d.changed();
         },
-        workerLost: (w, reason, detail) => this.lost(w, reason, detail),
+        workerLost: (w, reason, detail, atStart) => this.lost(w, reason, detail, atStart),
         log: d.log,
       },
       { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase },
@@ -174,8 +174,12 @@ export class Fleet implements FleetPort {
     this.d.changed();
   }
 
-  private lost(w: WorkerRecord, reason: ScaleReason, detail: string): void {
-    if (reason === 'crash') this.memory.workerFailed(w.lane, Date.now());
+  /**
+   * Only a worker that dies before it is ready holds its lane back: one lost mid-job (killed, or
+   * killed by its job) says nothing about the next one, and its job's retry waits its own backoff.
+   */
+  private lost(w: WorkerRecord, reason: ScaleReason, detail: string, atStart: boolean): void {
+    if (reason === 'crash' && atStart) this.memory.workerFailed(w.lane, Date.now());
     const c = this.pool.counts().get(w.lane);
     const until = this.startsBlockedUntil(w.lane);
     const wait = until === null ? '' : `; the next worker waits ${Math.round((until - Date.now()) / 1000)} s`;

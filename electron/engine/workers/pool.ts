@@ -47,8 +47,8 @@ export interface PoolHooks {
   jobChanged(job: JobSummary): void;
   /** Something the sizer observes moved: a worker went idle, started, or exited. */
   fleetChanged(): void;
-  /** A worker ended without being asked to. */
-  workerLost(worker: WorkerRecord, reason: ScaleReason, detail: string): void;
+  /** A worker ended without being asked to; `atStart`: before it was ready to work (or its command could not start). */
+  workerLost(worker: WorkerRecord, reason: ScaleReason, detail: string, atStart: boolean): void;
   log(line: string): void;
 }
 
@@ -284,10 +284,11 @@ export class Pool {
       this.deferred.attempt(job.id, giveBack);
     }
     const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
-    if (code === EXIT_COMMAND_WONT_START) this.hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job');
-    else if (w.killedFor === 'unresponsive') this.hooks.workerLost(w, 'unresponsive', `worker stopped answering; ${how}`);
-    else if (w.killedFor) this.hooks.workerLost(w, w.killedFor, `worker misbehaved; ${how}`);
-    else if (!expected) this.hooks.workerLost(w, 'crash', `worker ${how}`);
+    const atStart = w.state === 'starting';
+    if (code === EXIT_COMMAND_WONT_START) this.hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job', true);
+    else if (w.killedFor === 'unresponsive') this.hooks.workerLost(w, 'unresponsive', `worker stopped answering; ${how}`, atStart);
+    else if (w.killedFor) this.hooks.workerLost(w, w.killedFor, `worker misbehaved; ${how}`, atStart);
+    else if (!expected) this.hooks.workerLost(w, 'crash', `worker ${how}`, atStart);
     if (this.workers.size === 0) for (const wake of this.emptyWaiters.splice(0)) wake();
     this.hooks.fleetChanged();
   }
