@@ -1,0 +1,57 @@
+// The machine-wide limits on how many workers run at once, each a number with its reason and a
+// few words: cores (or the container's quota), battery, the person at the machine, other
+// programs' load. Memory is per lane (memory-limits.ts). Pure.
+import type { MachineFacts } from './facts.js';
+import type { Presence } from './person.js';
+
+export type LimitReason = 'cores' | 'container' | 'memory' | 'battery' | 'in-use' | 'load';
+
+export interface Limit {
+  reason: LimitReason;
+  /** The most workers all lanes together may run under this limit alone. */
+  workers: number;
+  text: string;
+}
+
+/** When two limits allow the same number, the one that explains more is named: the transient before the fixed. */
+export const NAMING_ORDER: readonly LimitReason[] = ['memory', 'battery', 'in-use', 'load', 'container', 'cores'];
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * CPUs Lanes may count on: the cores, or the container's quota when smaller. A quota is rounded
+ * down: part of a core cannot run a worker at full speed, and a throttled worker only runs slower
+ * than none. LANES_CORES is a budget the person chose, so no quota overrules it.
+ */
+export function usableCpus(cpu: MachineFacts['cpu']): { cpus: number; container: boolean } {
+  const quota = cpu.coresFrom === 'override' || cpu.quota === null ? null : Math.max(1, Math.floor(cpu.quota + 1e-9));
+  return quota !== null && quota < cpu.cores ? { cpus: quota, container: true } : { cpus: cpu.cores, container: false };
+}
+
+/**
+ * Cores other programs keep busy, as a whole number that moves only when the smoothed figure is
+ * clearly near a new one (within a quarter) or has moved a whole core: 0.5 ± a little never
+ * flips a worker on and off.
+ */
+export function loadDeduction(prev: number, otherBusy: number): number {
+  const nearest = Math.round(otherBusy);
+  return Math.abs(otherBusy - nearest) <= 0.25 || Math.abs(otherBusy - prev) >= 1 ? nearest : prev;
+}
+
+export function coreLimits(facts: MachineFacts, presence: Presence, loadOff: number): Limit[] {
+  const { cpus, container } = usableCpus(facts.cpu);
+  const base = Math.max(1, cpus - 1);
+  const limits: Limit[] = [
+    container
+      ? { reason: 'container', workers: base, text: `container: ${plural(cpus, 'CPU')}, ${plural(base, 'worker')}` }
+      : { reason: 'cores', workers: base, text: `${plural(cpus, 'core')}: ${plural(base, 'worker')}, one core kept free` },
+  ];
+  if (facts.power.source === 'battery') limits.push({ reason: 'battery', workers: Math.max(1, Math.floor(base / 2)), text: 'quiet: on battery' });
+  // At the machine, a quarter of the CPUs more stays with the person: typing and scrolling want a core at once, not after a job.
+  if (presence === 'active') limits.push({ reason: 'in-use', workers: Math.max(1, Math.floor((cpus * 3) / 4) - 1), text: 'leaving room: you are using the computer' });
+  // LANES_CORES already says what Lanes may use; other programs' load is then the person's business.
+  if (facts.cpu.coresFrom !== 'override' && loadOff > 0) {
+    limits.push({ reason: 'load', workers: Math.max(1, base - loadOff), text: `other programs keep ${plural(loadOff, 'core')} busy` });
+  }
+  return limits.sort((a, b) => a.workers - b.workers || NAMING_ORDER.indexOf(a.reason) - NAMING_ORDER.indexOf(b.reason));
+}

@@ -1,0 +1,133 @@
+// The effective ceiling: the lowest of the machine's limits, named. One row per machine.
+import { describe, expect, it } from 'vitest';
+import { loadDeduction } from '../../../electron/engine/machine/core-limits.js';
+import { INITIAL_LIMITS_STATE, machineLimits, type LimitsState } from '../../../electron/engine/machine/limits.js';
+import { facts, GiB, lane, MiB, settled, type FactsChange } from './machine-fixtures.js';
+
+const override = { coresFrom: 'override' as const };
+
+describe('the machine ceiling and what sets it', () => {
+  it.each<[string, FactsChange, number, string]>([
+    ['8 cores, nothing else', {}, 7, 'cores'],
+    ['LANES_CORES=8 on the wall', { cpu: override, power: { source: 'ac', from: 'override' } }, 7, 'cores'],
+    ['LANES_CORES=8 on battery', { cpu: override, power: { source: 'battery', from: 'override' } }, 3, 'battery'],
+    ['2 cores', { cpu: { cores: 2 } }, 1, 'cores'],
+    ['1 core still runs one worker', { cpu: { cores: 1 } }, 1, 'cores'],
+    ['a 64-core host, a container of 2 CPUs', { cpu: { cores: 64, quota: 2 } }, 1, 'container'],
+    ['a quota of 1.5 CPUs is rounded down', { cpu: { cores: 64, quota: 1.5 } }, 1, 'container'],
+    ['a quota of 4.9 CPUs is 4', { cpu: { cores: 64, quota: 4.9 } }, 3, 'container'],
+    ['half a CPU still runs one worker', { cpu: { cores: 64, quota: 0.5 } }, 1, 'container'],
+    ['a quota above the cores does not bind', { cpu: { quota: 16 } }, 7, 'cores'],
+    ['LANES_CORES is a budget no quota overrules', { cpu: { ...override, quota: 2 } }, 7, 'cores'],
+    ['on battery, half', { power: { source: 'battery' } }, 3, 'battery'],
+    ['on battery with 4 cores', { cpu: { cores: 4 }, power: { source: 'battery' } }, 1, 'battery'],
+    ['on battery in a 2-CPU container: both say 1, battery is named', { cpu: { cores: 64, quota: 2 }, power: { source: 'battery' } }, 1, 'battery'],
+    ['power unknown counts as the wall', { power: { source: 'unknown' } }, 7, 'cores'],
+    ['someone at the machine', { person: { idleSeconds: 2, locked: false } }, 5, 'in-use'],
+    ['someone at a 4-core machine', { cpu: { cores: 4 }, person: { idleSeconds: 2, locked: false } }, 2, 'in-use'],
+    ['nobody at it for ten minutes', { person: { idleSeconds: 600, locked: false } }, 7, 'cores'],
+    ['screen locked', { person: { idleSeconds: 1, locked: true } }, 7, 'cores'],
+    ['on battery and at the machine: battery is lower', { power: { source: 'battery' }, person: { idleSeconds: 2, locked: false } }, 3, 'battery'],
+    ['other programs keep 2 cores busy', { cpu: { otherBusy: 2.1 } }, 5, 'load'],
+    ['a little background noise takes nothing', { cpu: { otherBusy: 0.2 } }, 7, 'cores'],
+    ['a machine flat out still runs one worker', { cpu: { otherBusy: 8 } }, 1, 'load'],
+    ['with LANES_CORES other load is not counted', { cpu: { ...override, otherBusy: 4 } }, 7, 'cores'],
+  ])('%s: %i, %s', (_what, change, ceiling, limitedBy) => {
+    const { limits } = machineLimits(facts(change), [], INITIAL_LIMITS_STATE);
+    expect(limits.ceiling).toBe(ceiling);
+    expect(limits.limitedBy).toBe(limitedBy);
+    expect(limits.limits[0]!.reason).toBe(limitedBy);
+  });
+
+  it('says each limit in words', () => {
+    const { limits } = machineLimits(facts({ power: { source: 'battery' }, cpu: { otherBusy: 2 } }), [], INITIAL_LIMITS_STATE);
+    expect(limits.text).toBe('quiet: on battery');
+    expect(limits.limits.map((l) => [l.reason, l.workers, l.text])).toEqual([
+      ['battery', 3, 'quiet: on battery'],
+      ['load', 5, 'other programs keep 2 cores busy'],
+      ['cores', 7, '8 cores: 7 workers, one core kept free'],
+    ]);
+    expect(machineLimits(facts({ cpu: { cores: 64, quota: 2 } }), [], INITIAL_LIMITS_STATE).limits.text).toBe('container: 2 CPUs, 1 worker');
+  });
+});
+
+describe('load, with hysteresis', () => {
+  it.each([
+    [0, 0.4, 0],
+    [0, 0.6, 0],
+    [0, 0.8, 1],
+    [1, 0.6, 1],
+    [1, 0.3, 1],
+    [1, 0.2, 0],
+    [1, 1.6, 1],
+    [1, 2.1, 2],
+    [0, 1.5, 2],
+    [3, 0, 0],
+  ])('taking %i cores off, a smoothed %f takes %i', (prev, busy, next) => {
+    expect(loadDeduction(prev, busy)).toBe(next);
+  });
+
+  it('a figure wobbling around one and a half cores does not move the ceiling', () => {
+    let state: LimitsState = INITIAL_LIMITS_STATE;
+    const ceilings = [1.3, 1.55, 1.45, 1.6, 1.4, 1.7, 1.35].map((otherBusy) => {
+      const r = machineLimits(facts({ cpu: { otherBusy } }), [], state);
+      state = r.state;
+      return r.limits.ceiling;
+    });
+    expect(new Set(ceilings).size).toBe(1);
+  });
+});
+
+describe('memory names itself when it holds the work back', () => {
+  it('LANES_CORES=8 LANES_MEMORY=1500M, an ml lane of 400 MB workers with 40 waiting: 3, memory', () => {
+    const f = facts({ cpu: override, memory: { override: 1500 * MiB } });
+    const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers: 3, measured: 3, cost: settled(400 * MiB) });
+    const { limits } = machineLimits(f, [ml], INITIAL_LIMITS_STATE);
+    expect(limits.ceiling).toBe(7);
+    expect(limits.limitedBy).toBe('memory');
+    expect(limits.lanes.get('ml')).toMatchObject({ limit: 3, limitedBy: 'memory', text: 'memory for 3 of these, about 400 MB each' });
+    expect(limits.text).toBe('ml: memory for 3 of these, about 400 MB each');
+  });
+
+  it('a shell lane beside it, measured small, is held by the ceiling, not memory', () => {
+    const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers: 1, measured: 1, cost: settled(400 * MiB) });
+    const { limits } = machineLimits(facts({ memory: { override: 4 * GiB } }), [ml, lane('worker', { demand: 3, cost: settled(20 * MiB) })], INITIAL_LIMITS_STATE);
+    expect(limits.lanes.get('worker')).toMatchObject({ limit: 7, limitedBy: 'cores' });
+  });
+
+  it('memory that allows more than the ceiling is not named', () => {
+    const ml = lane('ml', { class: 'ml', demand: 40, workers: 7, measured: 7, cost: settled(400 * MiB) });
+    const { limits } = machineLimits(facts({ memory: { override: 8 * GiB } }), [ml], INITIAL_LIMITS_STATE);
+    expect(limits.limitedBy).toBe('cores');
+    expect(limits.lanes.get('ml')!.limitedBy).toBe('cores');
+  });
+
+  it('a lane held by memory while another fills the ceiling: the ceiling is named', () => {
+    const ml = lane('ml', { class: 'ml', demand: 40, workers: 1, measured: 1, cost: settled(1 * GiB) });
+    const cpu = lane('cpu', { demand: 40, workers: 6, measured: 6, cost: settled(50 * MiB) });
+    const { limits } = machineLimits(facts({ memory: { override: 1.5 * GiB } }), [ml, cpu], INITIAL_LIMITS_STATE);
+    expect(limits.lanes.get('ml')!.limitedBy).toBe('memory');
+    expect(limits.limitedBy).toBe('cores');
+  });
+
+  it('the default budget is half of free memory while someone is at the machine, 90 % while away', () => {
+    const memory = { total: 64 * GiB, available: 38 * GiB, heldByLanes: 2 * GiB };
+    const at = (idleSeconds: number) => machineLimits(facts({ memory, person: { idleSeconds, locked: false } }), [], INITIAL_LIMITS_STATE).limits.memory;
+    expect(at(1)).toEqual({ bytes: 20 * GiB, from: 'in-use', text: '20 GB for workers, 50 % of free memory while you are at the computer' });
+    expect(at(3600)).toEqual({ bytes: 36 * GiB, from: 'away', text: '36 GB for workers, 90 % of free memory' });
+    expect(machineLimits(facts({ memory }), [], INITIAL_LIMITS_STATE).limits.memory.from).toBe('away');
+  });
+
+  it('LANES_MEMORY replaces the share', () => {
+    const m = machineLimits(facts({ memory: { override: 1500 * MiB } }), [], INITIAL_LIMITS_STATE).limits.memory;
+    expect(m).toEqual({ bytes: 1500 * MiB, from: 'override', text: 'LANES_MEMORY: 1.5 GB for workers' });
+  });
+
+  it('the budget never plans within twice the critical floor of running out', () => {
+    // 16 GiB: the floor is 5 % = 819 MiB; 1.5 GiB free would give 1.35 GiB at 90 %, but only 1.5 GiB − 2 × 819 MiB is safe.
+    const m = machineLimits(facts({ memory: { available: 1.5 * GiB } }), [], INITIAL_LIMITS_STATE).limits.memory;
+    expect(m.bytes).toBe(0);
+    const roomy = machineLimits(facts({ memory: { available: 4 * GiB } }), [], INITIAL_LIMITS_STATE).limits.memory;
+    expect(roomy.bytes).toBeCloseTo(4 * GiB - 2 * 0.05 * 16 * GiB, -3);
+  });
+});
