@@ -49,7 +49,7 @@ export function Header() {
         <span className="link-dot" aria-hidden="true" />
         {link === 'unauthorized' && keyless ? 'No key' : LINK_WORDS[link]}
       </div>
-      <button type="button" className="help-button" aria-expanded={helpOpen} aria-controls="help" aria-label="How Lanes works" title="How Lanes works" onClick={toggleHelp}>
+      <button type="button" className="help-button" aria-expanded={helpOpen} aria-controls={helpOpen ? 'help' : undefined} aria-label="How Lanes works" title="How Lanes works" onClick={toggleHelp}>
         ?
       </button>
     </header>

@@ -21,7 +21,6 @@ export function closeDetail(): void {
 export function JobDetail({ asPage }: { asPage: boolean }) {
   const closeButton = useRef<HTMLButtonElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
-  const side = useRef<HTMLElement>(null);
 
   useEffect(() => {
     const d = dialog.current;
@@ -30,8 +29,8 @@ export function JobDetail({ asPage }: { asPage: boolean }) {
       closeButton.current?.focus();
       return () => d.close();
     }
-    // Beside the list: a page scrolled elsewhere brings it into view.
-    side.current?.scrollIntoView({ block: 'nearest' });
+    // Beside the list nothing is modal, so Esc is heard wherever focus is — except in a field,
+    // where Esc means "never mind" to the field (the cap's draft, an open select).
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || e.defaultPrevented || isEditable(e.target)) return;
       e.preventDefault();
@@ -60,7 +59,7 @@ export function JobDetail({ asPage }: { asPage: boolean }) {
     );
   }
   return (
-    <aside ref={side} className="detail detail-side" aria-labelledby="detail-title" data-testid="job-detail">
+    <aside className="detail detail-side" aria-labelledby="detail-title" data-testid="job-detail">
       {body}
     </aside>
   );

@@ -42,8 +42,8 @@ export function JobFacts({ job }: { job: Job }) {
         </dd>
         {cwd && (
           <>
-            <dt>Folder</dt>
-            <dd className="mono ellipsis" title={cwd}>
+            <dt data-fact="folder">Folder</dt>
+            <dd className="mono ellipsis" title={cwd} data-fact="folder">
               {cwd}
             </dd>
           </>
@@ -59,13 +59,15 @@ export function JobFacts({ job }: { job: Job }) {
         <section className="history" aria-labelledby="history-title">
           <h4 id="history-title">Attempts that did not succeed</h4>
           <ol>
-            {job.history.map((a) => (
-              <li key={a.attempt}>
-                <span className="num">#{a.attempt}</span> {OUTCOME_WORDS[a.outcome]} at {formatClock(a.finishedAt)}
-                {a.exitCode !== null && <span className="muted"> · exit {a.exitCode}</span>}
-                {a.error && <span className="history-why"> — {a.error}</span>}
-              </li>
-            ))}
+            {job.history.map((a) => {
+              const why = a.error ?? (a.exitCode !== null ? `exited with code ${a.exitCode}` : null);
+              return (
+                <li key={a.attempt}>
+                  <span className="num">#{a.attempt}</span> {OUTCOME_WORDS[a.outcome]} at {formatClock(a.finishedAt)}
+                  {why && <span className="history-why"> — {why}</span>}
+                </li>
+              );
+            })}
           </ol>
         </section>
       )}
