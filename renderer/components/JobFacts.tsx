@@ -3,12 +3,12 @@
 import type { AttemptRecord, Job } from '../../shared/model';
 import { formatClock, formatDateTime, formatDuration } from '../format';
 import { formatElapsed } from '../job-words';
-import { useNow } from './useNow';
+import { useSecondClock } from '../stores/clock';
 
 const OUTCOME_WORDS: Record<AttemptRecord['outcome'], string> = { failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
 
 export function JobFacts({ job }: { job: Job }) {
-  const now = useNow(1_000, job.state === 'running');
+  const now = useSecondClock(job.state === 'running');
   const waited = job.startedAt !== null ? job.startedAt - job.createdAt : null;
   const cwd = job.spec.kind !== 'payload' ? job.spec.cwd : undefined;
 

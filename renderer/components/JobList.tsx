@@ -9,7 +9,7 @@ import { loadMoreJobs } from '../live';
 import { formatClock, STATE_WORDS } from '../format';
 import { isCancelling, tookText } from '../job-words';
 import { indexOfId, useJobs } from '../stores/jobs';
-import { useNow } from './useNow';
+import { useSecondClock } from '../stores/clock';
 
 const ROW_PX = 30;
 /** Ask for the next page while this many loaded rows are still below the view. */
@@ -36,7 +36,7 @@ export function JobList() {
   });
   const items = virtual.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
-  const now = useNow(1_000, items.some((item) => rows[item.index]?.state === 'running'));
+  const now = useSecondClock(items.some((item) => rows[item.index]?.state === 'running'));
 
   useEffect(() => {
     if (more && !loading && lastIndex >= rows.length - PREFETCH_ROWS) void loadMoreJobs();

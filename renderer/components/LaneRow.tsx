@@ -6,7 +6,7 @@ import { formatCount, formatDuration, formatRate, MOOD_WORDS } from '../format';
 import { classHint, laneReason } from '../lane-words';
 import { useLanes } from '../stores/lanes';
 import { CapStepper } from './CapStepper';
-import { useNow } from './useNow';
+import { useSecondClock } from '../stores/clock';
 import { WorkerPips } from './WorkerPips';
 
 export function LaneRow({ name }: { name: string }) {
@@ -15,7 +15,7 @@ export function LaneRow({ name }: { name: string }) {
   const pending = useLanes((s) => s.pendingCap[name]);
   const capError = useLanes((s) => s.capError[name]);
   // Only a lane held back until a moment needs the clock, to drop its reason when that passes.
-  const now = useNow(1_000, lane?.startsBlockedUntil != null);
+  const now = useSecondClock(lane?.startsBlockedUntil != null);
   if (!lane) return null;
 
   const cap = pending?.cap ?? lane.cap;

@@ -1,6 +1,5 @@
-// The current time, re-read every `everyMs` while `active`: for the few things on screen that
-// move with the clock alone (a running job's age, the right edge of the timeline). One hook is one
-// timer, so a list asks once for all its rows.
+// The current time, re-read every `everyMs` while `active`: for the right edge of the timeline,
+// which moves slower than the once-a-second clock the jobs share (stores/clock.ts).
 import { useEffect, useState } from 'react';
 
 export function useNow(everyMs: number, active = true): number {

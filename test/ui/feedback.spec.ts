@@ -21,7 +21,7 @@ test('"Took" ticks for running jobs from one clock, which stops when none runs',
   await page.addInitScript({ content: COUNT_INTERVALS });
   await page.reload();
   await daemon.cli('cap', 'worker', '4');
-  const { ids } = await daemon.api('addJobs', { jobs: Array.from({ length: 4 }, () => ({ argv: ['sleep', '4'] })) });
+  const { ids } = await daemon.api('addJobs', { jobs: Array.from({ length: 4 }, () => ({ argv: ['sleep', '8'] })) });
   const took = page.locator(`[data-job-id="${ids[0]}"] [data-testid="took"]`);
   await expect(page.locator('[data-job-id] .badge', { hasText: 'Running' })).toHaveCount(4);
   await expect(took).toHaveText(/^\d+ s$/);
@@ -31,6 +31,16 @@ test('"Took" ticks for running jobs from one clock, which stops when none runs',
   await expect(page.getByText('running', { exact: true })).toHaveCount(0);
   // Four rows tick, one clock does it.
   expect(await intervals(page, 1_000)).toBe(1);
+  // The detail reads the same clock: its "running for" and the row's "Took" agree at every tick.
+  await page.locator(`[data-job-id="${ids[0]}"]`).click();
+  const ranFor = page.getByTestId('job-detail').getByTestId('ran-for');
+  await expect(ranFor).toContainText('running for');
+  const [row, detail] = await page.evaluate((id) => {
+    const g = globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } };
+    return [g.document.querySelector(`[data-job-id="${id}"] [data-testid="took"]`)?.textContent, g.document.querySelector('[data-testid="ran-for"]')?.textContent];
+  }, ids[0]);
+  expect(detail).toContain(`running for ${row}`);
+  await page.keyboard.press('Escape');
 
   // Finished, each shows what it took, and nothing ticks any more.
   await expect(page.locator('[data-job-id] .badge', { hasText: 'Succeeded' })).toHaveCount(4, { timeout: 20_000 });
