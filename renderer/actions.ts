@@ -3,8 +3,9 @@
 // asks the engine for changes and shows what it said when it refuses.
 import type { LogChunk } from '../shared/model';
 import { client, loadJobs, messageOf, refreshDetail } from './live';
-import { EMPTY_LOG, useJobs, type JobFilter } from './stores/jobs';
+import { EMPTY_LOG, indexOfId, useJobs, type JobFilter } from './stores/jobs';
 import { useLanes } from './stores/lanes';
+import { preferredStream } from './job-words';
 
 /** Keep this much of a followed log in memory; the engine keeps the whole (capped) file. */
 const LOG_KEEP_CHARS = 256 * 1024;
@@ -49,13 +50,16 @@ export function setJobFilter(patch: Partial<JobFilter>): Promise<void> {
   return loadJobs({ ...useJobs.getState().filter, ...patch });
 }
 
+/** Opens a job (null: closes the detail). A failed job opens on stderr, where its error is. */
 export function selectJob(id: number | null): void {
-  useJobs.setState({ selectedId: id, detail: null, detailSeq: 0, log: EMPTY_LOG, actionError: null });
+  const { rows, cursorId } = useJobs.getState();
+  const state = id === null ? undefined : rows[indexOfId(rows, id)]?.state;
+  useJobs.setState({ selectedId: id, cursorId: id ?? cursorId, detail: null, detailSeq: 0, log: { ...EMPTY_LOG, stream: preferredStream(state), loading: id !== null }, actionError: null });
   void refreshDetail().then(followLog);
 }
 
 export function setLogStream(stream: LogChunk['stream']): void {
-  useJobs.setState({ log: { ...EMPTY_LOG, stream } });
+  useJobs.setState({ log: { ...EMPTY_LOG, stream, chosen: true, loading: true } });
   void followLog();
 }
 
@@ -80,10 +84,11 @@ export async function followLog(): Promise<void> {
     if (now.selectedId !== id || now.log.stream !== log.stream) return;
     const text = first ? c.text : now.log.text + c.text;
     useJobs.setState({
-      log: { stream: c.stream, text: text.slice(-LOG_KEEP_CHARS), nextOffset: c.nextOffset, truncated: c.truncated || text.length > LOG_KEEP_CHARS, loading: false },
+      log: { ...now.log, text: text.slice(-LOG_KEEP_CHARS), nextOffset: c.nextOffset, truncated: c.truncated || text.length > LOG_KEEP_CHARS, loading: false },
     });
   } catch {
-    // The next job event or tick reads again.
+    // The next job event or tick reads again; meanwhile the pane says what it has.
+    useJobs.setState((s) => (s.selectedId === id && s.log.stream === log.stream && s.log.loading ? { log: { ...s.log, loading: false } } : {}));
   } finally {
     logInFlight = false;
     if (logAgain) {
@@ -93,22 +98,35 @@ export async function followLog(): Promise<void> {
   }
 }
 
-export function cancelJob(id: number): Promise<void> {
-  return jobAction('cancel', id);
-}
-
-export function retryJob(id: number): Promise<void> {
-  return jobAction('retry', id);
+/**
+ * "Cancelling…" shows at once: a running job can take a while to stop (TERM, then KILL after a
+ * grace), and until its job event says it stopped the window would otherwise still say Running.
+ * The job's own events end it (settleCancels); a refusal ends it here, in the engine's words.
+ */
+export async function cancelJob(id: number): Promise<void> {
+  useJobs.setState((s) => ({ actionError: null, cancelling: { ...s.cancelling, [id]: true } }));
+  try {
+    await client().call('cancel', { id });
+  } catch (error) {
+    useJobs.setState((s) => ({ cancelling: withoutId(s.cancelling, id), actionError: s.selectedId === id ? `Not cancelled: ${messageOf(error)}` : s.actionError }));
+  }
 }
 
 /** The outcome arrives as job events, which move the row and the detail; only a refusal is shown here. */
-async function jobAction(name: 'cancel' | 'retry', id: number): Promise<void> {
-  useJobs.setState({ actionError: null });
+export async function retryJob(id: number): Promise<void> {
+  useJobs.setState((s) => ({ actionError: null, cancelling: withoutId(s.cancelling, id) }));
   try {
-    await client().call(name, { id });
+    await client().call('retry', { id });
   } catch (error) {
-    useJobs.setState({ actionError: messageOf(error) });
+    useJobs.setState((s) => ({ actionError: s.selectedId === id ? `Not retried: ${messageOf(error)}` : s.actionError }));
   }
+}
+
+function withoutId(record: Record<number, true>, id: number): Record<number, true> {
+  if (!record[id]) return record;
+  const copy = { ...record };
+  delete copy[id];
+  return copy;
 }
 
 function without<T>(record: Record<string, T>, key: string): Record<string, T> {

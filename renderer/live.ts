@@ -11,7 +11,8 @@ import { TIMELINE_SPAN_MS } from '../shared/limits';
 import { createClient } from './client';
 import { foldEvents } from './events';
 import { useConnection } from './stores/connection';
-import { applyJobEvents, useJobs, type JobFilter } from './stores/jobs';
+import { applyJobEvents, logForState, useJobs, type JobFilter } from './stores/jobs';
+import { settleCancels } from './job-words';
 import { applyLaneEvents, replaceLanes, useLanes } from './stores/lanes';
 import { appendLanePoints, prependLedger, useTimeline } from './stores/timeline';
 
@@ -91,7 +92,7 @@ export async function loadJobs(filter: JobFilter): Promise<void> {
   try {
     const { value, meanwhile } = await snapshot(() => client().call('listJobs', { ...filterInput(filter), limit: PAGE_SIZE }));
     if (generation !== jobsGeneration) return;
-    useJobs.setState({ seq: value.seq, rows: value.jobs, nextBeforeId: value.nextBeforeId, loading: false });
+    useJobs.setState((s) => ({ seq: value.seq, rows: value.jobs, nextBeforeId: value.nextBeforeId, loading: false, cancelling: settleCancels(s.cancelling, value.jobs) }));
     applyJobs(meanwhile);
   } catch (error) {
     if (generation === jobsGeneration) useJobs.setState({ loading: false, error: messageOf(error) });
@@ -122,7 +123,7 @@ export async function refreshDetail(): Promise<void> {
     const { value, meanwhile } = await snapshot(() => client().call('job', { id }));
     if (useJobs.getState().selectedId !== id) return;
     const { seq, ...job } = value;
-    useJobs.setState({ detail: job, detailSeq: seq });
+    useJobs.setState((s) => ({ detail: job, detailSeq: seq, cancelling: settleCancels(s.cancelling, [job]), log: logForState(s.log, job.state) }));
     applyDetail(meanwhile);
   } catch {
     // The row stays as the list shows it; the next event for it tries again.
@@ -189,7 +190,7 @@ let headReload: ReturnType<typeof setTimeout> | null = null;
 function applyJobs(events: readonly LanesEvent[], after = useJobs.getState().seq): void {
   const batch = foldEvents(events, after);
   if (batch.seq === 0) return;
-  useJobs.setState((s) => ({ ...applyJobEvents(s, batch.jobs), seq: Math.max(s.seq, batch.seq) }));
+  useJobs.setState((s) => ({ ...applyJobEvents(s, batch.jobs), seq: Math.max(s.seq, batch.seq), cancelling: settleCancels(s.cancelling, batch.jobs) }));
   // Jobs announced in bulk carry no rows: read the top of the list again, at most once a second.
   if (batch.bulk.length > 0 && !headReload) {
     headReload = setTimeout(() => {
@@ -209,7 +210,8 @@ function applyDetail(events: readonly LanesEvent[]): boolean {
   let latest: { seq: number; job: JobSummary } | null = null;
   for (const e of events) if (e.type === 'job' && e.data.id === selectedId && e.seq > detailSeq) latest = { seq: e.seq, job: e.data };
   if (!latest) return false;
-  useJobs.setState({ detail: detail && { ...detail, ...latest.job }, detailSeq: latest.seq });
+  const job = latest.job;
+  useJobs.setState((s) => ({ detail: detail && { ...detail, ...job }, detailSeq: latest.seq, cancelling: settleCancels(s.cancelling, [job]), log: logForState(s.log, job.state) }));
   if (latest.job.state !== 'queued' && latest.job.state !== 'running') void refreshDetail();
   return true;
 }

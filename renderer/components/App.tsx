@@ -1,11 +1,13 @@
-// The window: header, the lanes, then jobs or the timeline. Until the first snapshot arrives it
-// says what it is waiting for instead of drawing empty tables.
+// The window: header, first-run help, the lanes, then jobs or the timeline. Until the first
+// snapshot arrives it says what it is waiting for instead of drawing empty tables.
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { formatClock } from '../format';
 import { RESTARTED } from '../client/guarded-port';
 import { useConnection } from '../stores/connection';
 import { Header } from './Header';
+import { HelpPanel } from './HelpPanel';
 import { JobsPanel } from './JobsPanel';
+import { JobsToolbar } from './JobsToolbar';
 import { LanesPanel } from './LanesPanel';
 import { TimelinePanel } from './TimelinePanel';
 
@@ -35,29 +37,33 @@ export function App() {
     <div className="app">
       <Header />
       <StaleNotice />
+      {loaded && <HelpPanel />}
       {loaded ? (
         <main className="content">
           <LanesPanel />
           <section className="work" aria-label="Jobs and scale timeline">
-            <div className="tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
-              {TABS.map((t) => (
-                <button
-                  key={t.id}
-                  ref={(el) => {
-                    tabRefs.current[t.id] = el;
-                  }}
-                  id={`tab-${t.id}`}
-                  role="tab"
-                  type="button"
-                  className="tab"
-                  aria-selected={tab === t.id}
-                  aria-controls={`panel-${t.id}`}
-                  tabIndex={tab === t.id ? 0 : -1}
-                  onClick={() => setTab(t.id)}
-                >
-                  {t.label}
-                </button>
-              ))}
+            <div className="work-bar">
+              <div className="tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
+                {TABS.map((t) => (
+                  <button
+                    key={t.id}
+                    ref={(el) => {
+                      tabRefs.current[t.id] = el;
+                    }}
+                    id={`tab-${t.id}`}
+                    role="tab"
+                    type="button"
+                    className="tab"
+                    aria-selected={tab === t.id}
+                    aria-controls={`panel-${t.id}`}
+                    tabIndex={tab === t.id ? 0 : -1}
+                    onClick={() => setTab(t.id)}
+                  >
+                    {t.label}
+                  </button>
+                ))}
+              </div>
+              {tab === 'jobs' && <JobsToolbar />}
             </div>
             <div className="tab-panel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
               {tab === 'jobs' ? <JobsPanel /> : <TimelinePanel />}

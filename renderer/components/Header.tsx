@@ -1,7 +1,9 @@
-// The window's title bar row: how much of the machine is in use, and whether the window can hear
-// the engine. The meter is the ceiling: all lanes together never run more workers than this.
+// The window's title bar row: how much of the machine is in use, whether the window can hear the
+// engine, and "?" for the help. The meter is the ceiling: all lanes together never run more
+// workers than this.
 import { useConnection } from '../stores/connection';
 import { useLanes, workersInUse } from '../stores/lanes';
+import { toggleHelp, usePrefs } from '../stores/prefs';
 import { plural } from '../format';
 
 const LINK_WORDS = {
@@ -18,6 +20,7 @@ export function Header() {
   const loaded = useConnection((s) => s.loaded);
   const link = useConnection((s) => s.link);
   const keyless = useConnection((s) => s.keyless);
+  const helpOpen = usePrefs((s) => s.helpOpen);
   const share = ceiling > 0 ? Math.min(1, inUse / ceiling) : 0;
 
   return (
@@ -26,7 +29,8 @@ export function Header() {
       {loaded && (
         <div className="machine">
           <span className="machine-words" id="machine-label">
-            This machine: {inUse} of {plural(ceiling, 'worker')} in use
+            <span className="machine-long">This machine: </span>
+            {inUse} of {plural(ceiling, 'worker')} in use
           </span>
           <div
             className="meter"
@@ -45,6 +49,9 @@ export function Header() {
         <span className="link-dot" aria-hidden="true" />
         {link === 'unauthorized' && keyless ? 'No key' : LINK_WORDS[link]}
       </div>
+      <button type="button" className="help-button" aria-expanded={helpOpen} aria-controls={helpOpen ? 'help' : undefined} aria-label="How Lanes works" title="How Lanes works" onClick={toggleHelp}>
+        ?
+      </button>
     </header>
   );
 }

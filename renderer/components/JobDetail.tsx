@@ -1,105 +1,159 @@
-// One job in full: what it runs, when, how many tries, how it ended, and its log as it grows.
+// One job in full, where it can always be seen: beside the list when the window has room, else a
+// view of its own over the whole window (a modal <dialog>, so the page behind is inert). Esc or
+// Close shuts it and puts the keyboard back on the row it came from.
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import { cancelJob, retryJob, selectJob } from '../actions';
 import { describeSpec } from '../../shared/format';
-import { formatDateTime, formatDuration, STATE_WORDS } from '../format';
+import { STATE_WORDS } from '../format';
+import { isCancelling, outcomeOf } from '../job-words';
 import { useJobs } from '../stores/jobs';
+import { JobFacts } from './JobFacts';
 import { LogTail } from './LogTail';
-import { useNow } from './useNow';
 
-export function JobDetail() {
-  const job = useJobs((s) => s.detail);
-  const actionError = useJobs((s) => s.actionError);
-  const now = useNow(1_000, job?.state === 'running');
-  if (!job) {
+/** Closes the detail; focus goes back to the list, whose active row is still the job just closed. */
+export function closeDetail(): void {
+  // Rendered at once, so the list is back (and focusable) before focus moves to it.
+  flushSync(() => selectJob(null));
+  document.querySelector<HTMLElement>('[data-testid="job-list"]')?.focus();
+}
+
+export function JobDetail({ asPage }: { asPage: boolean }) {
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (asPage && d) {
+      if (!d.open) d.showModal();
+      closeButton.current?.focus();
+      return () => d.close();
+    }
+    // Beside the list nothing is modal, so Esc is heard wherever focus is — except in a field,
+    // where Esc means "never mind" to the field (the cap's draft, an open select).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || isEditable(e.target)) return;
+      e.preventDefault();
+      closeDetail();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [asPage]);
+
+  const body = <DetailBody closeButton={closeButton} />;
+  if (asPage) {
     return (
-      <aside className="detail" aria-label="Job detail">
-        <p className="empty muted">Loading…</p>
-      </aside>
+      <dialog
+        ref={dialog}
+        className="detail detail-page"
+        aria-labelledby="detail-title"
+        data-testid="job-detail"
+        onCancel={(e) => {
+          // Esc: close the React way, so the dialog and the selection never disagree.
+          e.preventDefault();
+          closeDetail();
+        }}
+      >
+        {body}
+      </dialog>
     );
   }
-  const waited = job.startedAt !== null ? job.startedAt - job.createdAt : null;
-  const ran = job.startedAt !== null ? (job.finishedAt ?? now) - job.startedAt : null;
-  const cwd = job.spec.kind !== 'payload' ? job.spec.cwd : undefined;
-  const canCancel = job.state === 'queued' || job.state === 'running';
-  const canRetry = job.state === 'failed' || job.state === 'cancelled';
-
   return (
-    <aside className="detail" aria-labelledby="detail-title" data-testid="job-detail">
-      <div className="detail-head">
-        <h3 id="detail-title">Job {job.id}</h3>
-        <span className={`badge badge-${job.state}`}>{STATE_WORDS[job.state]}</span>
-        <span className="spacer" />
-        {canCancel && (
-          <button type="button" className="button" onClick={() => void cancelJob(job.id)}>
-            Cancel
-          </button>
-        )}
-        {canRetry && (
-          <button type="button" className="button" onClick={() => void retryJob(job.id)}>
-            Retry
-          </button>
-        )}
-        <button type="button" className="button button-quiet" aria-label="Close job detail" onClick={() => selectJob(null)}>
-          ✕
-        </button>
-      </div>
-      {actionError && (
-        <p className="lane-note lane-error" role="alert">
-          {actionError}
-        </p>
-      )}
-      <pre className="command" aria-label={job.spec.kind === 'payload' ? 'Payload' : 'Command'}>
-        {describeSpec(job.spec)}
-      </pre>
-      <dl className="facts">
-        <dt>Lane</dt>
-        <dd>{job.lane}</dd>
-        {cwd && (
-          <>
-            <dt>Folder</dt>
-            <dd className="mono ellipsis" title={cwd}>
-              {cwd}
-            </dd>
-          </>
-        )}
-        <dt>Attempts</dt>
-        <dd>
-          {job.attempts} of {job.maxAttempts}
-        </dd>
-        <dt>Exit code</dt>
-        <dd>{job.exitCode ?? '—'}</dd>
-        <dt>Queued</dt>
-        <dd>{formatDateTime(job.createdAt)}</dd>
-        <dt>Started</dt>
-        <dd>
-          {formatDateTime(job.startedAt)}
-          {waited !== null && <span className="muted"> · waited {formatDuration(waited)}</span>}
-        </dd>
-        <dt>Finished</dt>
-        <dd>
-          {formatDateTime(job.finishedAt)}
-          {ran !== null && <span className="muted"> · {job.finishedAt === null ? 'running for' : 'ran'} {formatDuration(ran)}</span>}
-        </dd>
-        {job.result !== null && job.result !== undefined && (
-          <>
-            <dt>Result</dt>
-            <dd className="mono result">{describeResult(job.result)}</dd>
-          </>
-        )}
-        {job.error && (
-          <>
-            <dt>Why</dt>
-            <dd className="error-text">{job.error}</dd>
-          </>
-        )}
-      </dl>
-      <LogTail running={job.state === 'running'} />
+    <aside className="detail detail-side" aria-labelledby="detail-title" data-testid="job-detail">
+      {body}
     </aside>
   );
 }
 
-/** What a persistent worker answered, as JSON, short enough for the pane. */
-function describeResult(result: unknown): string {
-  const json = JSON.stringify(result) ?? String(result);
-  return json.length > 600 ? `${json.slice(0, 600)}…` : json;
+function DetailBody({ closeButton }: { closeButton: RefObject<HTMLButtonElement | null> }) {
+  const job = useJobs((s) => s.detail);
+  const selectedId = useJobs((s) => s.selectedId);
+  const actionError = useJobs((s) => s.actionError);
+  const cancelling = useJobs((s) => (job ? isCancelling(job, s.cancelling) : false));
+  const close = (
+    <button ref={closeButton} type="button" className="button button-quiet detail-close" onClick={closeDetail} title="Close (Esc)">
+      <span aria-hidden="true">✕ </span>Close
+    </button>
+  );
+  if (!job) {
+    return (
+      <Head title={`Job ${selectedId ?? ''}`} close={close}>
+        <p className="empty muted">Loading…</p>
+      </Head>
+    );
+  }
+  const canCancel = job.state === 'queued' || job.state === 'running';
+  const canRetry = job.state === 'failed' || job.state === 'cancelled';
+  const outcome = outcomeOf(job);
+
+  return (
+    <Head
+      title={`Job ${job.id}`}
+      badge={
+        <span className={`badge badge-${cancelling ? 'cancelling' : job.state}`} data-testid="job-state">
+          {cancelling ? 'Cancelling…' : STATE_WORDS[job.state]}
+        </span>
+      }
+      actions={
+        <>
+          {canCancel && (
+            <button type="button" className="button" disabled={cancelling} onClick={() => void cancelJob(job.id)}>
+              {cancelling ? 'Cancelling…' : 'Cancel'}
+            </button>
+          )}
+          {canRetry && (
+            <button type="button" className="button" onClick={() => void retryJob(job.id)}>
+              Retry
+            </button>
+          )}
+        </>
+      }
+      close={close}
+    >
+      {actionError && (
+        <p className="detail-note detail-refused" role="alert">
+          {actionError}
+        </p>
+      )}
+      {outcome && (
+        <div className={`detail-note outcome-${outcome.tone}`} role={outcome.tone === 'bad' ? 'alert' : undefined} data-testid="job-outcome">
+          <strong>{outcome.title}</strong>
+          {outcome.why && <span className="outcome-why">{outcome.why}</span>}
+        </div>
+      )}
+      <pre className="command" aria-label={job.spec.kind === 'payload' ? 'Payload' : 'Command'}>
+        {describeSpec(job.spec)}
+      </pre>
+      <LogTail running={job.state === 'running'} />
+      <JobFacts job={job} />
+    </Head>
+  );
+}
+
+interface HeadProps {
+  title: string;
+  badge?: ReactNode;
+  actions?: ReactNode;
+  /** Always last and always the same element, so focus on it survives the job loading. */
+  close: ReactNode;
+  children: ReactNode;
+}
+
+function Head({ title, badge, actions, close, children }: HeadProps) {
+  return (
+    <>
+      <div className="detail-head">
+        <h3 id="detail-title">{title}</h3>
+        {badge}
+        <span className="spacer" />
+        {actions}
+        {close}
+      </div>
+      {children}
+    </>
+  );
+}
+
+function isEditable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName));
 }

@@ -1,12 +1,15 @@
 // The jobs list, virtualized: only the rows on screen exist in the page, and older pages are asked
-// for (`beforeId`) as the end comes into view. 100,000 queued jobs cost what 40 do.
+// for (`beforeId`) as the end comes into view. 100,000 queued jobs cost what 40 do. Running jobs'
+// "Took" ticks from one clock for the whole list, which runs only while such a row is on screen.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, type CSSProperties, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import type { JobSummary } from '../../shared/model';
 import { selectJob } from '../actions';
 import { loadMoreJobs } from '../live';
-import { formatClock, formatDuration, STATE_WORDS } from '../format';
+import { formatClock, STATE_WORDS } from '../format';
+import { isCancelling, tookText } from '../job-words';
 import { indexOfId, useJobs } from '../stores/jobs';
+import { useSecondClock } from '../stores/clock';
 
 const ROW_PX = 30;
 /** Ask for the next page while this many loaded rows are still below the view. */
@@ -19,6 +22,8 @@ export function JobList() {
   const error = useJobs((s) => s.error);
   const filter = useJobs((s) => s.filter);
   const selectedId = useJobs((s) => s.selectedId);
+  const cursorId = useJobs((s) => s.cursorId);
+  const cancelling = useJobs((s) => s.cancelling);
   const scroller = useRef<HTMLDivElement>(null);
 
   const count = rows.length + (more ? 1 : 0);
@@ -31,6 +36,7 @@ export function JobList() {
   });
   const items = virtual.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
+  const now = useSecondClock(items.some((item) => rows[item.index]?.state === 'running'));
 
   useEffect(() => {
     if (more && !loading && lastIndex >= rows.length - PREFETCH_ROWS) void loadMoreJobs();
@@ -54,7 +60,7 @@ export function JobList() {
   }, [rows]);
 
   const onKey = (e: KeyboardEvent) => {
-    const at = selectedId === null ? -1 : rows.findIndex((j) => j.id === selectedId);
+    const at = cursorId === null ? -1 : indexOfId(rows, cursorId);
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 300) / ROW_PX) - 1);
     const moves: Record<string, number> = {
       ArrowDown: at + 1,
@@ -64,10 +70,6 @@ export function JobList() {
       Home: 0,
       End: rows.length - 1,
     };
-    if (e.key === 'Escape') {
-      selectJob(null);
-      return;
-    }
     const target = moves[e.key];
     if (target === undefined || rows.length === 0) return;
     e.preventDefault();
@@ -91,7 +93,7 @@ export function JobList() {
       role="grid"
       aria-label="Jobs, newest first"
       aria-rowcount={count + 1}
-      aria-activedescendant={selectedId !== null ? `job-row-${selectedId}` : undefined}
+      aria-activedescendant={cursorId !== null ? `job-row-${cursorId}` : undefined}
       tabIndex={0}
       onKeyDown={onKey}
       data-testid="job-list"
@@ -108,31 +110,53 @@ export function JobList() {
       <div className="job-rows" style={{ height: virtual.getTotalSize() }} role="rowgroup">
         {items.map((item) => {
           const job = rows[item.index];
-          const style = { transform: `translateY(${item.start}px)`, height: ROW_PX };
           if (!job) {
             return (
-              <div key="more" className="job-row job-more" role="row" aria-rowindex={item.index + 2} style={style}>
+              <div key="more" className="job-row job-more" role="row" aria-rowindex={item.index + 2} style={rowStyle(item.start)}>
                 <span role="gridcell">Loading older jobs…</span>
               </div>
             );
           }
-          return <JobRow key={job.id} job={job} index={item.index} selected={job.id === selectedId} style={style} />;
+          return (
+            <JobRow
+              key={job.id}
+              job={job}
+              index={item.index}
+              start={item.start}
+              selected={job.id === selectedId}
+              cursor={job.id === cursorId}
+              cancelling={isCancelling(job, cancelling)}
+              // Only running rows see the clock, so a tick re-renders them and no other.
+              now={job.state === 'running' ? now : 0}
+            />
+          );
         })}
       </div>
     </div>
   );
 }
 
-function JobRow({ job, index, selected, style }: { job: JobSummary; index: number; selected: boolean; style: CSSProperties }) {
-  const took = job.startedAt !== null && job.finishedAt !== null ? formatDuration(job.finishedAt - job.startedAt) : job.state === 'running' ? 'running' : '';
+const rowStyle = (start: number) => ({ transform: `translateY(${start}px)`, height: ROW_PX });
+
+interface RowProps {
+  job: JobSummary;
+  index: number;
+  start: number;
+  selected: boolean;
+  cursor: boolean;
+  cancelling: boolean;
+  now: number;
+}
+
+const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cancelling, now }: RowProps) {
   return (
     <div
       id={`job-row-${job.id}`}
-      className={`job-row${selected ? ' job-row-selected' : ''}`}
+      className={`job-row${selected ? ' job-row-selected' : ''}${cursor ? ' job-row-cursor' : ''}`}
       role="row"
       aria-rowindex={index + 2}
       aria-selected={selected}
-      style={style}
+      style={rowStyle(start)}
       onClick={() => selectJob(job.id)}
       data-job-id={job.id}
     >
@@ -146,7 +170,9 @@ function JobRow({ job, index, selected, style }: { job: JobSummary; index: numbe
         {job.command}
       </span>
       <span role="gridcell">
-        <span className={`badge badge-${job.state}`}>{STATE_WORDS[job.state]}</span>
+        <span className={`badge badge-${cancelling ? 'cancelling' : job.state}`} title={job.error ?? undefined}>
+          {cancelling ? 'Cancelling…' : STATE_WORDS[job.state]}
+        </span>
       </span>
       <span role="gridcell" className="num">
         {job.attempts}/{job.maxAttempts}
@@ -154,12 +180,12 @@ function JobRow({ job, index, selected, style }: { job: JobSummary; index: numbe
       <span role="gridcell" className="num">
         {formatClock(job.createdAt)}
       </span>
-      <span role="gridcell" className="num">
-        {took}
+      <span role="gridcell" className="num" data-testid="took">
+        {tookText(job, now)}
       </span>
     </div>
   );
-}
+});
 
 function EmptyJobs({ filtered }: { filtered: boolean }) {
   if (filtered) return <p className="empty">No jobs match this filter.</p>;

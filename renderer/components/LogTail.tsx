@@ -1,6 +1,7 @@
 // The tail of a job's log, following as it grows. Job events pull new text; a running job's output
 // does not raise events, so while it runs the tail is also read once a second — one small request,
-// only for the one job on screen.
+// only for the one job on screen. Which stream opens first is decided in actions (stderr for a
+// failed job); the switch is always one click away, and an empty stream offers the other.
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { followLog, setLogStream } from '../actions';
 import { useJobs } from '../stores/jobs';
@@ -49,8 +50,20 @@ export function LogTail({ running }: { running: boolean }) {
         }}
       >
         {log.truncated && <span className="muted">… earlier output not shown{'\n'}</span>}
-        {log.text === '' ? <span className="muted">No output on {log.stream}.</span> : log.text}
+        {log.text !== '' ? log.text : log.loading ? <span className="muted">Reading {log.stream}…</span> : <EmptyStream stream={log.stream} />}
       </pre>
     </section>
+  );
+}
+
+function EmptyStream({ stream }: { stream: 'stdout' | 'stderr' }) {
+  const other = stream === 'stdout' ? 'stderr' : 'stdout';
+  return (
+    <span className="muted">
+      No output on {stream}.{' '}
+      <button type="button" className="link-button" onClick={() => setLogStream(other)}>
+        Show {other}
+      </button>
+    </span>
   );
 }

@@ -3,6 +3,7 @@
 // counts, so 100,000 queued jobs cost one page of rows, not 100,000.
 import { create } from 'zustand';
 import type { Job, JobState, JobSummary, LogChunk } from '../../shared/model.js';
+import { preferredStream } from '../job-words.js';
 
 export interface JobFilter {
   lane: string | null;
@@ -15,6 +16,8 @@ export interface LogView {
   nextOffset: number;
   truncated: boolean;
   loading: boolean;
+  /** The person picked this stream; the window no longer picks one for them. */
+  chosen: boolean;
 }
 
 export interface JobsState {
@@ -26,6 +29,8 @@ export interface JobsState {
   loading: boolean;
   error: string | null;
   selectedId: number | null;
+  /** The row the keyboard is on: the open job, or the last one open, so closing returns to it. */
+  cursorId: number | null;
   /** The open job in full, once read; its summary fields follow the job's events. */
   detail: Job | null;
   /** The last event (or answer) the detail reflects. */
@@ -33,9 +38,11 @@ export interface JobsState {
   log: LogView;
   /** The engine's refusal of the last cancel / retry. */
   actionError: string | null;
+  /** Jobs a cancel was sent for, until their state shows it went through (or the engine refuses). */
+  cancelling: Record<number, true>;
 }
 
-export const EMPTY_LOG: LogView = { stream: 'stdout', text: '', nextOffset: 0, truncated: false, loading: false };
+export const EMPTY_LOG: LogView = { stream: 'stdout', text: '', nextOffset: 0, truncated: false, loading: false, chosen: false };
 
 export const useJobs = create<JobsState>(() => ({
   seq: 0,
@@ -45,10 +52,12 @@ export const useJobs = create<JobsState>(() => ({
   loading: false,
   error: null,
   selectedId: null,
+  cursorId: null,
   detail: null,
   detailSeq: 0,
   log: EMPTY_LOG,
   actionError: null,
+  cancelling: {},
 }));
 
 /** Rows kept after live additions; older ones are paged in again on demand. */
@@ -105,4 +114,13 @@ export function applyJobEvents(state: JobsState, jobs: JobSummary[]): Partial<Jo
     patch.rows = rows;
   }
   return patch;
+}
+
+/**
+ * The open job's log once its state is known or changes: turned to stderr when the job turns out
+ * to have failed, unless the person picked a stream themselves. The caller reads the new stream.
+ */
+export function logForState(log: LogView, state: JobState): LogView {
+  const stream = preferredStream(state);
+  return log.chosen || log.stream === stream || stream === 'stdout' ? log : { ...EMPTY_LOG, stream, loading: true };
 }

@@ -1,18 +1,25 @@
-// The README's pictures, taken from a real engine doing real work: lanes with a nudge, the jobs
-// view with a job open, and the scale timeline, in light and dark. Only with LANES_SCREENSHOTS=1,
-// so an ordinary test run never rewrites the committed images.
+// The pictures in the README and docs/window.md, taken from a real engine doing real work, in light
+// and dark: the first-run help, lanes with a nudge, a job open, a failed job on its error, a cancel
+// on its way, six lanes with three nudges (folded too), the same at 200 % zoom, and the scale
+// timeline. Only with LANES_SCREENSHOTS=1, so an ordinary test run never rewrites the images.
 import type { Locator, Page } from '@playwright/test';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, laneRow } from './fixtures.js';
 import type { PageGlobals } from './in-page.js';
+import { dismissHelp, sixLanesThreeNudges } from './scene.js';
 
 test.skip(process.env.LANES_SCREENSHOTS !== '1', 'set LANES_SCREENSHOTS=1 to rewrite docs/screenshots/');
 test.setTimeout(240_000);
-test.use({ viewport: { width: 1100, height: 900 } });
 
 async function shoot(page: Page, name: string, target?: Locator): Promise<void> {
+  // The scripts run in a throwaway temporary folder: the pictures leave out where it happened to
+  // be. (Set through the DOM: the window's CSP rightly refuses an injected style sheet.)
+  await page.evaluate(() => {
+    const g = globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ style: { display: string } }> } };
+    for (const el of Array.from(g.document.querySelectorAll('[data-fact="folder"]'))) el.style.display = 'none';
+  });
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     // Let the charts redraw in the new colours before the picture.
@@ -31,50 +38,139 @@ function workDir(): string {
     writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
     chmodSync(join(dir, name), 0o755);
   };
-  script('make-thumb.sh', 'echo "reading $1"\nsleep 2\necho "resized to 1024 px"\necho "wrote thumbs/$(basename "$1")"');
+  script(
+    'make-thumb.sh',
+    [
+      'echo "reading $1"',
+      'sleep 2',
+      'case "$1" in *.HEIC) echo "make-thumb: cannot decode $1: no HEIC decoder installed" >&2; exit 2;; esac',
+      'echo "resized to 1024 px"',
+      'echo "wrote thumbs/$(basename "$1")"',
+    ].join('\n'),
+  );
   script('render-frame.sh', 'echo "rendering frame $1 of 4,061"\nsleep 12\necho "frame $1 done"');
+  script('index-docs.sh', 'echo "indexing $1"\nsleep 40');
   return dir;
 }
 
-test('screenshots', async ({ lanes: page, daemon }) => {
-  const cwd = workDir();
-  try {
-    await daemon.api('addLane', { name: 'thumbs', class: 'cpu', cap: 3 });
-    const frames = Array.from({ length: 4_061 }, (_, i) => ({ lane: 'worker', cwd, argv: ['./render-frame.sh', String(i + 1)] }));
-    await daemon.api('addJobs', { jobs: frames });
-    const photos = Array.from({ length: 12 }, (_, i) => ({ lane: 'thumbs', cwd, argv: ['./make-thumb.sh', `photos/IMG_${1040 + i}.jpg`] }));
-    await daemon.api('addJobs', { jobs: photos });
+/** A held request: the picture is taken while the engine has not answered yet. */
+async function holdCancels(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((done) => (release = done));
+  await page.route('**/api/jobs/*/cancel', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
 
-    const worker = laneRow(page, 'worker');
-    const thumbs = laneRow(page, 'thumbs');
-    await expect(worker.getByTestId('nudge')).toContainText('4,060 waiting and all 1 worker busy');
-    await expect.poll(async () => (await daemon.api('status', {})).lanes.find((l) => l.name === 'thumbs')?.succeeded ?? 0, { timeout: 60_000 }).toBeGreaterThanOrEqual(5);
+test.describe('at 100 %', () => {
+  test.use({ viewport: { width: 1100, height: 760 } });
 
-    await page.getByLabel('Lane', { exact: true }).selectOption('thumbs');
-    await shoot(page, 'lanes');
-    await shoot(page, 'nudge', worker);
+  test('a day’s work: help, lanes, a job, a failure, a cancel, the timeline', async ({ lanes: page, daemon }) => {
+    const cwd = workDir();
+    try {
+      await daemon.api('addLane', { name: 'thumbs', class: 'cpu', cap: 3 });
+      const frames = Array.from({ length: 4_061 }, (_, i) => ({ lane: 'worker', cwd, argv: ['./render-frame.sh', String(i + 1)] }));
+      await daemon.api('addJobs', { jobs: frames });
+      const photos = Array.from({ length: 12 }, (_, i) => ({ lane: 'thumbs', cwd, argv: ['./make-thumb.sh', `photos/IMG_${1040 + i}.${i === 4 ? 'HEIC' : 'jpg'}`], maxAttempts: 2 }));
+      await daemon.api('addJobs', { jobs: photos });
 
-    await page.locator('[data-job-id]', { has: page.locator('.badge', { hasText: 'Succeeded' }) }).first().click();
-    await expect(page.getByTestId('log-text')).toContainText('wrote thumbs/');
-    await shoot(page, 'jobs');
+      const worker = laneRow(page, 'worker');
+      const thumbs = laneRow(page, 'thumbs');
+      await expect(worker.getByTestId('nudge')).toContainText('4,060 waiting and all 1 worker busy');
+      await expect(thumbs.getByTestId('failed')).toHaveText('1', { timeout: 60_000 });
+      await expect.poll(async () => (await daemon.api('status', {})).lanes.find((l) => l.name === 'thumbs')?.succeeded ?? 0, { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
+      await shoot(page, 'help');
+      await dismissHelp(page);
 
-    // Act on the nudge while the photos still hold three workers: the machine is shared, then
-    // the render lane takes the rest once the photos are done.
-    await worker.getByRole('button', { name: /Raise to/ }).click();
-    await expect(thumbs.getByTestId('waiting')).toHaveText('0', { timeout: 60_000 });
-    await expect(worker.locator('.pips .pip-busy')).toHaveCount(7, { timeout: 60_000 });
-    await expect(thumbs.locator('.pips .pip-busy, .pips .pip-idle')).toHaveCount(0, { timeout: 60_000 });
-    // A second batch of photos while the renders hold the whole machine: the photos get a worker
-    // as soon as a frame finishes (every lane with work gets one), then give it back.
-    await daemon.api('addJobs', { jobs: Array.from({ length: 6 }, (_, i) => ({ lane: 'thumbs', cwd, argv: ['./make-thumb.sh', `photos/IMG_${1060 + i}.jpg`] })) });
-    await expect(thumbs.getByTestId('mood')).toHaveText('Sharing the machine');
-    await expect(thumbs.locator('.pips .pip-busy')).toHaveCount(1, { timeout: 30_000 });
-    await expect(thumbs.getByTestId('waiting')).toHaveText('0', { timeout: 60_000 });
-    await expect(thumbs.locator('.pips .pip-busy, .pips .pip-idle')).toHaveCount(0, { timeout: 60_000 });
-    await page.getByRole('tab', { name: 'Scale timeline' }).click();
-    await expect(page.getByTestId('ledger').locator('li')).not.toHaveCount(0);
-    await shoot(page, 'timeline');
-  } finally {
-    rmSync(cwd, { recursive: true, force: true });
-  }
+      await page.getByLabel('Lane', { exact: true }).selectOption('thumbs');
+      await shoot(page, 'lanes');
+      await shoot(page, 'nudge', worker);
+
+      await page.locator('[data-job-id]', { has: page.locator('.badge', { hasText: 'Succeeded' }) }).first().click();
+      await expect(page.getByTestId('log-text')).toContainText('wrote thumbs/');
+      await shoot(page, 'jobs');
+
+      await page.locator('[data-job-id]', { has: page.locator('.badge', { hasText: 'Failed' }) }).first().click();
+      await expect(page.getByTestId('log-text')).toContainText('no HEIC decoder');
+      await shoot(page, 'failed');
+
+      // The frame being rendered is the oldest of 4,061: the running filter finds it.
+      await page.getByLabel('Lane', { exact: true }).selectOption('worker');
+      await page.getByLabel('State', { exact: true }).selectOption('running');
+      await page.locator('[data-job-id]').first().click();
+      await expect(page.getByTestId('log-text')).toContainText('rendering frame');
+      const release = await holdCancels(page);
+      await page.getByTestId('job-detail').getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByTestId('job-state')).toHaveText('Cancelling…');
+      await shoot(page, 'cancelling');
+      release();
+      await expect(page.getByTestId('job-state')).toHaveText('Cancelled');
+      await page.keyboard.press('Escape');
+      await page.getByLabel('State', { exact: true }).selectOption('');
+
+      // Act on the nudge while the photos still hold workers: the machine is shared, then the
+      // render lane takes the rest once the photos are done.
+      await worker.getByRole('button', { name: /Raise to/ }).click();
+      await expect(thumbs.getByTestId('waiting')).toHaveText('0', { timeout: 60_000 });
+      await expect(worker.locator('.pips .pip-busy')).toHaveCount(7, { timeout: 60_000 });
+      await expect(thumbs.locator('.pips .pip-busy, .pips .pip-idle')).toHaveCount(0, { timeout: 60_000 });
+      // A second batch of photos while the renders hold the whole machine: the photos get a worker
+      // as soon as a frame finishes (every lane with work gets one), then give it back.
+      await daemon.api('addJobs', { jobs: Array.from({ length: 6 }, (_, i) => ({ lane: 'thumbs', cwd, argv: ['./make-thumb.sh', `photos/IMG_${1060 + i}.jpg`] })) });
+      await expect(thumbs.getByTestId('mood')).toHaveText('Sharing the machine');
+      await expect(thumbs.locator('.pips .pip-busy')).toHaveCount(1, { timeout: 30_000 });
+      await expect(thumbs.getByTestId('waiting')).toHaveText('0', { timeout: 60_000 });
+      await expect(thumbs.locator('.pips .pip-busy, .pips .pip-idle')).toHaveCount(0, { timeout: 60_000 });
+      await page.getByRole('tab', { name: 'Scale timeline' }).click();
+      await expect(page.getByTestId('ledger').locator('li')).not.toHaveCount(0);
+      await shoot(page, 'timeline');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  test('six lanes, three nudges, a job open; then the lanes folded', async ({ lanes: page, daemon }) => {
+    const cwd = workDir();
+    try {
+      await dismissHelp(page);
+      await sixLanesThreeNudges(page, daemon, { cwd, argv: sceneCommand });
+      await shoot(page, 'six-lanes');
+      await page.locator('[data-job-id]', { has: page.locator('.badge', { hasText: 'Running' }) }).first().click();
+      await expect(page.getByTestId('log-text')).not.toBeEmpty();
+      await shoot(page, 'six-lanes-job');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Lanes', exact: true }).click();
+      await shoot(page, 'lanes-folded');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
 });
+
+test.describe('at 200 % zoom', () => {
+  test.use({ viewport: { width: 550, height: 380 }, deviceScaleFactor: 2 });
+
+  test('six lanes and three nudges, the jobs, and a job’s own view', async ({ lanes: page, daemon }) => {
+    const cwd = workDir();
+    try {
+      await dismissHelp(page);
+      await sixLanesThreeNudges(page, daemon, { cwd, argv: sceneCommand });
+      await shoot(page, 'zoom-lanes');
+      await page.locator('section.work').evaluate((el: { scrollIntoView(options: object): void }) => el.scrollIntoView({ block: 'start' }));
+      await shoot(page, 'zoom-jobs');
+      await page.locator('[data-job-id]', { has: page.locator('.badge', { hasText: 'Running' }) }).first().click();
+      await expect(page.getByTestId('log-text')).not.toBeEmpty();
+      await shoot(page, 'zoom-job');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+function sceneCommand(lane: string, i: number): string[] {
+  if (lane === 'thumbs') return ['./make-thumb.sh', `photos/IMG_${2000 + i}.jpg`];
+  if (lane === 'render') return ['./render-frame.sh', String(i + 1)];
+  return ['./index-docs.sh', `notes/2026-${String(i + 1).padStart(2, '0')}.md`];
+}

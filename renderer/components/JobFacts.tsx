@@ -1,0 +1,82 @@
+// The job's facts under its log: where it ran, its times, its tries, what a persistent worker
+// answered, and every attempt that did not succeed with its own error.
+import type { AttemptRecord, Job } from '../../shared/model';
+import { formatClock, formatDateTime, formatDuration } from '../format';
+import { formatElapsed } from '../job-words';
+import { useSecondClock } from '../stores/clock';
+
+const OUTCOME_WORDS: Record<AttemptRecord['outcome'], string> = { failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
+
+export function JobFacts({ job }: { job: Job }) {
+  const now = useSecondClock(job.state === 'running');
+  const waited = job.startedAt !== null ? job.startedAt - job.createdAt : null;
+  const cwd = job.spec.kind !== 'payload' ? job.spec.cwd : undefined;
+
+  return (
+    <>
+      <dl className="facts">
+        <dt>Lane</dt>
+        <dd>{job.lane}</dd>
+        <dt>Attempts</dt>
+        <dd>
+          {job.attempts} of {job.maxAttempts}
+        </dd>
+        <dt>Exit code</dt>
+        <dd>{job.exitCode ?? '—'}</dd>
+        <dt>Queued</dt>
+        <dd>{formatDateTime(job.createdAt)}</dd>
+        <dt>Started</dt>
+        <dd>
+          {formatDateTime(job.startedAt)}
+          {waited !== null && <span className="muted"> · waited {formatDuration(waited)}</span>}
+        </dd>
+        <dt>Finished</dt>
+        <dd>
+          {formatDateTime(job.finishedAt)}
+          {job.startedAt !== null && (
+            <span className="muted" data-testid="ran-for">
+              {' · '}
+              {job.finishedAt === null ? `running for ${formatElapsed(now - job.startedAt)}` : `ran ${formatDuration(job.finishedAt - job.startedAt)}`}
+            </span>
+          )}
+        </dd>
+        {cwd && (
+          <>
+            <dt data-fact="folder">Folder</dt>
+            <dd className="mono ellipsis" title={cwd} data-fact="folder">
+              {cwd}
+            </dd>
+          </>
+        )}
+        {job.result !== null && job.result !== undefined && (
+          <>
+            <dt>Result</dt>
+            <dd className="mono result">{describeResult(job.result)}</dd>
+          </>
+        )}
+      </dl>
+      {job.history.length > 0 && (
+        <section className="history" aria-labelledby="history-title">
+          <h4 id="history-title">Attempts that did not succeed</h4>
+          <ol>
+            {job.history.map((a) => {
+              const why = a.error ?? (a.exitCode !== null ? `exited with code ${a.exitCode}` : null);
+              return (
+                <li key={a.attempt}>
+                  <span className="num">#{a.attempt}</span> {OUTCOME_WORDS[a.outcome]} at {formatClock(a.finishedAt)}
+                  {why && <span className="history-why"> — {why}</span>}
+                </li>
+              );
+            })}
+          </ol>
+        </section>
+      )}
+    </>
+  );
+}
+
+/** What a persistent worker answered, as JSON, short enough for the pane. */
+function describeResult(result: unknown): string {
+  const json = JSON.stringify(result) ?? String(result);
+  return json.length > 600 ? `${json.slice(0, 600)}…` : json;
+}

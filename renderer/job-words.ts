@@ -1,0 +1,61 @@
+// What a job says about itself in the list and the detail: how long it took (or has been running),
+// how it ended, which log to open first, and whether a cancel is on its way. Pure, so the rules
+// have a table test of their own (test/renderer/words.test.ts).
+import type { JobState, JobSummary, LogChunk } from '../shared/model.js';
+import { formatClock, formatDuration, plural } from './format.js';
+
+/** Running time, read once a second: whole seconds, so the figure does not flicker in tenths. */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1_000));
+  return s < 60 ? `${s} s` : formatDuration(s * 1_000);
+}
+
+/** The list's "Took": how long it ran, or how long it has been running so far. */
+export function tookText(job: JobSummary, now: number): string {
+  if (job.startedAt === null) return '';
+  if (job.finishedAt !== null) return formatDuration(job.finishedAt - job.startedAt);
+  return job.state === 'running' ? formatElapsed(now - job.startedAt) : '';
+}
+
+/** The error is what a person opens a failed job for, and a failing command writes it on stderr. */
+export function preferredStream(state: JobState | undefined): LogChunk['stream'] {
+  return state === 'failed' ? 'stderr' : 'stdout';
+}
+
+/** A cancel sent and not yet seen through: shown only while the job still looks unfinished. */
+export function isCancelling(job: Pick<JobSummary, 'id' | 'state'>, cancelling: Readonly<Record<number, true>>): boolean {
+  return cancelling[job.id] === true && (job.state === 'queued' || job.state === 'running');
+}
+
+/** Cancels that the jobs' new states have answered (they finished one way or another) are forgotten. */
+export function settleCancels(cancelling: Record<number, true>, jobs: readonly Pick<JobSummary, 'id' | 'state'>[]): Record<number, true> {
+  let out = cancelling;
+  for (const job of jobs) {
+    if (out[job.id] && job.state !== 'queued' && job.state !== 'running') {
+      if (out === cancelling) out = { ...cancelling };
+      delete out[job.id];
+    }
+  }
+  return out;
+}
+
+export interface Outcome {
+  tone: 'bad' | 'warn' | 'quiet';
+  title: string;
+  /** The engine's words for why (signal, timeout, exit status …), when it gave any. */
+  why: string | null;
+}
+
+/** How a job ended — or why it is waiting to run again — in a line a person reads first. */
+export function outcomeOf(job: JobSummary): Outcome | null {
+  const why = job.error ?? (job.exitCode !== null && job.exitCode !== 0 ? `exited with code ${job.exitCode}` : null);
+  if (job.state === 'failed') {
+    return { tone: 'bad', title: job.attempts > 1 ? `Failed after ${plural(job.attempts, 'attempt')}` : 'Failed', why };
+  }
+  if (job.state === 'cancelled') return { tone: 'quiet', title: 'Cancelled', why: job.error };
+  if (job.state === 'queued' && job.attempts > 0 && why !== null) {
+    const when = job.runAfter !== null ? `runs again at ${formatClock(job.runAfter)}` : 'runs again when there is room';
+    return { tone: 'warn', title: `Attempt ${job.attempts} of ${job.maxAttempts} failed; it ${when}`, why };
+  }
+  return null;
+}

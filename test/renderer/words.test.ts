@@ -1,0 +1,124 @@
+// The window's words about jobs and lanes, table by table: what "Took" says while a job runs,
+// which log a job opens on, when "Cancelling…" shows and when it is forgotten, how a job's ending
+// reads, why a lane runs nothing, and the folded lanes' one line.
+import { describe, expect, it as test } from 'vitest';
+import type { JobState, JobSummary, LaneStatus } from '../../shared/model.js';
+import { formatElapsed, isCancelling, outcomeOf, preferredStream, settleCancels, tookText } from '../../renderer/job-words.js';
+import { classHint, laneReason, lanesSummary } from '../../renderer/lane-words.js';
+import { EMPTY_LOG, logForState } from '../../renderer/stores/jobs.js';
+
+function job(patch: Partial<JobSummary> = {}): JobSummary {
+  return { id: 7, lane: 'worker', command: 'true', state: 'queued', attempts: 0, maxAttempts: 3, createdAt: 0, startedAt: null, finishedAt: null, exitCode: null, error: null, runAfter: null, ...patch };
+}
+
+function lane(patch: Partial<LaneStatus> = {}): LaneStatus {
+  return {
+    name: 'worker', class: 'cpu', cap: 1, workerCommand: null, workerCwd: null, timeoutMs: null, workers: 0, busy: 0, idle: 0, draining: 0, waiting: 0, delayed: 0,
+    running: 0, succeeded: 0, failed: 0, cancelled: 0, throughputPerMin: 0, medianWaitMs: null, mood: 'idle', nudge: null, startsBlockedUntil: null, ...patch,
+  };
+}
+
+describe('took', () => {
+  test('running time reads in whole seconds, so a once-a-second tick never shows tenths', () => {
+    expect([0, 999, 1_000, 4_600, 59_999, 60_000, 184_000].map(formatElapsed)).toEqual(['0 s', '0 s', '1 s', '4 s', '59 s', '1 min', '3 min 4 s']);
+    expect(formatElapsed(-50)).toBe('0 s');
+  });
+
+  test('a running job shows how long it has run so far; a finished one how long it took; others nothing', () => {
+    expect(tookText(job({ state: 'running', startedAt: 10_000 }), 22_400)).toBe('12 s');
+    expect(tookText(job({ state: 'succeeded', startedAt: 10_000, finishedAt: 10_850 }), 99_000)).toBe('850 ms');
+    expect(tookText(job({ state: 'queued' }), 99_000)).toBe('');
+    // Queued again for a retry: it is not running now, whatever its last start says.
+    expect(tookText(job({ state: 'queued', startedAt: 10_000, attempts: 1 }), 99_000)).toBe('');
+    expect(tookText(job({ state: 'running', startedAt: 10_000 }), 10_000)).not.toBe('running');
+  });
+});
+
+test('a failed job opens on stderr, where its error is; every other job on stdout', () => {
+  const states: (JobState | undefined)[] = ['failed', 'succeeded', 'running', 'queued', 'cancelled', undefined];
+  expect(states.map(preferredStream)).toEqual(['stderr', 'stdout', 'stdout', 'stdout', 'stdout', 'stdout']);
+});
+
+describe('cancelling', () => {
+  test('shows only while a cancel is out and the job still looks unfinished', () => {
+    const sent = { 7: true } as const;
+    expect(isCancelling(job({ state: 'running' }), sent)).toBe(true);
+    expect(isCancelling(job({ state: 'queued' }), sent)).toBe(true);
+    expect(isCancelling(job({ state: 'cancelled' }), sent)).toBe(false);
+    expect(isCancelling(job({ state: 'succeeded' }), sent)).toBe(false);
+    expect(isCancelling(job({ id: 8, state: 'running' }), sent)).toBe(false);
+  });
+
+  test('is forgotten once the job has finished either way, and kept while it runs on', () => {
+    const sent: Record<number, true> = { 7: true, 8: true, 9: true };
+    const after = settleCancels(sent, [job({ id: 7, state: 'cancelled' }), job({ id: 8, state: 'running' }), job({ id: 9, state: 'succeeded' })]);
+    expect(after).toEqual({ 8: true });
+    expect(sent).toEqual({ 7: true, 8: true, 9: true });
+    // Nothing to settle: the same object, so the store does not re-render for it.
+    expect(settleCancels(after, [job({ id: 8, state: 'running' }), job({ id: 3, state: 'failed' })])).toBe(after);
+  });
+});
+
+describe('how a job ended', () => {
+  test('a failure leads with the engine’s reason, or the exit code when it gave none', () => {
+    expect(outcomeOf(job({ state: 'failed', attempts: 3, exitCode: 3 }))).toEqual({ tone: 'bad', title: 'Failed after 3 attempts', why: 'exited with code 3' });
+    expect(outcomeOf(job({ state: 'failed', attempts: 1, error: 'timed out after 5 s' }))).toEqual({ tone: 'bad', title: 'Failed', why: 'timed out after 5 s' });
+    expect(outcomeOf(job({ state: 'cancelled', error: 'cancelled while running' }))).toEqual({ tone: 'quiet', title: 'Cancelled', why: 'cancelled while running' });
+  });
+
+  test('a retry waiting for its moment says which attempt failed and that it runs again', () => {
+    const waiting = outcomeOf(job({ state: 'queued', attempts: 1, error: 'exit 1', runAfter: Date.UTC(2030, 0, 1, 12, 0, 5) }));
+    expect(waiting?.tone).toBe('warn');
+    expect(waiting?.title).toMatch(/^Attempt 1 of 3 failed; it runs again at /);
+    expect(outcomeOf(job({ state: 'queued', attempts: 1, error: 'exit 1' }))?.title).toBe('Attempt 1 of 3 failed; it runs again when there is room');
+  });
+
+  test('success, running and a fresh job need no banner', () => {
+    expect([job({ state: 'succeeded', exitCode: 0 }), job({ state: 'running' }), job()].map(outcomeOf)).toEqual([null, null, null]);
+  });
+});
+
+describe('lanes', () => {
+  const now = 1_000_000;
+
+  test('a lane that runs nothing says why; a busy one needs no reason', () => {
+    expect(laneReason(lane({ cap: 0, mood: 'off' }), now)).toBe('cap 0 — raise the cap to run its jobs');
+    expect(laneReason(lane({ startsBlockedUntil: now + 30_000, waiting: 4 }), now)).toMatch(/^its worker command keeps exiting as it starts — next try at /);
+    // A hold that has passed is no reason any more.
+    expect(laneReason(lane({ startsBlockedUntil: now - 1 }), now)).toBeNull();
+    expect(laneReason(lane({ delayed: 2 }), now)).toBe('2 retries waiting to run again');
+    expect(laneReason(lane({ delayed: 2, waiting: 1 }), now)).toBeNull();
+    expect(laneReason(lane({ mood: 'working', busy: 1 }), now)).toBeNull();
+  });
+
+  test('the class tag says how jobs run, and that an ml lane without a worker command loads its model per job', () => {
+    expect(classHint({ class: 'ml', workerCommand: null })).toContain('without a worker command');
+    expect(classHint({ class: 'ml', workerCommand: ['python3', 'w.py'] })).toContain('loads the model once');
+    expect(classHint({ class: 'cpu', workerCommand: null })).toContain('own command');
+  });
+
+  test('folded, the lanes read as one line that still says when one could run faster', () => {
+    const nudge = { text: 'n', waiting: 4, busy: 1, ceiling: 7, suggestedCap: 5 };
+    expect(lanesSummary([lane({ busy: 1, waiting: 4, nudge }), lane({ name: 'ml', cap: 0 })])).toBe('2 lanes · 1 worker busy · 4 jobs waiting · 1 lane could run faster');
+    expect(lanesSummary([lane({ failed: 3 }), lane({ nudge }), lane({ nudge })])).toBe('3 lanes · 0 workers busy · 0 jobs waiting · 3 failed jobs · 2 lanes could run faster');
+  });
+});
+
+describe('the open job’s log', () => {
+  const followed = { ...EMPTY_LOG, text: 'partial output\n', nextOffset: 15 };
+
+  test('turns to stderr when the job turns out to have failed, starting from its tail', () => {
+    expect(logForState(followed, 'failed')).toEqual({ ...EMPTY_LOG, stream: 'stderr', loading: true });
+  });
+
+  test('stays where it is otherwise, and always when the person picked the stream', () => {
+    expect(logForState(followed, 'succeeded')).toBe(followed);
+    expect(logForState(followed, 'running')).toBe(followed);
+    const picked = { ...followed, chosen: true };
+    expect(logForState(picked, 'failed')).toBe(picked);
+    const onStderr = { ...followed, stream: 'stderr' as const };
+    expect(logForState(onStderr, 'failed')).toBe(onStderr);
+    // A failed job that was retried and then succeeded: stderr stays, the person is reading it.
+    expect(logForState(onStderr, 'succeeded')).toBe(onStderr);
+  });
+});
