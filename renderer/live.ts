@@ -94,12 +94,23 @@ export async function loadJobs(filter: JobFilter): Promise<void> {
     if (generation !== jobsGeneration) return;
     useJobs.setState((s) => ({ seq: value.seq, rows: value.jobs, nextBeforeId: value.nextBeforeId, loading: false, cancelling: settleCancels(s.cancelling, value.jobs) }));
     applyJobs(meanwhile);
+    goOnIfShort(value, 0);
   } catch (error) {
     if (generation === jobsGeneration) useJobs.setState({ loading: false, error: messageOf(error) });
   }
 }
 
-export async function loadMoreJobs(): Promise<void> {
+/**
+ * The engine looks through a bounded window of jobs per request, so a filtered page can come
+ * back short while older matches remain: ask on by itself, a bounded number of times, rather
+ * than wait for a scroll that a short list cannot make.
+ */
+const CONTINUATIONS_MAX = 50;
+function goOnIfShort(page: { jobs: readonly unknown[]; nextBeforeId: number | null }, depth: number): void {
+  if (page.jobs.length < PAGE_SIZE / 2 && page.nextBeforeId !== null && depth < CONTINUATIONS_MAX) void loadMoreJobs(depth + 1);
+}
+
+export async function loadMoreJobs(depth = 0): Promise<void> {
   const { loading, nextBeforeId, filter } = useJobs.getState();
   if (loading || nextBeforeId === null) return;
   const generation = jobsGeneration;
@@ -111,6 +122,7 @@ export async function loadMoreJobs(): Promise<void> {
     // The rows above already have what arrived meanwhile; the new ones need what came after them.
     useJobs.setState((s) => ({ rows: s.rows.concat(value.jobs), nextBeforeId: value.nextBeforeId, loading: false }));
     applyJobs(meanwhile, value.seq);
+    goOnIfShort(value, depth);
   } catch (error) {
     if (generation === jobsGeneration) useJobs.setState({ loading: false, error: messageOf(error) });
   }

@@ -24,6 +24,7 @@ import { JobQueries } from './store/job-queries.js';
 import { JobStore } from './store/jobs.js';
 import { diskFullError, isDiskFull } from './store/disk-full.js';
 import { LaneStore } from './store/lanes.js';
+import { JobCounts } from './store/counts.js';
 import { Ledger } from './store/ledger.js';
 import { validate } from './validate.js';
 import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
@@ -91,6 +92,7 @@ const defaultLog = (line: string) => process.stderr.write(`lanes: ${line}\n`);
 class LanesEngine implements Engine {
   readonly events: EventHub;
   private readonly fleet: Fleet;
+  private readonly counts: JobCounts;
   private readonly publisher: LanePublisher;
   private readonly board: StatusBoard;
   private readonly handlers;
@@ -107,8 +109,9 @@ class LanesEngine implements Engine {
   ) {
     const log = options.log ?? defaultLog;
     this.events = new EventHub(startedAt * 1000, (error) => log(`an event listener failed: ${(error as Error)?.stack ?? String(error)}`));
-    const lanes = new LaneStore(db);
-    const jobs = new JobStore(db);
+    this.counts = new JobCounts(db);
+    const lanes = new LaneStore(db, this.counts);
+    const jobs = new JobStore(db, this.counts);
     const queries = new JobQueries(db);
     const ledger = new Ledger(db);
     const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, {}), log);
@@ -134,7 +137,7 @@ class LanesEngine implements Engine {
       changed: () => this.publisher.soon(),
     });
 
-    const recent = new RecentFiguresBoard(queries, Date.now());
+    const recent = new RecentFiguresBoard();
     this.events.subscribe(recent.observe);
     const inputs = (): StatusInputs => ({
       now: Date.now(),
@@ -222,6 +225,12 @@ class LanesEngine implements Engine {
       this.publisher.stop();
       await this.fleet.shutdown(options.graceMs ?? 10_000);
       if (this.cgroupBase) await removeCgroupTree(this.cgroupBase);
+      try {
+        // Last, when no job moves any more: the next start reads them instead of counting.
+        this.counts.save();
+      } catch (error) {
+        (this.options.log ?? defaultLog)(`could not save job counts (the next start counts them afresh): ${(error as Error).message}`);
+      }
       this.db.close();
       this.lock.release();
     })();

@@ -1,5 +1,6 @@
-// The worker runtime: one OS process that pulls a job, runs it, reports, and pulls again.
-// It holds nothing between jobs that another worker could not rebuild from the store.
+// The worker runtime: one OS process that pulls jobs, runs them one at a time, reports each,
+// and pulls again. The jobs in its hand are still queued in the store: if it dies, they are
+// simply given to another worker.
 import { connect } from './channel.js';
 import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from './protocol.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
@@ -15,6 +16,8 @@ const command = env[WORKER_ENV.command];
 const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd], cgroupBase) : null;
 
 let running: { job: JobAssignment; proc: RunningProcess } | null = null;
+/** Jobs handed over to run after the current one, in order; not started. */
+const hand: JobAssignment[] = [];
 /** A persistent command keeps its process group across jobs; the engine hears of it once. */
 let reportedPgid: number | undefined;
 /** Waiting for the engine's answer to a pull; a `wake` meanwhile is already answered. */
@@ -47,9 +50,23 @@ function finish(job: JobAssignment, outcome: JobOutcome): void {
   // A command that cannot start would fail every job it is given, one after another: report this
   // job, take no other, and say why by how we exit, so the engine backs the lane off.
   if (persistent?.diedWhileStarting) draining = true;
-  asking = !draining;
-  channel.send({ t: 'done', jobId: job.id, attempt: job.attempt, outcome, pull: !draining });
-  if (draining) exit(persistent?.diedWhileStarting ? EXIT_COMMAND_WONT_START : 0);
+  if (draining) hand.length = 0;
+  const next = hand.shift();
+  // The report goes out before the next job starts: the engine must know it runs here if this
+  // worker dies under it.
+  const pull = !draining && hand.length === 0 && !asking;
+  if (pull) asking = true;
+  channel.send({ t: 'done', jobId: job.id, attempt: job.attempt, outcome, pull, ...(next ? { next: { jobId: next.id, attempt: next.attempt } } : {}) });
+  if (next) void run(next);
+  else if (draining) exit(persistent?.diedWhileStarting ? EXIT_COMMAND_WONT_START : 0);
+}
+
+function cancel(jobId: number, graceMs: number): void {
+  if (running?.job.id === jobId) return running.proc.cancel(graceMs);
+  const at = hand.findIndex((j) => j.id === jobId);
+  if (at < 0) return;
+  hand.splice(at, 1);
+  channel.send({ t: 'dropped', jobId });
 }
 
 /** Set once this worker is leaving by its own choice: the channel closing then is expected. */
@@ -66,20 +83,26 @@ function exit(code = 0): void {
 
 channel.onMessage((m: ToWorker) => {
   switch (m.t) {
-    case 'job':
+    case 'jobs': {
       asking = false;
-      if (m.job) void run(m.job);
-      else if (draining) exit();
+      if (!draining) hand.push(...m.jobs);
+      if (running) return;
+      const first = hand.shift();
+      if (!first) return void (draining && exit());
+      if (!(m.firstStarted && first === m.jobs[0])) channel.send({ t: 'started', jobId: first.id, attempt: first.attempt });
+      void run(first);
       return;
+    }
     case 'wake':
       if (!running && !asking && !draining) pull();
       return;
     case 'drain':
       draining = true;
+      hand.length = 0;
       if (!running && !asking) exit();
       return;
     case 'cancel':
-      if (running?.job.id === m.jobId) running.proc.cancel(m.graceMs);
+      cancel(m.jobId, m.graceMs);
       return;
     case 'ping':
       channel.send({ t: 'pong', n: m.n });

@@ -1,6 +1,7 @@
 // A lane whose worker command stays up between jobs (a script that loads a model once) and
 // answers one JSON line per job. Protocol: docs/worker-protocol.md. Its answers are untrusted:
 // a line too long, an answer too deep or too large fails that job, never this process.
+import type { JobSpec } from '../../shared/model.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -59,7 +60,8 @@ export class PersistentCommand {
       this.stop(graceMs);
     };
     if (job.timeoutMs !== null) this.current!.timer = setTimeout(() => stopFor('timed out', TIMEOUT_GRACE_MS), job.timeoutMs);
-    const payload = job.spec.kind === 'payload' ? job.spec.payload : job.spec;
+    const spec = JSON.parse(job.specJson) as JobSpec;
+    const payload = spec.kind === 'payload' ? spec.payload : spec;
     child.stdin.write(JSON.stringify({ id: job.id, attempt: job.attempt, payload }) + '\n');
     return { pgid: child.pid, done, cancel: (graceMs) => stopFor('cancelled', graceMs) };
   }

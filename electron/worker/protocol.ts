@@ -1,12 +1,14 @@
-// The messages between the engine and one worker process. The worker holds nothing between
-// jobs: it pulls a job, runs it, reports the outcome and pulls again. Everything it needs for a
-// job comes in the `job` message; everything it learned goes back in `done`.
-import type { JobSpec, JobState } from '../../shared/model.js';
+// The messages between the engine and one worker process. The worker holds no state the store
+// does not have: it pulls jobs, runs them one at a time, reports each outcome and pulls again.
+// Under a deep backlog it is handed a few jobs at once, so it goes from one to the next without
+// waiting on the engine; the engine records each as started when the report says so.
+import type { JobState } from '../../shared/model.js';
 
 export interface JobAssignment {
   id: number;
   attempt: number;
-  spec: JobSpec;
+  /** What it runs, as the JSON the store keeps: parsed by the worker, not by the engine on its busiest path. */
+  specJson: string;
   /** The most this run may take; at the limit it fails and its processes are ended. Null: no limit. */
   timeoutMs: number | null;
   /** Where this job's stdout and stderr go (capped, tail kept). */
@@ -15,13 +17,18 @@ export interface JobAssignment {
 }
 
 export type ToWorker =
-  /** The next job, or none: then the worker waits for `wake`. */
-  | { t: 'job'; job: JobAssignment | null }
+  /**
+   * Jobs to run, in order, each when the one before has ended. `firstStarted`: the engine has
+   * already recorded the first as started here (it answered an idle worker). The others are in
+   * hand: the worker says when it goes on to one (`done.next`, or `started` when it was idle),
+   * and the engine records it then. None: wait for `wake`.
+   */
+  | { t: 'jobs'; jobs: JobAssignment[]; firstStarted: boolean }
   /** Work has arrived for an idle worker's lane. */
   | { t: 'wake' }
-  /** Finish the current job (if any), then exit; take no new one. */
+  /** Finish the current job (if any), then exit; start none of those in hand. */
   | { t: 'drain' }
-  /** Stop the running job: TERM its process group, KILL after `graceMs`. */
+  /** Stop the running job (TERM its process group, KILL after `graceMs`), or drop one in hand. */
   | { t: 'cancel'; jobId: number; graceMs: number }
   | { t: 'ping'; n: number };
 
@@ -30,8 +37,15 @@ export type FromWorker =
   | { t: 'pull' }
   /** The running job's process group, so the engine can end it if this worker dies. */
   | { t: 'spawned'; jobId: number; pgid: number }
-  /** Outcome of a job, and (when `pull`) a request for the next one in the same breath. */
-  | { t: 'done'; jobId: number; attempt: number; outcome: JobOutcome; pull: boolean }
+  /**
+   * Outcome of a job. `next`: the job in hand it goes on to now. `pull`: its hand is empty and it
+   * asks for more in the same breath (with `next`, to have them ready when that one ends).
+   */
+  | { t: 'done'; jobId: number; attempt: number; outcome: JobOutcome; pull: boolean; next?: { jobId: number; attempt: number } }
+  /** It went on to a job in hand while idle (its answer came after it had finished the last). */
+  | { t: 'started'; jobId: number; attempt: number }
+  /** A job in hand it was told to cancel before it started it: that job will not run here. */
+  | { t: 'dropped'; jobId: number }
   | { t: 'pong'; n: number };
 
 export interface JobOutcome {

@@ -2,6 +2,7 @@
 // offers one), output streamed to capped logs. The job is over when its own process exits: then
 // everything it started is ended, and its output is read for a moment more, never waited on,
 // since a descendant that escaped could hold the pipes open for ever.
+import type { JobSpec } from '../../shared/model.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -35,7 +36,7 @@ function newCgroup(base: string | null, job: JobAssignment): string | null {
 }
 
 export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null): RunningProcess {
-  const spec = job.spec;
+  const spec = JSON.parse(job.specJson) as JobSpec;
   if (spec.kind === 'payload') throw new Error('payload jobs need a lane with a worker command');
   const cwd = spec.cwd ?? homedir();
   const env = jobEnv(job, spec.env);

@@ -115,7 +115,7 @@ describe('a worker', () => {
     writeFileSync(
       entry,
       "process.on('message', (m) => {\n" +
-        "  if (m.t === 'job' && m.job) process.send({ t: 'done', jobId: m.job.id, attempt: m.job.attempt, outcome: { state: 'exploded' }, pull: true });\n" +
+        "  if (m.t === 'jobs' && m.jobs[0]) process.send({ t: 'done', jobId: m.jobs[0].id, attempt: m.jobs[0].attempt, outcome: { state: 'exploded' }, pull: true });\n" +
         "  if (m.t === 'ping') process.send({ t: 'pong', n: m.n });\n" +
         "});\nprocess.on('disconnect', () => process.exit(0));\nprocess.send({ t: 'pull' });\n",
     );

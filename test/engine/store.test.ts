@@ -74,6 +74,32 @@ describe('migrations', () => {
   });
 });
 
+describe('lane counts kept in memory', () => {
+  it('are counted afresh when the last engine did not save them (it crashed), and saved when it stops', async () => {
+    const first = await startEngine(dir);
+    const { ids } = await first.request('addJobs', { jobs: Array.from({ length: 5 }, () => ({ argv: ['true'] })) });
+    await first.request('cancel', { id: ids[4]! });
+    await first.stop();
+    // What a crash leaves: saved counts that are wrong, not marked exact.
+    const db = new Database(join(dir, 'lanes.db'));
+    db.exec(`UPDATE lane_counts SET queued = 999, succeeded = 999 WHERE lane = 'worker'; UPDATE store_flags SET value = 0 WHERE name = 'counts_exact'`);
+    db.close();
+    const second = await startEngine(dir);
+    const worker = () => second.status().lanes.find((l) => l.name === 'worker')!;
+    expect({ ...worker(), waiting: worker().waiting + worker().running }).toMatchObject({ cancelled: 1 });
+    expect(worker().succeeded + worker().waiting + worker().running).toBe(4);
+    // While it runs, the saved counts are not to be trusted by anyone else.
+    const peek = new Database(join(dir, 'lanes.db'), { readonly: true });
+    expect(peek.prepare(`SELECT value FROM store_flags WHERE name = 'counts_exact'`).get()).toEqual({ value: 0 });
+    peek.close();
+    await second.stop();
+    const after = new Database(join(dir, 'lanes.db'), { readonly: true });
+    expect(after.prepare(`SELECT value FROM store_flags WHERE name = 'counts_exact'`).get()).toEqual({ value: 1 });
+    expect(after.prepare(`SELECT queued + running + succeeded AS n, cancelled FROM lane_counts WHERE lane = 'worker'`).get()).toEqual({ n: 4, cancelled: 1 });
+    after.close();
+  });
+});
+
 describe('one engine per data directory', () => {
   it('refuses a second engine, naming the running one', async () => {
     const first = await startEngine(dir);

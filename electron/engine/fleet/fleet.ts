@@ -24,7 +24,8 @@ export interface FleetPort {
   /** A lane was added or its cap changed. The sizer acts before this returns (see Fleet). */
   lanesChanged(): void;
   /** Stop a running job: TERM its processes, KILL after `graceMs`. The outcome arrives as a job event. */
-  cancel(jobId: number, graceMs: number): void;
+  /** Tells the worker that runs the job, or holds it in hand, to stop or drop it; false if none does. */
+  cancel(jobId: number, graceMs: number): boolean;
   /** A lane is gone: its workers stop, and what was remembered of it is forgotten. */
   laneRemoved(name: string): void;
 }
@@ -129,8 +130,8 @@ export class Fleet implements FleetPort {
     this.loop.pass();
   }
 
-  cancel(jobId: number, graceMs: number): void {
-    this.pool.cancel(jobId, graceMs);
+  cancel(jobId: number, graceMs: number): boolean {
+    return this.pool.cancel(jobId, graceMs);
   }
 
   laneRemoved(name: string): void {

@@ -26,7 +26,7 @@ export function shutdown(pool: Pool, jobs: JobStore, graceMs: number, log: (line
     await Promise.race([grace, pool.whenEmpty(graceMs)]);
     if (timer) clearTimeout(timer);
     for (const w of [...pool.workers.values()]) {
-      for (const job of jobs.runningFor(w.id)) {
+      for (const job of jobs.runningFor(w.id, w.job?.id)) {
         try {
           jobs.requeue(job, { why: 'the engine stopped before it finished', refund: true, retryAt: null }, Date.now(), job.interrupted);
         } catch (error) {

@@ -8,6 +8,9 @@ import { existingLane, type RequestContext } from './context.js';
 import { checkDirectory } from './places.js';
 import { readLog } from './read-log.js';
 
+/** How long a cancel waits for a worker to drop a job from its hand: one message there and back. */
+const LEAVE_QUEUE_WAIT_MS = 2_000;
+
 type JobHandlers = Pick<LanesHandlers, 'addJob' | 'addJobs' | 'listJobs' | 'job' | 'logTail' | 'cancel' | 'retry'>;
 
 export function jobHandlers(e: RequestContext): JobHandlers {
@@ -49,6 +52,23 @@ export function jobHandlers(e: RequestContext): JobHandlers {
     return ids;
   };
 
+  /** The job's next state after queued (cancelled, or running if it had just started), as it happens. */
+  const leavesQueue = (id: number) => {
+    let off = () => {};
+    const promise = new Promise<JobSummary>((resolve) => {
+      const settle = (job: JobSummary) => {
+        off();
+        resolve(job);
+      };
+      const timer = setTimeout(() => settle(summary(id)), LEAVE_QUEUE_WAIT_MS);
+      const unsubscribe = e.events.subscribe((ev) => {
+        if (ev.type === 'job' && ev.data.id === id && ev.data.state !== 'queued') settle(ev.data);
+      });
+      off = () => (clearTimeout(timer), unsubscribe());
+    });
+    return { promise, off: () => off() };
+  };
+
   return {
     addJob: (input) => ({ id: enqueue([toNewJob(input)])[0]! }),
     addJobs: (input) => {
@@ -65,6 +85,10 @@ export function jobHandlers(e: RequestContext): JobHandlers {
     cancel: (input) => {
       const current = summary(input.id);
       if (current.state === 'queued') {
+        // A job in a worker's hand is the worker's to drop: it may be starting it this instant.
+        const left = leavesQueue(input.id);
+        if (e.fleet.cancel(input.id, e.cancelGraceMs)) return left.promise;
+        left.off();
         const done = e.jobs.cancelQueued(input.id, Date.now());
         if (done) {
           e.events.emit('job', done);

@@ -4,7 +4,7 @@ import type { LaneStatus } from '../../../shared/model.js';
 import { moodOf } from '../sizer/mood.js';
 import { nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { heldByCap } from '../sizer/wants.js';
-import type { RecentFigures } from '../store/job-queries.js';
+import type { RecentFigures } from './recent.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 
 /** How a lane's live workers count: one still starting is idle; draining or stopping is leaving. */

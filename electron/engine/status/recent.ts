@@ -1,28 +1,28 @@
-// A lane's recent figures for its status: jobs finished per minute, from per-second counts kept
-// in memory (seeded from the store at start), and the median wait, a query cached for a couple
-// of seconds because figures over minutes need not be recomputed on every event.
+// A lane's recent figures for its status, kept in memory from the engine's own events: jobs
+// finished per minute (per-second counts) and the median wait of the jobs that started last.
+// Nothing here reads the store: a figure over minutes must not cost a query per status, and
+// after a restart the figures build up again from what runs.
 import type { LanesEvent } from '../../../shared/events.js';
-import type { JobQueries, RecentFigures } from '../store/job-queries.js';
-import { RATE_WINDOW_S, RecentRate } from './recent-rate.js';
+import { RecentRate } from './recent-rate.js';
 
-const WAIT_CACHE_MS = 2_000;
+export interface RecentFigures {
+  throughputPerMin: number;
+  medianWaitMs: number | null;
+}
+
+/** Waits of the lane's most recently started jobs that the median is taken over. */
+const WAITS_KEPT = 200;
 
 export class RecentFiguresBoard {
   private readonly rate = new RecentRate();
-  private readonly waits = new Map<string, { at: number; ms: number | null }>();
+  private readonly waits = new Map<string, { ring: number[]; next: number }>();
 
-  constructor(
-    private readonly queries: JobQueries,
-    now: number,
-  ) {
-    for (const r of queries.finishedPerSecond(now - RATE_WINDOW_S * 1000)) this.rate.add(r.lane, r.second * 1000, r.n);
-  }
-
-  /** Follows the engine's events: finished jobs count, removed lanes are forgotten. */
+  /** Follows the engine's events: finished jobs count, started ones say how long they waited. */
   readonly observe = (e: LanesEvent): void => {
     if (e.type === 'job' && e.data.finishedAt !== null && (e.data.state === 'succeeded' || e.data.state === 'failed')) {
       this.rate.add(e.data.lane, e.data.finishedAt);
     }
+    if (e.type === 'job' && e.data.state === 'running' && e.data.startedAt !== null && e.data.attempts === 1) this.waited(e.data.lane, e.data.startedAt - e.data.createdAt);
     if (e.type === 'laneRemoved') {
       this.rate.forget(e.data.name);
       this.waits.delete(e.data.name);
@@ -30,11 +30,21 @@ export class RecentFiguresBoard {
   };
 
   of(lane: string, now: number): RecentFigures {
-    let wait = this.waits.get(lane);
-    if (!wait || now - wait.at >= WAIT_CACHE_MS) {
-      wait = { at: now, ms: this.queries.medianWait(lane) };
-      this.waits.set(lane, wait);
-    }
-    return { throughputPerMin: this.rate.perMinute(lane, now), medianWaitMs: wait.ms };
+    return { throughputPerMin: this.rate.perMinute(lane, now), medianWaitMs: median(this.waits.get(lane)?.ring ?? []) };
   }
+
+  private waited(lane: string, ms: number): void {
+    let w = this.waits.get(lane);
+    if (!w) this.waits.set(lane, (w = { ring: [], next: 0 }));
+    if (w.ring.length < WAITS_KEPT) w.ring.push(ms);
+    else w.ring[w.next] = ms;
+    w.next = (w.next + 1) % WAITS_KEPT;
+  }
+}
+
+function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -1,10 +1,14 @@
-// The durable queue. Every state change is one guarded UPDATE, so a late answer from a worker
-// that has already been given up on can never record a job twice. Reads on the hot path return
-// summaries: the spec is parsed only when a job is claimed, the answer only when it is asked for.
+// The durable queue: what each state change means, and which of them must be on disk before
+// anyone hears of it. The SQL is in job-statements.ts. Reads on the hot path return summaries:
+// the spec is parsed only when a job is claimed, the answer only when it is asked for.
 import type { Job, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
 import { ERROR_MAX_CHARS } from '../../../shared/limits.js';
 import { durably, type Db } from './db.js';
-import { commandLine, SUMMARY_COLUMNS, toJob, toSummary, type AttemptRow, type FullRow, type SummaryRow } from './job-rows.js';
+import type { JobCounts, Move } from './counts.js';
+import { commandLine, toJob, toSummary } from './job-rows.js';
+import { prepareJobStatements, type ClaimedRow, type JobStatements, type RunningRow } from './job-statements.js';
+
+export type { RunningRow } from './job-statements.js';
 
 /** How a run ended, as the store records it (whoever ran it says so in this shape). */
 export interface RunOutcome {
@@ -17,16 +21,9 @@ export interface RunOutcome {
 
 /** A job handed to a worker: what it runs, and how long it may take. */
 export interface ClaimedJob extends JobSummary {
-  spec: JobSpec;
+  /** What it runs, as stored: the worker parses it. */
+  specJson: string;
   timeoutMs: number | null;
-}
-
-/** A job found running: enough to end its processes and give it back. */
-export interface RunningRow {
-  id: number;
-  attempts: number;
-  worker: string | null;
-  interrupted: number;
 }
 
 export interface NewJob {
@@ -35,6 +32,38 @@ export interface NewJob {
   maxAttempts: number;
   timeoutMs: number | null;
 }
+
+/** A worker's word that its run of a job ended, and when a failed run may be tried again. */
+export interface Report {
+  jobId: number;
+  worker: string;
+  attempt: number;
+  outcome: RunOutcome;
+  retryAt: number | null;
+}
+
+/** One worker's message of a turn, as the store records it. */
+export interface Turn {
+  /** The outcome it reports. */
+  done: Report | null;
+  /** A job in its hand it has gone on to: recorded as started now. */
+  started: { id: number; worker: string } | null;
+  /** A job in its hand it dropped unstarted, because it was cancelled. */
+  dropped: number | null;
+  /** It asks for work: when idle the first is recorded as started; up to `hand` more to hold. */
+  pull: { lane: string; worker: string; claimFirst: boolean; hand: number } | null;
+}
+
+export interface TurnResult {
+  finished: JobSummary | null;
+  started: ClaimedJob | null;
+  dropped: JobSummary | null;
+  claimed: ClaimedJob | null;
+  /** Jobs for its hand: still queued; `attempts` is the attempt they will be. */
+  handed: ClaimedJob[];
+}
+
+const claimed = (row: ClaimedRow): ClaimedJob => ({ ...toSummary(row), specJson: row.spec, timeoutMs: row.timeout_ms });
 
 /** Why a run did not finish, and whether it costs the job an attempt and a wait. */
 export interface Interruption {
@@ -48,94 +77,87 @@ export interface Interruption {
 const clipError = (error: string | null) => (error === null || error.length <= ERROR_MAX_CHARS ? error : `${error.slice(0, ERROR_MAX_CHARS - 1)}…`);
 
 export class JobStore {
-  private readonly s;
+  private readonly s: JobStatements;
 
-  constructor(private readonly db: Db) {
-    const returning = `RETURNING ${SUMMARY_COLUMNS}`;
-    this.s = {
-      insert: db.prepare('INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
-      claim: db.prepare<[{ now: number; worker: string; lane: string }], SummaryRow & { spec: string; timeout_ms: number | null }>(
-        `UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
-                finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL
-         WHERE id = (SELECT id FROM jobs WHERE lane = @lane AND state = 'queued' AND (run_after IS NULL OR run_after <= @now) ORDER BY id LIMIT 1)
-         ${returning}, spec, timeout_ms`,
-      ),
-      // A failed run goes back in the queue while it has attempts left, to wait for its retry.
-      finish: db.prepare<[Record<string, unknown>], SummaryRow>(
-        `UPDATE jobs SET
-           state = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN 'queued' ELSE @state END,
-           finished_at = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN NULL ELSE @now END,
-           run_after = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN @retryAt ELSE NULL END,
-           exit_code = @exitCode, error = @error, result = @result, worker = NULL, interrupted = 0
-         WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
-         ${returning}`,
-      ),
-      // A job whose worker died, was given up on, or was stopped with the engine.
-      requeue: db.prepare<[Record<string, unknown>], SummaryRow>(
-        `UPDATE jobs SET
-           attempts = CASE WHEN @refund THEN max(0, attempts - 1) ELSE attempts END,
-           state = CASE WHEN @refund OR attempts < max_attempts THEN 'queued' ELSE 'failed' END,
-           finished_at = CASE WHEN @refund OR attempts < max_attempts THEN NULL ELSE @now END,
-           run_after = CASE WHEN @refund OR attempts >= max_attempts THEN NULL ELSE @retryAt END,
-           error = @error, worker = NULL, interrupted = @interrupted
-         WHERE id = @id AND state = 'running' AND worker IS @worker
-         ${returning}`,
-      ),
-      holdBack: db.prepare<[number, string, number, number], SummaryRow>(
-        `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, worker = NULL, interrupted = ?, run_after = NULL
-         WHERE id = ? AND state = 'running' ${returning}`,
-      ),
-      attempt: db.prepare(
-        `INSERT INTO job_attempts (job_id, attempt, started_at, finished_at, outcome, exit_code, error)
-         SELECT id, attempts, started_at, ?, ?, ?, ? FROM jobs WHERE id = ?`,
-      ),
-      byWorker: db.prepare<[string], RunningRow>(`SELECT id, attempts, worker, interrupted FROM jobs WHERE state = 'running' AND worker = ?`),
-      allRunning: db.prepare<[], RunningRow>(`SELECT id, attempts, worker, interrupted FROM jobs WHERE state = 'running'`),
-      one: db.prepare<[number], FullRow>('SELECT * FROM jobs WHERE id = ?'),
-      summary: db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE id = ?`),
-      history: db.prepare<[number], AttemptRow>('SELECT attempt, started_at, finished_at, outcome, exit_code, error FROM job_attempts WHERE job_id = ? ORDER BY id'),
-      cancelQueued: db.prepare<[number, number], SummaryRow>(
-        `UPDATE jobs SET state = 'cancelled', finished_at = ?, error = 'cancelled before it ran', run_after = NULL
-         WHERE id = ? AND state = 'queued' ${returning}`,
-      ),
-      retry: db.prepare<[number], SummaryRow>(
-        `UPDATE jobs SET state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
-                exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0
-         WHERE id = ? AND state IN ('failed', 'cancelled') ${returning}`,
-      ),
-      oldestQueued: db.prepare<[string], { created_at: number }>(`SELECT created_at FROM jobs WHERE lane = ? AND state = 'queued' ORDER BY id LIMIT 1`),
-      delayed: db.prepare<[number], { lane: string; n: number; next: number }>(
-        `SELECT lane, count(*) AS n, min(run_after) AS next FROM jobs WHERE state = 'queued' AND run_after > ? GROUP BY lane`,
-      ),
-      undescribed: db.prepare<[], { id: number; spec: string }>('SELECT id, spec FROM jobs WHERE command IS NULL LIMIT 1000'),
-      describe: db.prepare('UPDATE jobs SET command = ? WHERE id = ?'),
-    };
+  constructor(
+    private readonly db: Db,
+    /** Kept here, where every state change happens, and counted only once it is committed. */
+    readonly counts: JobCounts,
+  ) {
+    this.s = prepareJobStatements(db);
     this.describeOlderRows();
+  }
+
+  /**
+   * One transaction; the state moves it makes count once it commits. `durable`: synced to disk
+   * before it returns (what a person asked for); otherwise a crashed process still keeps it and
+   * only a crash of the OS could lose the last of them.
+   */
+  private write<T>(durable: boolean, fn: (moves: Move[]) => T): T {
+    const moves: Move[] = [];
+    const result = durable ? durably(this.db, () => fn(moves)) : this.db.transaction(() => fn(moves)).immediate();
+    this.counts.apply(moves);
+    return result;
   }
 
   /** Queued work is synced to disk before the caller hears its id. */
   enqueue(jobs: NewJob[], now: number): number[] {
-    return durably(this.db, () =>
-      jobs.map((j) => Number(this.s.insert.run(j.lane, JSON.stringify(j.spec), commandLine(j.spec), j.maxAttempts, j.timeoutMs, now).lastInsertRowid)),
+    return this.write(true, (moves) =>
+      jobs.map((j) => {
+        moves.push({ lane: j.lane, from: null, to: 'queued' });
+        return Number(this.s.insert.run(j.lane, JSON.stringify(j.spec), commandLine(j.spec), j.maxAttempts, j.timeoutMs, now).lastInsertRowid);
+      }),
     );
   }
 
-  /** Records the outcome of one job and claims the lane's next, in one transaction. */
-  finishAndClaim(
-    done: { jobId: number; worker: string; attempt: number; outcome: RunOutcome; retryAt: number | null } | null,
-    next: { lane: string; worker: string } | null,
-    now: number,
-  ): { finished: JobSummary | null; claimed: ClaimedJob | null } {
-    return this.db
-      .transaction(() => {
-        const finished = done ? this.finish(done, now) : null;
-        const raw = next ? this.s.claim.get({ now, worker: next.worker, lane: next.lane }) : undefined;
-        return { finished, claimed: raw ? { ...toSummary(raw), spec: JSON.parse(raw.spec) as JobSpec, timeoutMs: raw.timeout_ms } : null };
-      })
-      .immediate();
+  /** Records the outcome of one job (held while the disk was full), in a transaction of its own. */
+  finishOne(done: Report, now: number): JobSummary | null {
+    return this.write(false, (moves) => this.finish(done, now, moves));
   }
 
-  private finish(d: { jobId: number; worker: string; attempt: number; outcome: RunOutcome; retryAt: number | null }, now: number): JobSummary | null {
+  /**
+   * The reports of one turn of the event loop, from every worker that sent one, in one
+   * transaction: the pages they share (the table's newest rows, the queue's head) are written
+   * once for all of them. `held` (lane → ids in workers' hands) is kept up to date as jobs are
+   * handed out, so two workers of a lane never get the same job.
+   */
+  recordTurns(turns: readonly Turn[], held: Map<string, Set<number>>, now: number): TurnResult[] {
+    return this.write(false, (moves) => turns.map((t) => this.turn(t, held, now, moves)));
+  }
+
+  private turn(t: Turn, held: Map<string, Set<number>>, now: number, moves: Move[]): TurnResult {
+    const result: TurnResult = { finished: null, started: null, dropped: null, claimed: null, handed: [] };
+    if (t.done) result.finished = this.finish(t.done, now, moves);
+    if (t.started) {
+      const row = this.s.startHeld.get({ now, worker: t.started.worker, id: t.started.id });
+      if (row) moves.push({ lane: row.lane, from: 'queued', to: 'running' });
+      result.started = row ? claimed(row) : null;
+    }
+    if (t.dropped !== null) {
+      const row = this.s.cancelQueued.get(now, t.dropped);
+      if (row) moves.push({ lane: row.lane, from: 'queued', to: 'cancelled' });
+      result.dropped = row ? toSummary(row) : null;
+    }
+    if (t.pull) {
+      const { lane, worker } = t.pull;
+      const mine = held.get(lane) ?? new Set<number>();
+      held.set(lane, mine);
+      const skip = () => JSON.stringify([...mine]);
+      if (t.pull.claimFirst) {
+        const row = this.s.claim.get({ now, worker, lane, skip: skip() });
+        if (row) moves.push({ lane, from: 'queued', to: 'running' });
+        result.claimed = row ? claimed(row) : null;
+      }
+      if (t.pull.hand > 0 && (result.claimed || !t.pull.claimFirst)) {
+        // Read, not marked: still queued until the worker says it went on to one.
+        result.handed = this.s.hand.all({ now, lane, skip: skip() }).slice(0, t.pull.hand).map((row) => ({ ...claimed(row), attempts: row.attempts + 1 }));
+        for (const j of result.handed) mine.add(j.id);
+      }
+    }
+    return result;
+  }
+
+  private finish(d: Report, now: number, moves: Move[]): JobSummary | null {
     const o = d.outcome;
     const error = clipError(o.error);
     const row = this.s.finish.get({
@@ -149,32 +171,40 @@ export class JobStore {
       worker: d.worker,
       attempt: d.attempt,
     });
-    if (row && o.state !== 'succeeded') this.s.attempt.run(now, o.state, o.exitCode, error, d.jobId);
-    return row ? toSummary(row) : null;
+    if (!row) return null;
+    moves.push({ lane: row.lane, from: 'running', to: row.state });
+    if (o.state !== 'succeeded') this.s.attempt.run(now, o.state, o.exitCode, error, d.jobId);
+    return toSummary(row);
   }
 
-  runningFor(worker: string): RunningRow[] {
-    return this.s.byWorker.all(worker);
+  /** The job a worker holds (the pool knows which), if the store agrees it is running there. */
+  runningFor(worker: string, jobId: number | undefined): RunningRow[] {
+    const row = jobId === undefined ? undefined : this.s.runningById.get(jobId, worker);
+    return row ? [row] : [];
   }
 
   allRunning(): RunningRow[] {
-    return this.s.allRunning.all();
+    return this.s.allRunning.all().flatMap(({ id }) => this.s.runningRow.get(id) ?? []);
   }
 
   /** Gives a running job back to the queue (or fails it when out of attempts), keeping why. */
   requeue(job: RunningRow, how: Interruption, now: number, interrupted = 0): JobSummary | null {
-    const row = durably(this.db, () => {
+    const row = this.write(true, (moves) => {
       this.s.attempt.run(now, 'interrupted', null, how.why, job.id);
-      return this.s.requeue.get({ refund: how.refund ? 1 : 0, now, retryAt: how.retryAt, error: clipError(how.why), interrupted, id: job.id, worker: job.worker });
+      const r = this.s.requeue.get({ refund: how.refund ? 1 : 0, now, retryAt: how.retryAt, error: clipError(how.why), interrupted, id: job.id, worker: job.worker });
+      if (r) moves.push({ lane: r.lane, from: 'running', to: r.state });
+      return r;
     });
     return row ? toSummary(row) : null;
   }
 
   /** A job the engine died under too often: failed, with why, until a person retries it. */
   holdBack(job: RunningRow, why: string, now: number): JobSummary | null {
-    const row = durably(this.db, () => {
+    const row = this.write(true, (moves) => {
       this.s.attempt.run(now, 'interrupted', null, why, job.id);
-      return this.s.holdBack.get(now, why, job.interrupted + 1, job.id);
+      const r = this.s.holdBack.get(now, why, job.interrupted + 1, job.id);
+      if (r) moves.push({ lane: r.lane, from: 'running', to: 'failed' });
+      return r;
     });
     return row ? toSummary(row) : null;
   }
@@ -190,12 +220,21 @@ export class JobStore {
   }
 
   cancelQueued(id: number, now: number): JobSummary | null {
-    const row = durably(this.db, () => this.s.cancelQueued.get(now, id));
+    const row = this.write(true, (moves) => {
+      const r = this.s.cancelQueued.get(now, id);
+      if (r) moves.push({ lane: r.lane, from: 'queued', to: 'cancelled' });
+      return r;
+    });
     return row ? toSummary(row) : null;
   }
 
   retry(id: number): JobSummary | null {
-    const row = durably(this.db, () => this.s.retry.get(id));
+    const row = this.write(true, (moves) => {
+      const from = this.s.state.get(id)?.state;
+      const r = this.s.retry.get(id);
+      if (r && from) moves.push({ lane: r.lane, from, to: 'queued' });
+      return r;
+    });
     return row ? toSummary(row) : null;
   }
 
@@ -209,12 +248,17 @@ export class JobStore {
     return new Map(this.s.delayed.all(now).map((r) => [r.lane, { n: r.n, next: r.next }]));
   }
 
-  /** Rows written before summaries were stored get one, a thousand at a time, once. */
+  /**
+   * Rows written before summaries were stored get one, a thousand at a time, once; a flag
+   * remembers it is done, so later starts do not scan the table to find nothing.
+   */
   private describeOlderRows(): void {
+    if (this.s.flag.get('described')?.value === 1) return;
     for (let rows = this.s.undescribed.all(); rows.length > 0; rows = this.s.undescribed.all()) {
       this.db.transaction(() => {
         for (const r of rows) this.s.describe.run(commandLine(JSON.parse(r.spec) as JobSpec), r.id);
       })();
     }
+    this.s.setFlag.run('described', 1);
   }
 }

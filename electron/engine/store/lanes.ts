@@ -1,6 +1,7 @@
-// Lanes and their maintained job counts. The lane list is read on every sizer pass and status,
+// Lanes, and their job counts (kept by counts.ts). The lane list is read on every sizer pass and status,
 // so it is kept in memory and refreshed by this store's own writes: no caller can forget to.
 import type { LaneClass } from '../../../shared/model.js';
+import type { JobCounts, LaneCounts } from './counts.js';
 import { durably, type Db } from './db.js';
 
 export interface LaneRow {
@@ -12,13 +13,7 @@ export interface LaneRow {
   timeoutMs: number | null;
 }
 
-export interface LaneCounts {
-  queued: number;
-  running: number;
-  succeeded: number;
-  failed: number;
-  cancelled: number;
-}
+export type { LaneCounts } from './counts.js';
 
 interface RawLane {
   name: string;
@@ -44,15 +39,16 @@ export class LaneStore {
   private readonly updateCap;
   private readonly deleteLane;
   private readonly deleteJobs;
-  private readonly counts;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly counts: JobCounts,
+  ) {
     this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms FROM lanes ORDER BY created_at, rowid');
     this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
     this.deleteLane = db.prepare('DELETE FROM lanes WHERE name = ?');
     this.deleteJobs = db.prepare<[string], { id: number }>('DELETE FROM jobs WHERE lane = ? RETURNING id');
-    this.counts = db.prepare<[], LaneCounts & { lane: string }>('SELECT * FROM lane_counts');
     this.cached = this.all.all().map(toLane);
   }
 
@@ -86,6 +82,7 @@ export class LaneStore {
       this.deleteLane.run(name);
       return gone;
     });
+    this.counts.forget(name);
     this.reload();
     return ids;
   }
@@ -94,10 +91,8 @@ export class LaneStore {
     this.cached = this.all.all().map(toLane);
   }
 
-  /** Counts per lane, kept by triggers: a read of one small row per lane. */
-  allCounts(): Map<string, LaneCounts> {
-    const map = new Map<string, LaneCounts>();
-    for (const { lane, ...c } of this.counts.all()) map.set(lane, c);
-    return map;
+  /** Counts per lane, kept in memory: no read of the store. */
+  allCounts(): ReadonlyMap<string, LaneCounts> {
+    return this.counts.all();
   }
 }

@@ -20,8 +20,18 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
     const { jobId, pgid } = m as { jobId?: unknown; pgid?: unknown };
     return isCount(jobId) && isCount(pgid) && pgid > 0 ? { ok: true, message: { t: 'spawned', jobId, pgid } } : bad('a spawned message without a job and a process group');
   }
+  if (t === 'started') {
+    const { jobId, attempt } = m as { jobId?: unknown; attempt?: unknown };
+    return isCount(jobId) && isCount(attempt) ? { ok: true, message: { t: 'started', jobId, attempt } } : bad('a started message without a job and an attempt');
+  }
+  if (t === 'dropped') {
+    const { jobId } = m as { jobId?: unknown };
+    return isCount(jobId) ? { ok: true, message: { t: 'dropped', jobId } } : bad('a dropped message without a job');
+  }
   if (t !== 'done') return bad(`a message of unknown kind ${JSON.stringify(String(t)).slice(0, 40)}`);
-  const { jobId, attempt, outcome, pull } = m as { jobId?: unknown; attempt?: unknown; outcome?: unknown; pull?: unknown };
+  const { jobId, attempt, outcome, pull, next } = m as { jobId?: unknown; attempt?: unknown; outcome?: unknown; pull?: unknown; next?: unknown };
+  const n = next as { jobId?: unknown; attempt?: unknown } | undefined | null;
+  if (n !== undefined && (n === null || typeof n !== 'object' || !isCount(n.jobId) || !isCount(n.attempt))) return bad('a done message whose next job is of the wrong shape');
   const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown } | null;
   if (!isCount(jobId) || !isCount(attempt) || typeof pull !== 'boolean' || o === null || typeof o !== 'object') return bad('a done message of the wrong shape');
   if (typeof o.state !== 'string' || !OUTCOMES.has(o.state)) return bad('an outcome with no known state');
@@ -32,5 +42,5 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
   const checked = problem
     ? { state: 'failed' as const, exitCode, error: `the worker's answer ${problem}` }
     : { state, exitCode, error, ...(o.result === undefined ? {} : { result: o.result }) };
-  return { ok: true, message: { t: 'done', jobId, attempt, pull, outcome: checked } };
+  return { ok: true, message: { t: 'done', jobId, attempt, pull, outcome: checked, ...(n ? { next: { jobId: n.jobId as number, attempt: n.attempt as number } } : {}) } };
 }

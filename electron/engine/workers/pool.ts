@@ -1,67 +1,22 @@
 // Mechanism: starting, stopping and talking to worker processes. It makes no sizing decisions;
 // it does what the sizer's actions say and reports what it sees.
 import type { JobSummary, ScaleReason } from '../../../shared/model.js';
-import { EXIT_COMMAND_WONT_START, WORKER_ENV, type FromWorker, type JobAssignment } from '../../worker/protocol.js';
+import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment } from '../../worker/protocol.js';
 import { endJob, killQuietly, processesOfJobs, type JobRef } from '../../worker/containment.js';
 import { signalGroup } from '../../worker/process-group.js';
 import { backoffMs } from '../backoff.js';
 import type { WorkerCounts } from '../status/lane-status.js';
-import type { ClaimedJob, JobStore } from '../store/jobs.js';
-import type { WorkerLauncher, WorkerProcess } from './launcher.js';
+import type { ClaimedJob, JobStore, Turn, TurnResult } from '../store/jobs.js';
+import { goesOnTo, Hands } from './hands.js';
+import { roleOf, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
 import { checkMessage } from './messages.js';
 import { isDiskFull } from '../store/disk-full.js';
 import { DeferredWrites } from './deferred.js';
+import { ReportBatch, type PendingReport, type TurnMessage } from './reports.js';
 
-export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
+export { roleOf, type PersistentCommand, type PoolHooks, type PoolOptions, type WorkerRecord, type WorkerRole, type WorkerState } from './pool-types.js';
 
-/** How the sizer counts a worker: one still starting is as good as idle; draining or stopping is leaving. */
-export type WorkerRole = 'idle' | 'busy' | 'leaving';
-export const roleOf = (state: WorkerState): WorkerRole =>
-  state === 'busy' ? 'busy' : state === 'idle' || state === 'starting' ? 'idle' : 'leaving';
-
-export interface PersistentCommand {
-  argv: string[];
-  cwd: string | null;
-}
-
-export interface WorkerRecord {
-  id: string;
-  lane: string;
-  proc: WorkerProcess;
-  state: WorkerState;
-  job: { id: number; attempt: number } | null;
-  /** Process groups this worker started; ended if the worker dies. */
-  pgids: Set<number>;
-  lastHeard: number;
-  /** Runs a persistent command, whose process group lives as long as the worker does. */
-  persistent: boolean;
-  /** Set when the engine killed it for a reason of its own (it stopped answering). */
-  killedFor?: ScaleReason;
-}
-
-export interface PoolHooks {
-  now(): number;
-  /** The lane's persistent command and where it runs, if it has one. */
-  workerCommand(lane: string): PersistentCommand | null;
-  logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
-  jobChanged(job: JobSummary): void;
-  /** Something the sizer observes moved: a worker went idle, started, or exited. */
-  fleetChanged(): void;
-  /** A worker ended without being asked to; `atStart`: before it was ready to work (or its command could not start). */
-  workerLost(worker: WorkerRecord, reason: ScaleReason, detail: string, atStart: boolean): void;
-  log(line: string): void;
-}
-
-export interface PoolOptions {
-  entry: string;
-  launcher: WorkerLauncher;
-  logCapBytes: number;
-  /** A stopping worker that has not exited by then is killed. */
-  stopTimeoutMs: number;
-  /** The engine's cgroup for jobs, or null where the OS offers none (containment.ts). */
-  cgroupBase: string | null;
-}
-
+/** The job in hand a message says the worker goes on to, if it says so. */
 export class Pool {
   readonly workers = new Map<string, WorkerRecord>();
   private seq = 0;
@@ -71,6 +26,12 @@ export class Pool {
 
   /** What a full disk would not let be written, and no new work meanwhile. */
   private readonly deferred: DeferredWrites;
+  private readonly hands = new Hands(this.workers, (lane) => this.jobs.counts.get(lane).queued);
+  private readonly reports = new ReportBatch<WorkerRecord>(
+    (r) => this.writeReports(r),
+    // Each worker that sent one is ended and its job given back; the engine goes on.
+    (r, error) => r.forEach(({ worker }) => this.misbehaved(worker, `handling its message failed: ${(error as Error).message}`)),
+  );
 
   constructor(
     private readonly jobs: JobStore,
@@ -103,7 +64,7 @@ export class Pool {
         ...(this.options.cgroupBase ? { [WORKER_ENV.cgroup]: this.options.cgroupBase } : {}),
       },
     });
-    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null };
+    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, held: [], pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null };
     this.workers.set(id, w);
     proc.onMessage((m) => this.onMessage(w, m));
     proc.onExit((code, signal) => this.onExit(w, code, signal));
@@ -159,9 +120,10 @@ export class Pool {
     for (const w of this.workers.values()) if (w.lane === lane && w.state === 'idle') w.proc.send({ t: 'wake' });
   }
 
+  /** Tells the worker that runs the job, or holds it in hand, to stop or drop it; false if none does. */
   cancel(jobId: number, graceMs: number): boolean {
     for (const w of this.workers.values()) {
-      if (w.job?.id === jobId) {
+      if (w.job?.id === jobId || w.held.some((h) => h.id === jobId)) {
         w.proc.send({ t: 'cancel', jobId, graceMs });
         return true;
       }
@@ -197,15 +159,8 @@ export class Pool {
     const checked = checkMessage(raw);
     if (!checked.ok) return this.misbehaved(w, checked.why);
     const m = checked.message;
-    try {
-      if (m.t === 'pull') this.answerPull(w, null);
-      else if (m.t === 'done') this.answerPull(w, m);
-      else if (m.t === 'spawned') w.pgids.add(m.pgid);
-    } catch (error) {
-      // Whatever went wrong handling this one message (a full disk, a bug) ends this worker and
-      // gives its job back; the engine goes on.
-      this.misbehaved(w, `handling its message failed: ${(error as Error).message}`);
-    }
+    if (m.t === 'spawned') w.pgids.add(m.pgid);
+    else if (m.t !== 'pong') this.reports.add(w, m);
   }
 
   private misbehaved(w: WorkerRecord, why: string): void {
@@ -214,20 +169,52 @@ export class Pool {
     w.proc.kill();
   }
 
-  private answerPull(w: WorkerRecord, done: Extract<FromWorker, { t: 'done' }> | null): void {
-    const wantsNext = (done === null || done.pull) && !this.closed && (w.state === 'starting' || w.state === 'idle' || w.state === 'busy');
+  /** The turn's reports: one transaction, then each worker hears what it runs next. */
+  private writeReports(reports: PendingReport<WorkerRecord>[]): void {
     const now = this.hooks.now();
-    const report = done && { jobId: done.jobId, worker: w.id, attempt: done.attempt, outcome: done.outcome, retryAt: now + backoffMs(done.attempt) };
-    const { finished, claimed } = this.record(report, wantsNext ? { lane: w.lane, worker: w.id } : null, now);
+    const turns = reports.map(({ worker, message }) => this.turnOf(worker, message, now));
+    const results = this.record(turns, now);
+    reports.forEach(({ worker: w, message }, i) => {
+      const r = results[i]!;
+      if (this.workers.get(w.id) === w) return this.afterTurn(w, message, r);
+      for (const job of [r.finished, r.dropped]) this.announce(job);
+    });
+  }
+
+  private turnOf(w: WorkerRecord, m: TurnMessage, now: number): Turn {
+    const alive = this.workers.get(w.id) === w;
+    const goesOn = goesOnTo(m);
+    const asks = m.t === 'pull' || (m.t === 'done' && m.pull);
+    const open = alive && !this.closed && (w.state === 'starting' || w.state === 'idle' || w.state === 'busy');
+    return {
+      done: m.t === 'done' ? { jobId: m.jobId, worker: w.id, attempt: m.attempt, outcome: m.outcome, retryAt: now + backoffMs(m.attempt) } : null,
+      // Only a job this worker was handed; a dead worker's word starts nothing.
+      started: alive && goesOn && w.held.some((h) => h.id === goesOn.jobId) ? { id: goesOn.jobId, worker: w.id } : null,
+      dropped: m.t === 'dropped' && w.held.some((h) => h.id === m.jobId) ? m.jobId : null,
+      pull: asks && open ? { lane: w.lane, worker: w.id, claimFirst: !goesOn, hand: this.hands.size(w) } : null,
+    };
+  }
+
+  private afterTurn(w: WorkerRecord, m: TurnMessage, r: TurnResult): void {
     // A shell job's group ends with the job; a persistent command's group lives on with the worker.
-    if (done && !w.persistent) w.pgids.clear();
-    w.job = claimed ? { id: claimed.id, attempt: claimed.attempts } : null;
+    if (m.t === 'done' && !w.persistent) w.pgids.clear();
+    const goesOn = goesOnTo(m);
+    const gone = new Set([goesOn?.jobId, m.t === 'dropped' ? m.jobId : undefined]);
+    w.held = w.held.filter((h) => !gone.has(h.id));
+    const now = r.started ?? r.claimed;
+    if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts } : null;
+    w.held.push(...r.handed.map((j) => ({ id: j.id, attempt: j.attempts })));
+    // It went on to a job the store would not record as started here (cancelled meanwhile): stop it.
+    if (goesOn && !r.started) w.proc.send({ t: 'cancel', jobId: goesOn.jobId, graceMs: 0 });
     const wasBusy = w.state === 'busy';
-    if (w.state === 'draining') w.state = 'stopping';
-    else if (w.state !== 'stopping') w.state = claimed ? 'busy' : 'idle';
-    if (finished) this.hooks.jobChanged(finished);
-    if (claimed) this.hooks.jobChanged(claimed);
-    if (done === null || done.pull) w.proc.send({ t: 'job', job: claimed ? this.assignment(claimed) : null });
+    if (w.state === 'draining') {
+      if (!w.job) w.state = 'stopping';
+    } else if (w.state !== 'stopping') w.state = w.job || w.held.length > 0 ? 'busy' : 'idle';
+    if (r.finished) this.hands.timed(r.finished);
+    for (const job of [r.finished, r.dropped, r.started, r.claimed]) this.announce(job);
+    if (m.t === 'pull' || (m.t === 'done' && m.pull)) {
+      w.proc.send({ t: 'jobs', jobs: [...(r.claimed ? [r.claimed] : []), ...r.handed].map((j) => this.assignment(j)), firstStarted: r.claimed !== null });
+    }
     // A worker that stays busy moves nothing the sizer sizes on; any other transition does.
     if (!(wasBusy && w.state === 'busy')) this.hooks.fleetChanged();
   }
@@ -243,21 +230,21 @@ export class Pool {
   }
 
   /**
-   * A worker's report and its next job, in one transaction. While the disk is full the report is
-   * held (written on its own once there is room) and no job is handed out.
+   * A turn's messages, in one transaction. While the disk is full each report is held (written
+   * on its own once there is room) and no job is handed out.
    */
-  private record(report: Parameters<JobStore['finishAndClaim']>[0], next: Parameters<JobStore['finishAndClaim']>[1], now: number): ReturnType<JobStore['finishAndClaim']> {
-    const hold = (r: NonNullable<typeof report>) => this.deferred.attempt(r.jobId, () => this.announce(this.jobs.finishAndClaim(r, null, this.hooks.now()).finished));
-    if (this.deferred.full) {
-      if (report) hold(report);
-      return { finished: null, claimed: null };
-    }
+  private record(turns: Turn[], now: number): TurnResult[] {
+    const none = (): TurnResult[] => turns.map(() => ({ finished: null, started: null, dropped: null, claimed: null, handed: [] }));
+    const holdAll = () => {
+      for (const { done } of turns) if (done) this.deferred.attempt(done.jobId, () => this.announce(this.jobs.finishOne(done, this.hooks.now())));
+      return none();
+    };
+    if (this.deferred.full) return holdAll();
     try {
-      return this.jobs.finishAndClaim(report, next, now);
+      return this.jobs.recordTurns(turns, this.hands.heldByLane(), now);
     } catch (error) {
       if (!isDiskFull(error)) throw error;
-      if (report) hold(report);
-      return { finished: null, claimed: null };
+      return holdAll();
     }
   }
 
@@ -266,15 +253,17 @@ export class Pool {
   }
 
   private assignment(job: ClaimedJob): JobAssignment {
-    return { id: job.id, attempt: job.attempts, spec: job.spec, timeoutMs: job.timeoutMs, ...this.hooks.logPaths(job.id) };
+    return { id: job.id, attempt: job.attempts, specJson: job.specJson, timeoutMs: job.timeoutMs, ...this.hooks.logPaths(job.id) };
   }
 
   private onExit(w: WorkerRecord, code: number | null, signal: string | null): void {
+    // What it said before it went is recorded first: a job it finished is not given back.
+    this.reports.flush();
     this.workers.delete(w.id);
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
     const now = this.hooks.now();
     // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
-    const running = this.jobs.runningFor(w.id);
+    const running = this.jobs.runningFor(w.id, w.job?.id);
     for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
     for (const job of running) void this.endProcesses({ id: job.id, attempt: job.attempts });
     for (const job of running) {

@@ -1,0 +1,112 @@
+// The SQL of the durable queue, prepared once. Every state change is one guarded UPDATE, so a
+// late answer from a worker that has already been given up on can never record a job twice. The
+// queue's own index (jobs_active, migration 0007) is named where a query must use it: a claim
+// seeks the head of its lane's queue, whatever the rest of the table holds.
+import type { Db } from './db.js';
+import { SUMMARY_COLUMNS, type AttemptRow, type FullRow, type SummaryRow } from './job-rows.js';
+
+/** A job found running: enough to end its processes and give it back. */
+export interface RunningRow {
+  id: number;
+  lane: string;
+  attempts: number;
+  worker: string | null;
+  interrupted: number;
+}
+
+const RETURNING = `RETURNING ${SUMMARY_COLUMNS}`;
+const RUNNING_COLUMNS = 'id, lane, attempts, worker, interrupted';
+/** Unfinished jobs, as the partial index jobs_active holds them; a query must say so to use it. */
+const ACTIVE = "jobs INDEXED BY jobs_active WHERE state IN ('queued', 'running')";
+/** Queued, past any retry wait, and in no worker's hand (`@skip`: a JSON array of ids). */
+const READY = "state = 'queued' AND (run_after IS NULL OR run_after <= @now) AND id NOT IN (SELECT value FROM json_each(@skip))";
+const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
+  finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL`;
+
+/** Jobs a worker may hold in hand beyond the one it runs, when its lane's backlog is deep. */
+export const HAND_MAX = 4;
+
+interface ClaimArgs {
+  now: number;
+  worker: string;
+  lane: string;
+  skip: string;
+}
+
+export type ClaimedRow = SummaryRow & { spec: string; timeout_ms: number | null };
+
+export function prepareJobStatements(db: Db) {
+  return {
+    insert: db.prepare('INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    claim: db.prepare<[ClaimArgs], ClaimedRow>(
+      `UPDATE jobs SET ${STARTED}
+       WHERE id = (SELECT id FROM ${ACTIVE} AND lane = @lane AND ${READY} ORDER BY id LIMIT 1)
+       ${RETURNING}, spec, timeout_ms`,
+    ),
+    // A job in a worker's hand that it has gone on to; it is still queued until now.
+    startHeld: db.prepare<[{ now: number; worker: string; id: number }], ClaimedRow>(`UPDATE jobs SET ${STARTED} WHERE id = @id AND state = 'queued' ${RETURNING}, spec, timeout_ms`),
+    // The next jobs of a lane for a worker's hand: read, not marked; the engine remembers them.
+    // A fixed LIMIT: one bound to a parameter makes SQLite prepare the statement again each time.
+    hand: db.prepare<[Omit<ClaimArgs, 'worker'>], ClaimedRow>(
+      `SELECT ${SUMMARY_COLUMNS}, spec, timeout_ms FROM jobs
+       WHERE id IN (SELECT id FROM ${ACTIVE} AND lane = @lane AND ${READY} ORDER BY id LIMIT ${HAND_MAX}) ORDER BY id`,
+    ),
+    // A failed run goes back in the queue while it has attempts left, to wait for its retry.
+    finish: db.prepare<[Record<string, unknown>], SummaryRow>(
+      `UPDATE jobs SET
+         state = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN 'queued' ELSE @state END,
+         finished_at = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN NULL ELSE @now END,
+         run_after = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN @retryAt ELSE NULL END,
+         exit_code = @exitCode, error = @error, result = @result, worker = NULL, interrupted = 0
+       WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
+       ${RETURNING}`,
+    ),
+    // A job whose worker died, was given up on, or was stopped with the engine.
+    requeue: db.prepare<[Record<string, unknown>], SummaryRow>(
+      `UPDATE jobs SET
+         attempts = CASE WHEN @refund THEN max(0, attempts - 1) ELSE attempts END,
+         state = CASE WHEN @refund OR attempts < max_attempts THEN 'queued' ELSE 'failed' END,
+         finished_at = CASE WHEN @refund OR attempts < max_attempts THEN NULL ELSE @now END,
+         run_after = CASE WHEN @refund OR attempts >= max_attempts THEN NULL ELSE @retryAt END,
+         error = @error, worker = NULL, interrupted = @interrupted
+       WHERE id = @id AND state = 'running' AND worker IS @worker
+       ${RETURNING}`,
+    ),
+    holdBack: db.prepare<[number, string, number, number], SummaryRow>(
+      `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, worker = NULL, interrupted = ?, run_after = NULL
+       WHERE id = ? AND state = 'running' ${RETURNING}`,
+    ),
+    attempt: db.prepare(
+      `INSERT INTO job_attempts (job_id, attempt, started_at, finished_at, outcome, exit_code, error)
+       SELECT id, attempts, started_at, ?, ?, ?, ? FROM jobs WHERE id = ?`,
+    ),
+    runningById: db.prepare<[number, string], RunningRow>(`SELECT ${RUNNING_COLUMNS} FROM jobs WHERE id = ? AND state = 'running' AND worker = ?`),
+    // Covering: the index holds lane, id and state, so finding the running few reads no rows.
+    allRunning: db.prepare<[], { id: number }>(`SELECT id FROM ${ACTIVE} AND state = 'running'`),
+    runningRow: db.prepare<[number], RunningRow>(`SELECT ${RUNNING_COLUMNS} FROM jobs WHERE id = ?`),
+    one: db.prepare<[number], FullRow>('SELECT * FROM jobs WHERE id = ?'),
+    summary: db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE id = ?`),
+    state: db.prepare<[number], { state: SummaryRow['state'] }>('SELECT state FROM jobs WHERE id = ?'),
+    history: db.prepare<[number], AttemptRow>('SELECT attempt, started_at, finished_at, outcome, exit_code, error FROM job_attempts WHERE job_id = ? ORDER BY id'),
+    cancelQueued: db.prepare<[number, number], SummaryRow>(
+      `UPDATE jobs SET state = 'cancelled', finished_at = ?, error = 'cancelled before it ran', run_after = NULL
+       WHERE id = ? AND state = 'queued' ${RETURNING}`,
+    ),
+    retry: db.prepare<[number], SummaryRow>(
+      `UPDATE jobs SET state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
+              exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0
+       WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`,
+    ),
+    oldestQueued: db.prepare<[string], { created_at: number }>(`SELECT created_at FROM jobs WHERE id = (SELECT id FROM ${ACTIVE} AND lane = ? AND state = 'queued' ORDER BY id LIMIT 1)`),
+    delayed: db.prepare<[number], { lane: string; n: number; next: number }>(
+      `SELECT lane, count(*) AS n, min(run_after) AS next FROM jobs INDEXED BY jobs_delayed
+       WHERE state = 'queued' AND run_after IS NOT NULL AND run_after > ? GROUP BY lane`,
+    ),
+    undescribed: db.prepare<[], { id: number; spec: string }>('SELECT id, spec FROM jobs WHERE command IS NULL LIMIT 1000'),
+    describe: db.prepare('UPDATE jobs SET command = ? WHERE id = ?'),
+    flag: db.prepare<[string], { value: number }>('SELECT value FROM store_flags WHERE name = ?'),
+    setFlag: db.prepare('INSERT OR REPLACE INTO store_flags (name, value) VALUES (?, ?)'),
+  };
+}
+
+export type JobStatements = ReturnType<typeof prepareJobStatements>;

@@ -1,0 +1,64 @@
+// Jobs in hand: under a deep backlog of short jobs a worker is handed a few at once and goes
+// from one to the next without waiting on the engine. This decides how many, and keeps what the
+// hands hold, so no job is claimed or handed twice. The jobs stay queued in the store until the
+// worker says it went on to one.
+import type { JobSummary } from '../../../shared/model.js';
+import { HAND_MAX } from '../store/job-statements.js';
+import type { WorkerRecord } from './pool-types.js';
+import type { TurnMessage } from './reports.js';
+
+/** A lane whose jobs take less than this on average gets jobs in hand. */
+const HAND_BELOW_MS = 25;
+
+/** The job in hand a message says the worker goes on to, if it says so. */
+export const goesOnTo = (m: TurnMessage): { jobId: number; attempt: number } | undefined => (m.t === 'done' ? m.next : m.t === 'started' ? m : undefined);
+
+export class Hands {
+  /** Per lane, how long its jobs run (ms, moving average): hands are only for short ones. */
+  private readonly pace = new Map<string, number>();
+
+  constructor(
+    private readonly workers: ReadonlyMap<string, WorkerRecord>,
+    /** The lane's queued jobs, those in hands included. */
+    private readonly queued: (lane: string) => number,
+  ) {}
+
+  /**
+   * How many jobs to hand a worker beyond the one it runs: none unless the lane's jobs are short
+   * (then waiting on the engine between them is what costs), none while its backlog is shallow
+   * (another worker may want them), up to HAND_MAX when it is deep.
+   */
+  size(w: WorkerRecord): number {
+    // Jobs held behind a long one would wait while another worker sits idle.
+    if (!((this.pace.get(w.lane) ?? Infinity) < HAND_BELOW_MS)) return 0;
+    let workers = 0;
+    let held = 0;
+    for (const x of this.workers.values()) {
+      if (x.lane !== w.lane) continue;
+      workers++;
+      held += x.held.length;
+    }
+    const free = this.queued(w.lane) - held;
+    return Math.max(0, Math.min(HAND_MAX, Math.floor(free / Math.max(1, workers)) - 1));
+  }
+
+  /** How long the lane's jobs run, as a moving average over the last few dozen. */
+  timed(job: JobSummary): void {
+    if (job.startedAt === null || job.finishedAt === null) return;
+    const ms = job.finishedAt - job.startedAt;
+    const was = this.pace.get(job.lane);
+    this.pace.set(job.lane, was === undefined ? ms : was + (ms - was) / 32);
+  }
+
+  /** Lane → the ids in its workers' hands: not to be claimed or handed again. */
+  heldByLane(): Map<string, Set<number>> {
+    const held = new Map<string, Set<number>>();
+    for (const w of this.workers.values()) {
+      if (w.held.length === 0) continue;
+      const ids = held.get(w.lane) ?? new Set<number>();
+      for (const h of w.held) ids.add(h.id);
+      held.set(w.lane, ids);
+    }
+    return held;
+  }
+}

@@ -1,0 +1,61 @@
+// What the pool keeps about each worker, and what it needs from the engine and is told to do.
+import type { JobSummary, ScaleReason } from '../../../shared/model.js';
+import type { WorkerLauncher, WorkerProcess } from './launcher.js';
+
+export interface JobRef {
+  id: number;
+  attempt: number;
+}
+
+export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
+
+/** How the sizer counts a worker: one still starting is as good as idle; draining or stopping is leaving. */
+export type WorkerRole = 'idle' | 'busy' | 'leaving';
+export const roleOf = (state: WorkerState): WorkerRole =>
+  state === 'busy' ? 'busy' : state === 'idle' || state === 'starting' ? 'idle' : 'leaving';
+
+export interface PersistentCommand {
+  argv: string[];
+  cwd: string | null;
+}
+
+export interface WorkerRecord {
+  id: string;
+  lane: string;
+  proc: WorkerProcess;
+  state: WorkerState;
+  /** The job it runs, as the store has it recorded. */
+  job: JobRef | null;
+  /** Jobs in its hand, in the order it will run them: still queued in the store. */
+  held: JobRef[];
+  /** Process groups this worker started; ended if the worker dies. */
+  pgids: Set<number>;
+  lastHeard: number;
+  /** Runs a persistent command, whose process group lives as long as the worker does. */
+  persistent: boolean;
+  /** Set when the engine killed it for a reason of its own (it stopped answering). */
+  killedFor?: ScaleReason;
+}
+
+export interface PoolHooks {
+  now(): number;
+  /** The lane's persistent command and where it runs, if it has one. */
+  workerCommand(lane: string): PersistentCommand | null;
+  logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
+  jobChanged(job: JobSummary): void;
+  /** Something the sizer observes moved: a worker went idle, started, or exited. */
+  fleetChanged(): void;
+  /** A worker ended without being asked to; `atStart`: before it was ready to work (or its command could not start). */
+  workerLost(worker: WorkerRecord, reason: ScaleReason, detail: string, atStart: boolean): void;
+  log(line: string): void;
+}
+
+export interface PoolOptions {
+  entry: string;
+  launcher: WorkerLauncher;
+  logCapBytes: number;
+  /** A stopping worker that has not exited by then is killed. */
+  stopTimeoutMs: number;
+  /** The engine's cgroup for jobs, or null where the OS offers none (containment.ts). */
+  cgroupBase: string | null;
+}
