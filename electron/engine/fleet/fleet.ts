@@ -23,7 +23,6 @@ export interface FleetPort {
   jobsLeft(): void;
   /** A lane was added or its cap changed. The sizer acts before this returns (see Fleet). */
   lanesChanged(): void;
-  /** Stop a running job: TERM its processes, KILL after `graceMs`. The outcome arrives as a job event. */
   /** Tells the worker that runs the job, or holds it in hand, to stop or drop it; false if none does. */
   cancel(jobId: number, graceMs: number): boolean;
   /** A lane is gone: its workers stop, and what was remembered of it is forgotten. */

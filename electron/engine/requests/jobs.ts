@@ -44,9 +44,10 @@ export function jobHandlers(e: RequestContext): JobHandlers {
     const timeoutMs = input.timeoutSeconds !== undefined ? Math.round(input.timeoutSeconds * 1000) : target.timeoutMs;
     return { lane: target.name, spec, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, timeoutMs };
   };
-  const enqueue = (jobs: NewJob[]): number[] => {
-    const ids = e.jobs.enqueue(jobs, Date.now());
-    if (ids.length <= JOB_EVENTS_PER_REQUEST) for (const id of ids) e.events.emit('job', summary(id));
+  const enqueue = async (jobs: NewJob[]): Promise<number[]> => {
+    const added = await e.jobs.enqueue(jobs, Date.now());
+    const ids = added.map((j) => j.id);
+    if (ids.length <= JOB_EVENTS_PER_REQUEST) for (const job of added) e.events.emit('job', job);
     else e.events.emit('jobs', { ids, change: 'added' });
     e.fleet.jobsArrived(new Set(jobs.map((j) => j.lane)));
     return ids;
@@ -70,10 +71,10 @@ export function jobHandlers(e: RequestContext): JobHandlers {
   };
 
   return {
-    addJob: (input) => ({ id: enqueue([toNewJob(input)])[0]! }),
-    addJobs: (input) => {
+    addJob: async (input) => ({ id: (await enqueue([toNewJob(input)]))[0]! }),
+    addJobs: async (input) => {
       const checked = new Set<string>();
-      return { ids: enqueue(input.jobs.map((j, i) => toNewJob(j, `jobs.${i}.`, checked))) };
+      return { ids: await enqueue(input.jobs.map((j, i) => toNewJob(j, `jobs.${i}.`, checked))) };
     },
     listJobs: (input) => {
       if (input.lane) lane(input.lane);

@@ -37,7 +37,7 @@ export type ClaimedRow = SummaryRow & { spec: string; timeout_ms: number | null 
 
 export function prepareJobStatements(db: Db) {
   return {
-    insert: db.prepare('INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    insert: db.prepare<[string, string, string, number, number | null, number], SummaryRow>(`INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?) ${RETURNING}`),
     claim: db.prepare<[ClaimArgs], ClaimedRow>(
       `UPDATE jobs SET ${STARTED}
        WHERE id = (SELECT id FROM ${ACTIVE} AND lane = @lane AND ${READY} ORDER BY id LIMIT 1)
