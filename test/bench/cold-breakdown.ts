@@ -4,11 +4,11 @@
 // the engine handing it the job, and the job's own first instruction. The same steps of a bare
 // Node child are measured alongside, so what is Lanes' own stands out from what Node costs anyway.
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeLauncher, openEngine, type WorkerLauncher } from '../../electron/engine/index.js';
-import { bareWarmMs, scratch, stampJob } from './cold-start.js';
+import { scratch, stampJob, type Scratch } from './cold-start.js';
 import { summarize, until, wallNow, type Figure } from './stats.js';
 
 const SECTION = 'A cold start, step by step';
@@ -47,13 +47,29 @@ function tracingLauncher(marks: () => Marks): WorkerLauncher {
   };
 }
 
-/** A bare Node child: fork → its first IPC message, the same boundary as the worker's first message. */
-function bareForkToMessageMs(dir: string): Promise<number> {
-  const script = join(dir, 'hello.mjs');
-  writeFileSync(script, 'process.send("hello"); process.disconnect();\n');
+/**
+ * The same steps for a bare Node child: fork → its first IPC message (a one-line script), then the
+ * job handed over by IPC → the job's first instruction (the child's first spawn, as the worker's is).
+ */
+async function bareSteps(s: Scratch): Promise<{ boot: number; spawn: number }> {
+  const script = join(s.dir, 'bare-worker.mjs');
+  if (!existsSync(script)) {
+    writeFileSync(
+      script,
+      "import { spawn } from 'node:child_process';\n" +
+        "process.once('message', (argv) => spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true }).on('close', () => process.exit(0)));\n" +
+        "process.send('hello');\n",
+    );
+  }
+  const file = s.next();
   const t0 = wallNow();
   const child = fork(script, [], { stdio: 'ignore' });
-  return new Promise((resolve) => child.once('message', () => resolve(wallNow() - t0)));
+  await new Promise((resolve) => child.once('message', resolve));
+  const hello = wallNow();
+  child.send(stampJob(file));
+  const sent = wallNow();
+  const began = await s.startedAt(file);
+  return { boot: hello - t0, spawn: began - sent };
 }
 
 export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
@@ -80,8 +96,9 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
       steps.total.push(began - t0);
       await until(() => engine.status().lanes.find((l) => l.name === lane)!.succeeded > 0, 'the cold job to finish');
       await engine.request('removeLane', { name: lane });
-      bare.boot.push(await bareForkToMessageMs(s.dir));
-      bare.spawn.push(await bareWarmMs(s));
+      const b = await bareSteps(s);
+      bare.boot.push(b.boot);
+      bare.spawn.push(b.spawn);
     }
   } finally {
     await engine.stop({ graceMs: 0 });
@@ -97,9 +114,9 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
   });
   return [
     row('enqueue → the engine launches a worker (request, store, sizer wake-up, decision)', steps.decide),
-    row('launch → the worker runtime’s first message (fork, Node start-up, the runtime’s modules)', steps.boot, { name: 'bare fork → first message of a one-line script', xs: bare.boot }),
+    row('launch → the worker runtime’s first message (fork, Node start-up, the runtime’s modules)', steps.boot, { name: 'a bare Node child: fork → its first message', xs: bare.boot }),
     row('first message → the engine hands it the job', steps.hand),
-    row('job handed over → the job’s first instruction (the worker spawns it)', steps.spawn, { name: 'spawning the job straight from Node', xs: bare.spawn }),
+    row('job handed over → the job’s first instruction (the worker spawns it)', steps.spawn, { name: 'the bare child: job sent by IPC → its first instruction', xs: bare.spawn }),
     row('total, enqueue → the job’s first instruction (in-process engine)', steps.total),
   ];
 }
