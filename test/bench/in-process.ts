@@ -10,9 +10,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openEngine, type Engine } from '../../electron/engine/index.js';
 import type { RequestInput } from '../../shared/requests.js';
 import { NOOP_WORKER } from './lanes-daemon.js';
-import { repeat, summarize, until, type Figure } from './stats.js';
+import { repeat, repeatWithin, summarize, until, type Figure } from './stats.js';
 
 const SECTION = 'Inside the engine';
+/** The longest the drain under load is watched. */
+const DRAIN_MS = 30_000;
 
 /** Private parts of the engine a benchmark may time directly; absent if the engine changed shape. */
 interface Internals {
@@ -62,9 +64,9 @@ export function inProcessFigures(lanes: number, queued: number, log: (s: string)
         fn();
         return performance.now() - t;
       };
-      const pass = summarize(await repeat(500, timeOf(() => fleet.lanesChanged())));
+      const pass = summarize(await repeatWithin(500, 15_000, timeOf(() => fleet.lanesChanged())));
       figures.push({ section: SECTION, what: `one sizer pass, ${backlog}`, unit: 'ms', lanes: pass, target: '≤ 5 ms', met: pass.median <= 5 });
-      figures.push({ section: SECTION, what: `every lane's status built, ${backlog} (announced ≤ 10×/s)`, unit: 'ms', lanes: summarize(await repeat(20, timeOf(() => publisher.publish()))) });
+      figures.push({ section: SECTION, what: `every lane's status built, ${backlog} (announced ≤ 10×/s)`, unit: 'ms', lanes: summarize(await repeatWithin(20, 10_000, timeOf(() => publisher.publish()))) });
     } else {
       log('  the engine no longer has fleet.lanesChanged / publisher.publish: sizer pass not timed');
     }
@@ -81,32 +83,38 @@ export function inProcessFigures(lanes: number, queued: number, log: (s: string)
     const list = summarize(listing);
     figures.push({ section: SECTION, what: `longest event-loop block listing pages of 1,000 jobs (newest, by lane, by state, deep), ${backlog}`, unit: 'ms', lanes: list, target: '≤ 50 ms', met: list.median <= 50 });
 
-    // Under load: two workers drain no-op jobs while status is asked for every 20 ms.
+    // Under load: two workers drain no-op jobs while status is asked for every 20 ms, for at most
+    // DRAIN_MS: with a large backlog each finished job may cost the engine more than it should,
+    // and how far it got is part of the figure.
     await e.request('addLane', { name: 'busy', cap: 2, workerCommand: NOOP_WORKER });
     const job = { lane: 'busy', payload: {} };
     const finished = () => e.status().lanes.find((l) => l.name === 'busy')!.succeeded;
-    await e.request('addJobs', { jobs: Array(200).fill(job) });
-    await until(() => finished() >= 200, 'warm-up of the busy lane');
+    await e.request('addJobs', { jobs: Array(20).fill(job) });
+    await until(() => finished() >= 20, 'warm-up of the busy lane');
     const n = 10_000;
-    const statusTimes: number[] = [];
     // Queued before the watch starts: a batch this size is one durable write, timed elsewhere.
     await e.request('addJobs', { jobs: Array(n).fill(job) });
+    const statusTimes: number[] = [];
+    const t0 = performance.now();
     const block = await longestBlock(async () => {
-      while (finished() < 200 + n) {
+      while (finished() < 20 + n && performance.now() - t0 < DRAIN_MS) {
         const t = performance.now();
         await e.request('status', {});
         statusTimes.push(performance.now() - t);
         await new Promise((r) => setTimeout(r, 20));
       }
     });
+    const drained = finished() - 20;
+    const took = (performance.now() - t0) / 1000;
+    const times = summarize(statusTimes);
     figures.push({
       section: SECTION,
-      what: `longest event-loop block while 2 workers drain ${n.toLocaleString('en-US')} no-op jobs and status is read every 20 ms, ${backlog}`,
+      what: `longest event-loop block while 2 workers drain no-op jobs and status is read every 20 ms, ${backlog}`,
       unit: 'ms',
       lanes: summarize([block]),
       target: '≤ 50 ms',
       met: block <= 50,
-      note: `one status call: median ${summarize(statusTimes).median.toFixed(2)} ms, longest ${summarize(statusTimes).max.toFixed(1)} ms`,
+      note: `${drained.toLocaleString('en-US')} jobs drained in ${took.toFixed(0)} s (${Math.round(drained / took)} jobs/s); one status call: median ${times.median.toFixed(1)} ms, longest ${times.max.toFixed(1)} ms`,
     });
     return figures;
   });

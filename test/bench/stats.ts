@@ -74,6 +74,14 @@ export async function repeat(times: number, fn: (i: number) => Promise<number>):
   return out;
 }
 
+/** Like repeat, but stops early once `budgetMs` has passed (a figure that grew slow must not hold the run). */
+export async function repeatWithin(times: number, budgetMs: number, fn: (i: number) => Promise<number>): Promise<number[]> {
+  const end = performance.now() + budgetMs;
+  const out: number[] = [];
+  for (let i = 0; i < times && (i === 0 || performance.now() < end); i++) out.push(await fn(i));
+  return out;
+}
+
 /** Resolves once `check` returns true, checking every `everyMs`; rejects after `limitMs`. */
 export async function until(check: () => Promise<boolean> | boolean, what: string, limitMs = 120_000, everyMs = 10): Promise<void> {
   const end = performance.now() + limitMs;
