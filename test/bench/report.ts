@@ -5,6 +5,7 @@ import type { Figure, Summary } from './stats.js';
 
 function num(x: number): string {
   if (!Number.isFinite(x)) return '—';
+  if (Number.isInteger(x)) return x.toLocaleString('en-US');
   const a = Math.abs(x);
   if (a >= 100) return Math.round(x).toLocaleString('en-US');
   if (a >= 10) return x.toFixed(1);
