@@ -47,9 +47,12 @@ export async function run(argv: string[]): Promise<number> {
       // Help and --version arrive as "errors" too; commander has already printed them.
       return err.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    if (err instanceof LanesError) {
-      const field = err.field && !err.message.includes(err.field) ? ` (${err.field})` : '';
-      process.stderr.write(`lanes: ${err.message}${field}\n`);
+    // `lanes daemon` runs the engine from tsc's output, whose LanesError is another copy of the
+    // class than the bundled CLI's: it is known by its name.
+    if (err instanceof LanesError || (err instanceof Error && err.name === 'LanesError')) {
+      const { message, field: given } = err as LanesError;
+      const field = given && !message.includes(given) ? ` (${given})` : '';
+      process.stderr.write(`lanes: ${message}${field}\n`);
       return EXIT_FAILURE;
     }
     if (err instanceof CliError) {

@@ -1,10 +1,7 @@
 // The engine itself: `lanes daemon` runs it with its API in the foreground, for machines without
 // the tray app and for scripts; Ctrl-C (or SIGTERM from a service manager) stops it gracefully.
 // `lanes open` gives the address of its window.
-import { spawn } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { writeOpenPage } from '../../api/daemon-info.js';
 import { wholeNumber } from '../args.js';
 import { connectionFor, dataDirOf, note, print } from '../context.js';
 import { CliError } from '../errors.js';
@@ -77,6 +74,8 @@ export function registerOpen(program: Command): void {
     .action(async (opts: { browser?: boolean }, cmd: Command) => {
       const window = await connectionFor(cmd).window();
       if (!opts.browser) return print(window.url);
+      // Loaded only here: every other call of the CLI starts faster without them.
+      const [{ spawn }, { pathToFileURL }, { writeOpenPage }] = await Promise.all([import('node:child_process'), import('node:url'), import('../../api/daemon-info.js')]);
       // The browser gets a path to a private page, not an address on a command line; the page
       // holds a code good once, within a minute, and the engine removes the page once it is used.
       const page = pathToFileURL(writeOpenPage(dataDirOf(cmd), window.onceUrl)).href;

@@ -1,0 +1,122 @@
+// Where a cold start's time goes, step by step: an engine opened here with a launcher that wraps
+// the engine's own (nodeLauncher) and notes when each step happens — the engine deciding to start
+// a worker (launch), the worker runtime's first message (Node started and the runtime loaded),
+// the engine handing it the job, and the job's own first instruction. The same steps of a bare
+// Node child are measured alongside, so what is Lanes' own stands out from what Node costs anyway.
+import { fork } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nodeLauncher, openEngine, type WorkerLauncher } from '../../electron/engine/index.js';
+import { scratch, stampJob, type Scratch } from './cold-start.js';
+import { summarize, until, wallNow, type Figure } from './stats.js';
+
+const SECTION = 'A cold start, step by step';
+
+interface Marks {
+  launch?: number;
+  firstMessage?: number;
+  jobSent?: number;
+}
+
+/** nodeLauncher, noting when it is asked to launch, first hears from the worker, and sends it a job. */
+function tracingLauncher(marks: () => Marks): WorkerLauncher {
+  return {
+    launch(options) {
+      const m = marks();
+      m.launch = wallNow();
+      const worker = nodeLauncher.launch(options);
+      return {
+        get pid() {
+          return worker.pid;
+        },
+        send(message) {
+          if (message.t === 'job' && message.job && m.jobSent === undefined) m.jobSent = wallNow();
+          worker.send(message);
+        },
+        onMessage(listener) {
+          worker.onMessage((message) => {
+            m.firstMessage ??= wallNow();
+            listener(message);
+          });
+        },
+        onExit: (listener) => worker.onExit(listener),
+        kill: () => worker.kill(),
+      };
+    },
+  };
+}
+
+/**
+ * The same steps for a bare Node child: fork → its first IPC message (a one-line script), then the
+ * job handed over by IPC → the job's first instruction (the child's first spawn, as the worker's is).
+ */
+async function bareSteps(s: Scratch): Promise<{ boot: number; spawn: number }> {
+  const script = join(s.dir, 'bare-worker.mjs');
+  if (!existsSync(script)) {
+    writeFileSync(
+      script,
+      "import { spawn } from 'node:child_process';\n" +
+        "process.once('message', (argv) => spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true }).on('close', () => process.exit(0)));\n" +
+        "process.send('hello');\n",
+    );
+  }
+  const file = s.next();
+  const t0 = wallNow();
+  const child = fork(script, [], { stdio: 'ignore' });
+  await new Promise((resolve) => child.once('message', resolve));
+  const hello = wallNow();
+  child.send(stampJob(file));
+  const sent = wallNow();
+  const began = await s.startedAt(file);
+  return { boot: hello - t0, spawn: began - sent };
+}
+
+export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
+  const s = scratch();
+  const dataDir = mkdtempSync(join(tmpdir(), 'lanes-bench-'));
+  let current: Marks = {};
+  const engine = await openEngine({ dataDir, cores: 8, tickMs: 60_000, log: () => {}, launcher: tracingLauncher(() => current) });
+  const steps = { decide: [] as number[], boot: [] as number[], hand: [] as number[], spawn: [] as number[], total: [] as number[] };
+  const bare = { boot: [] as number[], spawn: [] as number[] };
+  try {
+    for (let i = 0; i < samples; i++) {
+      const lane = `cold-${i}`;
+      await engine.request('addLane', { name: lane, cap: 1 });
+      current = {};
+      const file = s.next();
+      const t0 = wallNow();
+      await engine.request('addJob', { lane, argv: stampJob(file) });
+      const began = await s.startedAt(file);
+      const m = current;
+      steps.decide.push(m.launch! - t0);
+      steps.boot.push(m.firstMessage! - m.launch!);
+      steps.hand.push(m.jobSent! - m.firstMessage!);
+      steps.spawn.push(began - m.jobSent!);
+      steps.total.push(began - t0);
+      await until(() => engine.status().lanes.find((l) => l.name === lane)!.succeeded > 0, 'the cold job to finish');
+      await engine.request('removeLane', { name: lane });
+      const b = await bareSteps(s);
+      bare.boot.push(b.boot);
+      bare.spawn.push(b.spawn);
+    }
+  } finally {
+    await engine.stop({ graceMs: 0 });
+    rmSync(dataDir, { recursive: true, force: true });
+    s.remove();
+  }
+  const row = (what: string, xs: number[], peer?: { name: string; xs: number[] }): Figure => ({
+    section: SECTION,
+    what,
+    unit: 'ms',
+    lanes: summarize(xs),
+    ...(peer ? { peer: { name: peer.name, value: summarize(peer.xs) } } : {}),
+  });
+  return [
+    row('enqueue → the engine launches a worker (request, store, sizer wake-up, decision)', steps.decide),
+    row('launch → the worker runtime’s first message (fork, Node start-up, the runtime’s modules)', steps.boot, { name: 'a bare Node child: fork → its first message', xs: bare.boot }),
+    row('first message → the engine hands it the job', steps.hand),
+    row('job handed over → the job’s first instruction (the worker spawns it)', steps.spawn, { name: 'the bare child: job sent by IPC → its first instruction', xs: bare.spawn }),
+    row('total, enqueue → the job’s first instruction (in-process engine)', steps.total),
+  ];
+}

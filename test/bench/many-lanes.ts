@@ -1,0 +1,87 @@
+// Many lanes sharing a small machine: `lanes` lanes of short jobs under a ceiling of 2
+// (LANES_CORES=3), against the same jobs in one lane of cap 2. A fair share that thrashes —
+// starting a worker for a lane, then stopping it for the next before it finished anything — shows
+// up as worker starts per lane above 1 and as throughput far below the one lane's.
+import type { JobSummary } from '../../shared/model.js';
+import { withDaemon, type Daemon } from './lanes-daemon.js';
+import { alternate, perSecond, summarize, until, type Figure } from './stats.js';
+
+const SECTION = 'Many lanes, ceiling 2';
+const LIMIT_MS = 600_000;
+
+async function finishedTotal(d: Daemon): Promise<number> {
+  return (await d.api('status', {})).lanes.reduce((n, l) => n + l.succeeded + l.failed, 0);
+}
+
+interface ManyRun {
+  jobsPerSecond: number;
+  startsPerLane: number;
+  longestFirstWaitMs: number;
+}
+
+async function manyLanes(lanes: number, perLane: number): Promise<ManyRun> {
+  return withDaemon(async (d) => {
+    const names = Array.from({ length: lanes }, (_, i) => `l-${String(i).padStart(3, '0')}`);
+    for (const name of names) await d.api('addLane', { name, cap: 1 });
+    const total = lanes * perLane;
+    const since = Date.now();
+    const t0 = performance.now();
+    // Round-robin, so no lane's jobs all come first.
+    await d.api('addJobs', { jobs: Array.from({ length: total }, (_, i) => ({ lane: names[i % lanes]!, argv: ['true'] })) });
+    await until(async () => (await finishedTotal(d)) >= total, `${total} jobs in ${lanes} lanes`, LIMIT_MS, 50);
+    const ms = performance.now() - t0;
+    const ledger = await d.api('scaleEvents', { limit: 10_000 });
+    const starts = ledger.filter((e) => e.at >= since && e.lane !== 'worker').reduce((n, e) => n + Math.max(0, e.to - e.from), 0);
+    const jobs: JobSummary[] = [];
+    for (let before: number | undefined; jobs.length < total; ) {
+      const page = await d.api('listJobs', { limit: 1000, ...(before ? { beforeId: before } : {}) });
+      jobs.push(...page.jobs);
+      if (page.jobs.length === 0) break;
+      before = page.jobs[page.jobs.length - 1]!.id;
+    }
+    const firstStart = new Map<string, number>();
+    for (const j of jobs) if (j.startedAt !== null) firstStart.set(j.lane, Math.min(firstStart.get(j.lane) ?? Infinity, j.startedAt - j.createdAt));
+    return { jobsPerSecond: perSecond(total, ms), startsPerLane: starts / lanes, longestFirstWaitMs: Math.max(...firstStart.values()) };
+  });
+}
+
+async function oneLane(total: number): Promise<number> {
+  return withDaemon(async (d) => {
+    await d.api('setCap', { lane: 'worker', cap: 2 });
+    const t0 = performance.now();
+    await d.api('addJobs', { jobs: Array.from({ length: total }, () => ({ argv: ['true'] })) });
+    await until(async () => (await finishedTotal(d)) >= total, `${total} jobs in one lane`, LIMIT_MS, 50);
+    return perSecond(total, performance.now() - t0);
+  });
+}
+
+export async function manyLaneFigures(pairs: number, lanes: number, perLane: number): Promise<Figure[]> {
+  const runs: ManyRun[] = [];
+  const series = await alternate(
+    pairs,
+    async () => {
+      const r = await manyLanes(lanes, perLane);
+      runs.push(r);
+      return r.jobsPerSecond;
+    },
+    () => oneLane(lanes * perLane),
+  );
+  const fraction = summarize(series.lanes.map((x, i) => (x / series.peer[i]!) * 100));
+  const starts = summarize(runs.map((r) => r.startsPerLane));
+  const wait = summarize(runs.map((r) => r.longestFirstWaitMs / 1000));
+  const jobs = `${lanes} lanes × ${perLane} \`true\` jobs`;
+  return [
+    {
+      section: SECTION,
+      what: `${jobs}: throughput as a share of one lane of cap 2 with the same jobs`,
+      unit: '%',
+      lanes: fraction,
+      peer: { name: 'one lane (jobs/s)', value: summarize(series.peer) },
+      target: '≥ 90 %',
+      met: fraction.median >= 90,
+      note: `Lanes: ${Math.round(summarize(series.lanes).median)} jobs/s`,
+    },
+    { section: SECTION, what: `${jobs}: worker starts per lane (each lane needs one turn)`, unit: 'starts', lanes: starts, target: '≤ 1', met: starts.median <= 1 },
+    { section: SECTION, what: `${jobs}: the longest any lane waited for its first job to start`, unit: 's', lanes: wait },
+  ];
+}

@@ -1,0 +1,97 @@
+// Figures as the benchmark reports them: each a median with its range, and where a peer was
+// measured beside it, the ratio of each pair (Lanes run, then the peer's run, alternately), so a
+// figure never rests on one absolute time taken on a machine shared with others.
+
+export interface Summary {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+export function summarize(xs: number[]): Summary {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return { median: NaN, min: NaN, max: NaN, n: 0 };
+  const m = s.length >> 1;
+  const median = s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return { median, min: s[0]!, max: s[s.length - 1]!, n: s.length };
+}
+
+/** How a figure compares with its peer: `ratio` (Lanes ÷ peer) or `difference` (Lanes − peer). */
+export type Comparison = 'ratio' | 'difference';
+
+export interface Figure {
+  /** The heading it is listed under. */
+  section: string;
+  what: string;
+  unit: string;
+  lanes: Summary;
+  peer?: { name: string; value: Summary };
+  /** Per-pair Lanes ÷ peer (or Lanes − peer), median and range. */
+  compared?: { how: Comparison; value: Summary };
+  target?: string;
+  /** Whether the target is met, judged on the median. */
+  met?: boolean;
+  note?: string;
+}
+
+/**
+ * Runs `lanes` and `peer` alternately, `pairs` times (A B A B …), so each pair shares the
+ * machine's state of the moment; returns both series in order.
+ */
+export async function alternate(pairs: number, lanes: () => Promise<number>, peer: () => Promise<number>): Promise<{ lanes: number[]; peer: number[] }> {
+  const out = { lanes: [] as number[], peer: [] as number[] };
+  for (let i = 0; i < pairs; i++) {
+    out.lanes.push(await lanes());
+    out.peer.push(await peer());
+  }
+  return out;
+}
+
+export function pairwise(a: number[], b: number[], how: Comparison): Summary {
+  return summarize(a.map((x, i) => (how === 'ratio' ? x / b[i]! : x - b[i]!)));
+}
+
+/** A figure of Lanes beside its peer, compared pair by pair. */
+export function compared(
+  base: Omit<Figure, 'lanes' | 'peer' | 'compared'>,
+  series: { lanes: number[]; peer: number[] },
+  peerName: string,
+  how: Comparison = 'ratio',
+): Figure {
+  return {
+    ...base,
+    lanes: summarize(series.lanes),
+    peer: { name: peerName, value: summarize(series.peer) },
+    compared: { how, value: pairwise(series.lanes, series.peer, how) },
+  };
+}
+
+/** Repeats `fn` `times` times in a row and returns each result. */
+export async function repeat(times: number, fn: (i: number) => Promise<number>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < times; i++) out.push(await fn(i));
+  return out;
+}
+
+/** Like repeat, but stops early once `budgetMs` has passed (a figure that grew slow must not hold the run). */
+export async function repeatWithin(times: number, budgetMs: number, fn: (i: number) => Promise<number>): Promise<number[]> {
+  const end = performance.now() + budgetMs;
+  const out: number[] = [];
+  for (let i = 0; i < times && (i === 0 || performance.now() < end); i++) out.push(await fn(i));
+  return out;
+}
+
+/** Resolves once `check` returns true, checking every `everyMs`; rejects after `limitMs`. */
+export async function until(check: () => Promise<boolean> | boolean, what: string, limitMs = 120_000, everyMs = 10): Promise<void> {
+  const end = performance.now() + limitMs;
+  while (!(await check())) {
+    if (performance.now() > end) throw new Error(`benchmark: gave up waiting for ${what} after ${limitMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Wall-clock time in ms with sub-ms precision, comparable across processes of this machine. */
+export const wallNow = (): number => performance.timeOrigin + performance.now();
+
+export const perSecond = (count: number, ms: number): number => (count / ms) * 1000;
