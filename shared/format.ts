@@ -3,10 +3,14 @@
 // does not change with the terminal's or the OS's language; and what a job runs, in one line.
 import type { JobSpec } from './model.js';
 
-const grouped = new Intl.NumberFormat('en-US');
+let grouped: Intl.NumberFormat | undefined;
 
-/** 4060 → "4,060". */
-export const groupedCount = (n: number): string => grouped.format(n);
+/**
+ * 4060 → "4,060". Whole numbers without Intl: building a NumberFormat costs a short-lived CLI
+ * call about 20 ms, so one is made only for a number with a fraction.
+ */
+export const groupedCount = (n: number): string =>
+  Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : (grouped ??= new Intl.NumberFormat('en-US')).format(n);
 
 /** (1, 'worker') → "1 worker"; (4060, 'job') → "4,060 jobs". */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${groupedCount(n)} ${n === 1 ? one : many}`;

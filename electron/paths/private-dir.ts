@@ -6,10 +6,11 @@
 import { chmodSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
 import { LanesError } from '../../shared/errors.js';
 
 const posix = process.platform !== 'win32';
+/** Loaded when used: the CLI, which reads this module on every call, seldom needs it. */
+const crypto = () => process.getBuiltinModule('node:crypto');
 const uid = () => process.getuid?.() ?? -1;
 
 /** Why `dir` cannot hold Lanes' data, with how to fix it; null when it is fine as it is. */
@@ -51,7 +52,7 @@ const EXCLUSIVE = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (c
  * than writing where it points.
  */
 export function writePrivateFile(path: string, text: string): void {
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const tmp = `${path}.${crypto().randomBytes(6).toString('hex')}.tmp`;
   const fd = openSync(tmp, EXCLUSIVE, 0o600);
   try {
     writeSync(fd, text);
@@ -91,11 +92,11 @@ const SOCKET_PATH_MAX = 103;
  * temporary directory, named after the data directory so engine and CLI agree on it.
  */
 export function engineSocketPath(dataDir: string): string {
-  const name = createHash('sha256').update(posix ? dataDir : dataDir.toLowerCase()).digest('hex').slice(0, 24);
-  if (!posix) return `\\\\.\\pipe\\lanes-${name}`;
+  const name = () => crypto().createHash('sha256').update(posix ? dataDir : dataDir.toLowerCase()).digest('hex').slice(0, 24);
+  if (!posix) return `\\\\.\\pipe\\lanes-${name()}`;
   const inside = join(dataDir, 'engine.sock');
   if (Buffer.byteLength(inside) <= SOCKET_PATH_MAX) return inside;
-  return join(tmpdir(), `lanes-${uid()}`, `${name}.sock`);
+  return join(tmpdir(), `lanes-${uid()}`, `${name()}.sock`);
 }
 
 /** Makes the folder a socket goes in ready, when it is not the data directory itself. */

@@ -31,7 +31,7 @@ function tracingLauncher(marks: () => Marks): WorkerLauncher {
           return worker.pid;
         },
         send(message) {
-          if (message.t === 'job' && message.job && m.jobSent === undefined) m.jobSent = wallNow();
+          if (message.t === 'jobs' && message.jobs.length > 0 && m.jobSent === undefined) m.jobSent = wallNow();
           worker.send(message);
         },
         onMessage(listener) {

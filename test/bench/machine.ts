@@ -7,8 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { MachineWatcher, SAMPLE_MS } from '../../electron/engine/machine/watcher.js';
 import { WorkerMeter, type WorkerTarget } from '../../electron/engine/machine/worker-meter.js';
-import { median } from './harness.js';
-import type { Figure } from './measures.js';
+import { summarize, type Figure } from './stats.js';
 
 const WORKERS = 50;
 /** The sizer's default tick: the brief's budget is per tick, the watcher samples four times as often. */
@@ -69,14 +68,17 @@ export async function machineMeasures(samples = 40): Promise<Figure[]> {
     const whole = await cpuPerRun(samples, () => watcher.refresh());
     const portable = await cpuPerRun(Math.max(3, samples / 8), () => new WorkerMeter({ portable: true }).measure(targets), 600);
     const share = (ms: number, every: number) => (ms / every) * 100;
-    const sampleCpu = median(whole.cpu);
+    const section = 'Watching the machine';
+    const sample = summarize(whole.cpu);
+    const perSample = summarize(whole.cpu.map((ms) => share(ms, SAMPLE_MS)));
+    const perTick = summarize(whole.cpu.map((ms) => share(ms, TICK_MS)));
     return [
-      { what: `measure ${WORKERS} workers (${onMachine} processes on the machine), /proc`, value: median(scan.cpu), unit: 'ms', note: `wall ${median(scan.wall).toFixed(1)} ms` },
-      { what: 'of which per process on the machine (a desktop has 300–1,000)', value: (median(scan.cpu) / onMachine) * 1000, unit: 'µs' },
-      { what: `the same through systeminformation (the macOS and Windows path)`, value: median(portable.cpu), unit: 'ms', note: `wall ${median(portable.wall).toFixed(1)} ms` },
-      { what: 'one machine sample with those workers', value: sampleCpu, unit: 'ms' },
-      { what: `machine samples (every ${SAMPLE_MS / 1000} s), share of one core`, value: share(sampleCpu, SAMPLE_MS), unit: '%', target: '≤ 1 %', pass: share(sampleCpu, SAMPLE_MS) <= 1 },
-      { what: `the same per sizer tick (${TICK_MS / 1000} s) had it sampled once a tick`, value: share(sampleCpu, TICK_MS), unit: '%', target: '≤ 1 %', pass: share(sampleCpu, TICK_MS) <= 1 },
+      { section, what: `measure ${WORKERS} workers (${onMachine} processes on the machine), /proc`, unit: 'ms', lanes: summarize(scan.cpu), note: `wall ${summarize(scan.wall).median.toFixed(1)} ms` },
+      { section, what: 'of which per process on the machine (a desktop has 300–1,000)', unit: 'µs', lanes: summarize(scan.cpu.map((ms) => (ms / onMachine) * 1000)) },
+      { section, what: 'the same through systeminformation (the macOS and Windows path)', unit: 'ms', lanes: summarize(portable.cpu), note: `wall ${summarize(portable.wall).median.toFixed(1)} ms` },
+      { section, what: 'one machine sample with those workers', unit: 'ms', lanes: sample },
+      { section, what: `machine samples (every ${SAMPLE_MS / 1000} s), share of one core`, unit: '%', lanes: perSample, target: '≤ 1 %', met: perSample.median <= 1 },
+      { section, what: `the same per sizer tick (${TICK_MS / 1000} s), had it sampled once a tick`, unit: '%', lanes: perTick, target: '≤ 1 %', met: perTick.median <= 1 },
     ];
   } finally {
     for (const t of trees) {

@@ -71,6 +71,8 @@ export async function ensureBuilt(): Promise<void> {
     const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.node.json'], { cwd: ROOT, encoding: 'utf8' });
     // tsc emits even with type errors elsewhere in the tree; only a missing CLI is fatal here.
     if (builtAt() === 0) throw new Error(`build failed:\n${tsc.stdout}${tsc.stderr}`);
+    // The CLI as it ships: one bundled file (bin/lanes.js falls back to tsc's output without it).
+    spawnSync(process.execPath, [join(ROOT, 'electron', 'cli', 'bundle.mjs')], { cwd: ROOT, encoding: 'utf8' });
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

@@ -64,6 +64,9 @@ export interface TurnResult {
   handed: ClaimedJob[];
 }
 
+/** A claimed job as lists and events carry it. */
+export const summaryOf = ({ specJson: _spec, timeoutMs: _timeout, ...summary }: ClaimedJob): JobSummary => summary;
+
 const claimed = (row: ClaimedRow): ClaimedJob => ({ ...toSummary(row), specJson: row.spec, timeoutMs: row.timeout_ms });
 
 /** Why a run did not finish, and whether it costs the job an attempt and a wait. */

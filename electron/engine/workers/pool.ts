@@ -6,7 +6,7 @@ import { endJob, killQuietly, processesOfJobs, type JobRef } from '../../worker/
 import { signalGroup } from '../../worker/process-group.js';
 import { backoffMs } from '../backoff.js';
 import type { WorkerCounts } from '../status/lane-status.js';
-import type { ClaimedJob, JobStore, Turn, TurnResult } from '../store/jobs.js';
+import { summaryOf, type ClaimedJob, type JobStore, type Turn, type TurnResult } from '../store/jobs.js';
 import { goesOnTo, Hands } from './hands.js';
 import { roleOf, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
 import { checkMessage } from './messages.js';
@@ -211,7 +211,8 @@ export class Pool {
       if (!w.job) w.state = 'stopping';
     } else if (w.state !== 'stopping') w.state = w.job || w.held.length > 0 ? 'busy' : 'idle';
     if (r.finished) this.hands.timed(r.finished);
-    for (const job of [r.finished, r.dropped, r.started, r.claimed]) this.announce(job);
+    // Events carry summaries: what a started job runs stays out of them.
+    for (const job of [r.finished, r.dropped, r.started && summaryOf(r.started), r.claimed && summaryOf(r.claimed)]) this.announce(job);
     if (m.t === 'pull' || (m.t === 'done' && m.pull)) {
       w.proc.send({ t: 'jobs', jobs: [...(r.claimed ? [r.claimed] : []), ...r.handed].map((j) => this.assignment(j)), firstStarted: r.claimed !== null });
     }
