@@ -25,7 +25,6 @@ import { JobStore } from './store/jobs.js';
 import { diskFullError, isDiskFull } from './store/disk-full.js';
 import { LaneStore } from './store/lanes.js';
 import { JobCounts } from './store/counts.js';
-import { GroupSync } from './store/group-sync.js';
 import { Ledger } from './store/ledger.js';
 import { validate } from './validate.js';
 import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
@@ -94,7 +93,7 @@ class LanesEngine implements Engine {
   readonly events: EventHub;
   private readonly fleet: Fleet;
   private readonly counts: JobCounts;
-  private readonly sync: GroupSync;
+  private readonly jobs: JobStore;
   private readonly publisher: LanePublisher;
   private readonly board: StatusBoard;
   private readonly handlers;
@@ -113,8 +112,8 @@ class LanesEngine implements Engine {
     this.events = new EventHub(startedAt * 1000, (error) => log(`an event listener failed: ${(error as Error)?.stack ?? String(error)}`));
     this.counts = new JobCounts(db);
     const lanes = new LaneStore(db, this.counts);
-    this.sync = new GroupSync(join(options.dataDir, 'lanes.db-wal'));
-    const jobs = new JobStore(db, this.counts, this.sync);
+    const jobs = new JobStore(db, this.counts, join(options.dataDir, 'lanes.db-wal'));
+    this.jobs = jobs;
     const queries = new JobQueries(db);
     const ledger = new Ledger(db);
     const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, {}), log);
@@ -234,7 +233,7 @@ class LanesEngine implements Engine {
       } catch (error) {
         (this.options.log ?? defaultLog)(`could not save job counts (the next start counts them afresh): ${(error as Error).message}`);
       }
-      await this.sync.close();
+      await this.jobs.close();
       this.db.close();
       this.lock.release();
     })();

@@ -33,6 +33,27 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: 
 }
 
 describe('the CLI’s HTTP port', () => {
+  it('keeps its connection for the next request, and replaces one the server has closed', async () => {
+    let connections = 0;
+    let server: Server | undefined;
+    const seen = new Set<unknown>();
+    const counting = await serve((req, res) => {
+      if (!seen.has(req.socket)) {
+        seen.add(req.socket);
+        connections++;
+      }
+      server ??= (req.socket as unknown as { server: Server }).server;
+      res.end(req.url);
+    });
+    const counted = nodeHttpPort(() => counting);
+    expect((await counted.send('GET', '/a', {}, undefined)).text).toBe('/a');
+    expect((await counted.send('GET', '/b', {}, undefined)).text).toBe('/b');
+    expect(connections).toBe(1);
+    server!.closeIdleConnections();
+    expect((await counted.send('GET', '/c', {}, undefined)).text).toBe('/c');
+    expect(connections).toBe(2);
+  });
+
   it('sends method, path, headers and body, and reads a Content-Length answer', async () => {
     const endpoint = await serve((req, res, body) => {
       res.setHeader('Content-Type', 'application/json');

@@ -1,16 +1,23 @@
-// Group commit: concurrent writers share syncs, and none is told "on disk" by a sync that began
-// before its write.
+// Group commit: concurrent writers share a transaction and a sync; none is told "on disk" before
+// a sync that began after its write has ended; a failed transaction fails each of its writers.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupSync } from '../../electron/engine/store/group-sync.js';
 import { tempDir } from '../support/engine.js';
 
-/** A GroupSync whose syncs end when the test says so, and which counts them. */
-class HeldSync extends GroupSync {
-  readonly started: (() => void)[] = [];
+/** Syncs that end when the test says so; transactions counted, each writer's context its round. */
+class HeldSync extends GroupSync<number> {
+  readonly syncs: (() => void)[] = [];
+  rounds = 0;
+  constructor(wal: string, fail = false) {
+    super(wal, (body) => {
+      if (fail) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      return body(++this.rounds);
+    });
+  }
   protected override sync(): Promise<void> {
-    return new Promise((done) => this.started.push(done));
+    return new Promise((done) => this.syncs.push(done));
   }
 }
 
@@ -22,45 +29,50 @@ beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
 describe('group sync', () => {
-  it('fifty writers at once share one sync', async () => {
-    const sync = new HeldSync(join(dir, 'wal'));
-    let answered = 0;
-    const all = Array.from({ length: 50 }, () => sync.synced().then(() => answered++));
-    // The sync starts at the end of the turn, for every write made in it.
-    expect(sync.started).toHaveLength(0);
+  it('fifty writers at once share one transaction and one sync', async () => {
+    const group = new HeldSync(join(dir, 'wal'));
+    const all = Array.from({ length: 50 }, (_, i) => group.commit((round) => ({ i, round })));
     await turn();
-    expect(sync.started).toHaveLength(1);
-    sync.started[0]!();
-    await Promise.all(all);
-    expect(answered).toBe(50);
-    expect(sync.started).toHaveLength(1);
+    expect(group.rounds).toBe(1);
+    expect(group.syncs).toHaveLength(1);
+    group.syncs[0]!();
+    const results = await Promise.all(all);
+    expect(results).toEqual(Array.from({ length: 50 }, (_, i) => ({ i, round: 1 })));
   });
 
-  it('a write made while a sync runs waits for the next one, which all such writes share', async () => {
-    const sync = new HeldSync(join(dir, 'wal'));
-    const order: string[] = [];
-    const first = sync.synced().then(() => order.push('first'));
+  it('writes made while a sync runs wait for the next round, which they share', async () => {
+    const group = new HeldSync(join(dir, 'wal'));
+    const answered: string[] = [];
+    const first = group.commit(() => 'first').then((x) => answered.push(x));
     await turn();
-    expect(sync.started).toHaveLength(1);
-    // Written while that sync runs: it may not cover them.
-    const later = [sync.synced(), sync.synced()].map((p) => p.then(() => order.push('later')));
+    const later = [group.commit((round) => `later ${round}`), group.commit((round) => `later ${round}`)].map((p) => p.then((x) => answered.push(x)));
     await turn();
-    expect(sync.started).toHaveLength(1);
-    sync.started[0]!();
+    // Not written yet, and certainly not said to be on disk.
+    expect(group.rounds).toBe(1);
+    group.syncs[0]!();
     await first;
     await turn();
-    expect(order).toEqual(['first']);
-    expect(sync.started).toHaveLength(2);
-    sync.started[1]!();
+    expect(answered).toEqual(['first']);
+    expect(group.rounds).toBe(2);
+    group.syncs[1]!();
     await Promise.all(later);
-    expect(order).toEqual(['first', 'later', 'later']);
+    expect(answered).toEqual(['first', 'later 2', 'later 2']);
+  });
+
+  it('a transaction that fails fails each of its writers, and the next round still runs', async () => {
+    const failing = new HeldSync(join(dir, 'wal'), true);
+    const a = failing.commit(() => 1);
+    const b = failing.commit(() => 2);
+    await expect(a).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    await expect(b).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    expect(failing.syncs).toHaveLength(0);
   });
 
   it('really syncs the file it is given', async () => {
     const wal = join(dir, 'lanes.db-wal');
     writeFileSync(wal, 'x');
-    const sync = new GroupSync(wal);
-    await expect(sync.synced()).resolves.toBeUndefined();
-    await sync.close();
+    const group = new GroupSync<void>(wal, (body) => body());
+    await expect(group.commit(() => 7)).resolves.toBe(7);
+    await group.close();
   });
 });

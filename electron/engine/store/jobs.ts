@@ -5,8 +5,8 @@ import type { Job, JobSpec, JobState, JobSummary } from '../../../shared/model.j
 import { ERROR_MAX_CHARS } from '../../../shared/limits.js';
 import { durably, type Db } from './db.js';
 import type { JobCounts, Move } from './counts.js';
-import type { GroupSync } from './group-sync.js';
-import { commandLine, toJob, toSummary, type SummaryRow } from './job-rows.js';
+import { GroupSync } from './group-sync.js';
+import { commandLine, toJob, toSummary } from './job-rows.js';
 import { prepareJobStatements, type ClaimedRow, type JobStatements, type RunningRow } from './job-statements.js';
 
 export type { RunningRow } from './job-statements.js';
@@ -82,16 +82,16 @@ const clipError = (error: string | null) => (error === null || error.length <= E
 
 export class JobStore {
   private readonly s: JobStatements;
-  /** Requests to queue jobs, written together at the end of the turn. */
-  private readonly inserts: { jobs: NewJob[]; now: number; resolve: (rows: SummaryRow[]) => void; reject: (error: unknown) => void }[] = [];
+  private readonly group: GroupSync<Move[]>;
 
   constructor(
     private readonly db: Db,
     /** Kept here, where every state change happens, and counted only once it is committed. */
     readonly counts: JobCounts,
-    private readonly sync: GroupSync,
+    walPath: string,
   ) {
     this.s = prepareJobStatements(db);
+    this.group = new GroupSync<Move[]>(walPath, (body) => this.write(false, body));
     this.describeOlderRows();
   }
 
@@ -108,37 +108,22 @@ export class JobStore {
   }
 
   /**
-   * Queued work is on disk before the caller hears of it. The requests of one turn are written in
-   * one transaction at its end, and the sync is shared with every other write made meanwhile
-   * (group-sync.ts).
+   * Queued work is on disk before the caller hears of it. Requests made meanwhile share one
+   * transaction and one sync (group-sync.ts).
    */
   async enqueue(jobs: NewJob[], now: number): Promise<JobSummary[]> {
-    const rows = await new Promise<SummaryRow[]>((resolve, reject) => {
-      this.inserts.push({ jobs, now, resolve, reject });
-      if (this.inserts.length === 1) setImmediate(() => this.insertTurn());
-    });
-    await this.sync.synced();
+    const rows = await this.group.commit((moves) =>
+      jobs.map((j) => {
+        moves.push({ lane: j.lane, from: null, to: 'queued' });
+        return this.s.insert.get(j.lane, JSON.stringify(j.spec), commandLine(j.spec), j.maxAttempts, j.timeoutMs, now)!;
+      }),
+    );
     return rows.map(toSummary);
   }
 
-  private insertTurn(): void {
-    const turn = this.inserts.splice(0);
-    let results: SummaryRow[][];
-    try {
-      results = this.write(false, (moves) =>
-        turn.map(({ jobs, now }) =>
-          jobs.map((j) => {
-            moves.push({ lane: j.lane, from: null, to: 'queued' });
-            return this.s.insert.get(j.lane, JSON.stringify(j.spec), commandLine(j.spec), j.maxAttempts, j.timeoutMs, now)!;
-          }),
-        ),
-      );
-    } catch (error) {
-      // One transaction: none of them is stored (a full disk, say), and each request hears why.
-      for (const t of turn) t.reject(error);
-      return;
-    }
-    turn.forEach((t, i) => t.resolve(results[i]!));
+  /** Once the writes waiting for a sync are on disk. */
+  close(): Promise<void> {
+    return this.group.close();
   }
 
   /** Records the outcome of one job (held while the disk was full), in a transaction of its own. */
