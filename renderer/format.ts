@@ -66,6 +66,7 @@ export const REASON_WORDS: Record<ScaleReason, string> = {
   idle: 'Nothing to do',
   cap: 'Cap changed',
   budget: 'Machine budget',
+  turn: 'Took turns',
   crash: 'Worker crashed',
   unresponsive: 'Stopped answering',
   shutdown: 'Engine stopping',

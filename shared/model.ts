@@ -129,7 +129,8 @@ export interface Status extends Snapshot {
   lanes: LaneStatus[];
 }
 
-export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'crash' | 'unresponsive' | 'shutdown';
+/** Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped or started). */
+export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'crash' | 'unresponsive' | 'shutdown';
 
 export interface ScaleEvent {
   id: number;

@@ -1,7 +1,7 @@
 // Where Lanes' own files are at run time (migrations, the worker runtime, the version), found
 // from the package root, one way for the engine, the API, the CLI and the desktop app, so the same
 // code works from source (tests), from dist/, and from a packaged app.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +18,12 @@ function findRoot(): string {
 
 export const appRoot = findRoot();
 export const migrationsDir = join(appRoot, 'migrations');
-/** Compiled worker runtime; `npm run build` produces it. */
-export const workerEntry = join(appRoot, 'dist', 'electron', 'worker', 'main.js');
+const mtime = (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+const compiledWorker = join(appRoot, 'dist', 'electron', 'worker', 'main.js');
+const bundledWorker = join(appRoot, 'dist', 'electron', 'worker', 'runtime.js');
+/**
+ * The worker runtime `npm run build` produces: bundled into one file (a worker starts faster),
+ * or tsc's output when the bundle is missing or older (a build that only recompiled).
+ */
+export const workerEntry = mtime(bundledWorker) >= mtime(compiledWorker) ? bundledWorker : compiledWorker;
 export const appVersion = (JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string }).version;

@@ -1,6 +1,6 @@
 // From enqueue to the job's first instruction. The job is `sh -c 'date +%s%N > FILE'`: it writes
 // the wall clock itself, so the span ends where the job begins, not where the engine says it did.
-// Cold: a lane of its own each time, so no worker exists when the job arrives; against a bare
+// Cold: a lane of its own each time, with no worker anywhere in the engine; against a bare
 // fork() of a tiny Node script that spawns the same job. Warm: an idle worker is waiting; against
 // spawning the same job straight from this process.
 import { fork, spawn } from 'node:child_process';
@@ -71,14 +71,20 @@ export function startFigures(samples: number): Promise<Figure[]> {
     const cold = { lanes: [] as number[], peer: [] as number[] };
     const warm = { lanes: [] as number[], peer: [] as number[] };
     await d.api('addLane', { name: 'warm', cap: 1 });
-    await lanesMs(d, s, 'warm');
     for (let i = 0; i < samples; i++) {
+      // Cold means the engine holds no worker at all: an idle shell worker of another lane would
+      // simply move over (that is the warm case), so the warm lane gives its worker back first.
+      await d.api('setCap', { lane: 'warm', cap: 0 });
+      await until(async () => (await d.api('status', {})).lanes.every((l) => l.workers === 0), 'no worker left');
       await d.api('addLane', { name: `cold-${i}`, cap: 1 });
       cold.lanes.push(await lanesMs(d, s, `cold-${i}`));
       // Its worker goes with it, so no idle worker piles up against the ceiling.
       await until(async () => (await d.api('job', { id: (await d.api('listJobs', { lane: `cold-${i}`, limit: 1 })).jobs[0]!.id })).state === 'succeeded', 'a cold job to finish');
       await d.api('removeLane', { name: `cold-${i}` });
       cold.peer.push(await bareColdMs(s));
+      // Warm: the lane's own worker, idle after a first job.
+      await d.api('setCap', { lane: 'warm', cap: 1 });
+      await lanesMs(d, s, 'warm');
       warm.lanes.push(await lanesMs(d, s, 'warm'));
       warm.peer.push(await bareWarmMs(s));
     }

@@ -31,7 +31,8 @@ async function manyLanes(lanes: number, perLane: number): Promise<ManyRun> {
     await until(async () => (await finishedTotal(d)) >= total, `${total} jobs in ${lanes} lanes`, LIMIT_MS, 50);
     const ms = performance.now() - t0;
     const ledger = await d.api('scaleEvents', { limit: 10_000 });
-    const starts = ledger.filter((e) => e.at >= since && e.lane !== 'worker').reduce((n, e) => n + Math.max(0, e.to - e.from), 0);
+    // A worker that moves over from another lane (`turn`) is not a start: no process begins.
+    const starts = ledger.filter((e) => e.at >= since && e.lane !== 'worker' && e.reason !== 'turn').reduce((n, e) => n + Math.max(0, e.to - e.from), 0);
     const jobs: JobSummary[] = [];
     for (let before: number | undefined; jobs.length < total; ) {
       const page = await d.api('listJobs', { limit: 1000, ...(before ? { beforeId: before } : {}) });

@@ -17,6 +17,10 @@ export function lane(
     surplusSince?: number | null;
     nextRetryAt?: number | null;
     startsBlockedUntil?: number | null;
+    movable?: boolean;
+    heldSince?: number | null;
+    waitingSince?: number | null;
+    arriving?: number;
   } = {},
 ): LaneObservation {
   return {
@@ -31,6 +35,11 @@ export function lane(
     startsBlockedUntil: o.startsBlockedUntil ?? null,
     lastShrinkAt: o.lastShrinkAt ?? null,
     surplusSince: o.surplusSince ?? null,
+    // A persistent lane unless said otherwise: the rules that do not move workers.
+    movable: o.movable ?? false,
+    heldSince: o.heldSince ?? null,
+    waitingSince: o.waitingSince ?? null,
+    arriving: o.arriving ?? 0,
   };
 }
 

@@ -5,7 +5,11 @@ import { lane, observe, NOW, TICK } from './policy-fixtures.js';
 
 /** Actions as short strings: "start worker 2 (demand)", "drain worker worker-b0 (cap)". */
 const brief = (actions: Action[]) =>
-  actions.map((a) => (a.kind === 'start' ? `start ${a.lane} ${a.count} (${a.reason})` : `${a.kind} ${a.lane} ${a.workers.join(',')} (${a.reason})`));
+  actions.map((a) =>
+    a.kind === 'start'
+      ? `start ${a.lane} ${a.count} (${a.reason})`
+      : `${a.kind} ${a.lane} ${a.workers.join(',')}${a.kind === 'move' ? ` → ${a.target.lane}` : ''} (${a.reason})`,
+  );
 
 describe('decide', () => {
   const cases: { name: string; o: Observation; want: string[] }[] = [
@@ -55,6 +59,47 @@ describe('decide', () => {
     {
       name: 'budget: a settled split is not reshuffled when backlogs cross',
       o: observe(3, [lane('a', { cap: 3, busy: 2, waiting: 10 }), lane('b', { cap: 3, busy: 1, waiting: 90 })]),
+      want: [],
+    },
+    // Shell lanes: their workers move between lanes instead of stopping and starting.
+    {
+      name: 'moves: an idle shell worker goes to a waiting shell lane at once',
+      o: observe(1, [lane('a', { movable: true, idle: 1 }), lane('b', { movable: true, waiting: 3, waitingSince: NOW - 10 })]),
+      want: ['move a a-i0 → b (turn)'],
+    },
+    {
+      name: 'moves: a worker on its way counts for the lane it goes to, so none is started for it',
+      o: observe(2, [lane('a', { movable: true, busy: 1, waiting: 9, heldSince: NOW - 10 }), lane('b', { movable: true, leaving: 1 }), lane('c', { movable: true, arriving: 1, waiting: 4 })]),
+      want: [],
+    },
+    // More lanes want the machine than it has workers: turns.
+    {
+      name: 'turns: lanes within their turn keep their workers, whatever the backlog of a lane that waits',
+      o: observe(2, [
+        lane('a', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 100 }),
+        lane('b', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 100 }),
+        lane('c', { movable: true, waiting: 900, waitingSince: NOW - 1900 }),
+      ]),
+      want: [],
+    },
+    {
+      name: 'turns: a lane whose turn is over hands its worker, after this job, to the lane that waited longest',
+      o: observe(2, [
+        lane('a', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 2500 }),
+        lane('b', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 100 }),
+        lane('c', { movable: true, waiting: 1, waitingSince: NOW - 2500 }),
+        lane('d', { movable: true, waiting: 900, waitingSince: NOW - 1000 }),
+      ]),
+      want: ['move a a-b0 → c (turn)'],
+    },
+    {
+      name: 'turns: a persistent lane whose turn is over drains; the slot goes to the waiting lane when its worker leaves',
+      o: observe(1, [lane('a', { busy: 1, waiting: 5, heldSince: NOW - 16_000 }), lane('b', { movable: true, waiting: 1, waitingSince: NOW - 16_000 })]),
+      want: ['drain a a-b0 (budget)'],
+    },
+    {
+      name: 'turns: with nobody waiting, a lane keeps its worker past its turn',
+      o: observe(1, [lane('a', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 60_000 })]),
       want: [],
     },
   ];

@@ -14,6 +14,7 @@ import type { Status } from '../../shared/model.js';
 import { openEngine, type Engine } from '../../electron/engine/index.js';
 import { findItem } from '../../electron/shell/tray-menu.js';
 import { connect } from '../../electron/cli/connect.js';
+import { workerEntry } from '../../electron/paths/app-files.js';
 import { recorded, app, type FakeTray } from './fake-electron.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
@@ -148,7 +149,7 @@ describe('the desktop shell, wired', () => {
     expect(await invoke('addJob', { argv: ['true'] })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await vi.waitFor(() => expect(tray().tooltip).toMatch(/^Lanes — 1 busy/), { timeout: 15_000 });
     expect(String((tray().image as { file: string }).file)).toMatch(/tray-working/);
-    expect(recorded.utility[0]).toMatchObject({ entry: path.join(root, 'dist/electron/worker/main.js'), serviceName: expect.stringContaining('worker') });
+    expect(recorded.utility[0]).toMatchObject({ entry: workerEntry, serviceName: expect.stringContaining('worker') });
     await vi.waitFor(() => expect(eventsSent().some((e) => e.type === 'job')).toBe(true));
     await vi.waitFor(async () => expect((await status()).lanes.find((l) => l.name === 'worker')?.succeeded).toBe(1), { timeout: 15_000 });
 

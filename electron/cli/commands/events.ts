@@ -12,6 +12,7 @@ const REASONS: Record<ScaleEvent['reason'], string> = {
   idle: 'idle',
   cap: 'cap changed',
   budget: 'machine budget',
+  turn: 'took turns',
   crash: 'worker crashed',
   unresponsive: 'worker stopped answering',
   shutdown: 'engine stopping',

@@ -14,6 +14,19 @@ export class SizerMemory {
   readonly lastShrinkAt = new Map<string, number>();
   readonly surplusSince = new Map<string, number>();
   readonly startFailures = new Map<string, { streak: number; until: number }>();
+  /** Since when each lane has held a worker without a break, and since when each has waited for one. */
+  readonly heldSince = new Map<string, number>();
+  readonly waitingSince = new Map<string, number>();
+
+  /** Keeps `key` since the first moment `now` it held, and forgets it when it no longer does. */
+  static since(map: Map<string, number>, key: string, holds: boolean, now: number): number | null {
+    if (!holds) {
+      map.delete(key);
+      return null;
+    }
+    if (!map.has(key)) map.set(key, now);
+    return map.get(key)!;
+  }
 
   /**
    * A worker of the lane died before it was ready (its command cannot start, it crashed as it
@@ -35,6 +48,8 @@ export class SizerMemory {
     this.lastShrinkAt.delete(lane);
     this.surplusSince.delete(lane);
     this.startFailures.delete(lane);
+    this.heldSince.delete(lane);
+    this.waitingSince.delete(lane);
   }
 }
 
@@ -58,19 +73,31 @@ export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory):
       idle: [],
       busy: [],
       leaving: 0,
+      arriving: 0,
       waiting: (inputs.counts.get(l.name)?.queued ?? 0) - (inputs.delayed.get(l.name)?.n ?? 0),
       nextRetryAt: inputs.delayed.get(l.name)?.next ?? null,
       startsBlockedUntil: memory.startFailures.get(l.name)?.until ?? null,
       lastShrinkAt: memory.lastShrinkAt.get(l.name) ?? null,
       surplusSince: memory.surplusSince.get(l.name) ?? null,
+      movable: l.workerCommand === null,
+      heldSince: null,
+      waitingSince: null,
     });
   }
   for (const w of pool.workers.values()) {
     const l = byLane.get(w.lane);
     if (!l) continue;
+    // On its way to another lane: it leaves this one and arrives there.
+    const moving = w.moveTo === undefined ? undefined : byLane.get(w.moveTo);
     const role = roleOf(w.state);
-    if (role === 'leaving') l.leaving++;
+    if (role === 'leaving' || moving) l.leaving++;
     else l[role].push(w.id);
+    if (moving) moving.arriving++;
+  }
+  for (const l of byLane.values()) {
+    const held = l.idle.length + l.busy.length + l.arriving > 0;
+    l.heldSince = SizerMemory.since(memory.heldSince, l.name, held, inputs.now);
+    l.waitingSince = SizerMemory.since(memory.waitingSince, l.name, !held && l.waiting > 0 && l.cap > 0, inputs.now);
   }
   return { now: inputs.now, tickMs: inputs.tickMs, ceiling: inputs.ceiling, lanes: [...byLane.values()] };
 }
@@ -81,8 +108,10 @@ export function apply({ actions, surplus }: Decision, now: number, pool: Pool, m
   for (const a of actions) {
     if (a.kind === 'start') for (let i = 0; i < a.count; i++) pool.start(a.lane);
     else if (a.kind === 'stop') pool.stop(a.workers);
-    else pool.drain(a.workers);
+    else if (a.kind === 'drain') pool.drain(a.workers);
+    else for (const id of a.workers) pool.move(id, a.target.lane);
     if (a.kind === 'stop' && a.reason === 'idle') memory.lastShrinkAt.set(a.lane, now);
     ledger.record(a.lane, a.from, a.to, a.reason, a.detail);
+    if (a.kind === 'move') ledger.record(a.target.lane, a.target.from, a.target.to, 'turn', `a worker of "${a.lane}" comes over (no new process)`);
   }
 }

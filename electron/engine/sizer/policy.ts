@@ -1,9 +1,9 @@
 // The sizer's policy: observed state in, actions with reasons out. No I/O and no clock — the
 // time is part of the observation — so every rule is a table-driven test away from proof.
-// One pass is three named steps: share the machine, give back what a lane holds beyond its
-// share, grow lanes below theirs.
+// One pass is four named steps: share the machine, move shell workers from lanes above their
+// share to lanes below it, give back what a lane still holds beyond its share, grow lanes below.
 import type { LaneClass, ScaleReason } from '../../../shared/model.js';
-import { shrinkPeriodMs } from './pacing.js';
+import { shrinkPeriodMs, turnMs } from './pacing.js';
 import { fairShares } from './share.js';
 import { allowed, wanted } from './wants.js';
 
@@ -27,6 +27,14 @@ export interface LaneObservation {
   lastShrinkAt: number | null;
   /** Since when it has had more idle workers than it needs (reported back by `decide`); null if not. */
   surplusSince: number | null;
+  /** A shell lane: its workers hold nothing of it, so they can move to another shell lane. */
+  movable: boolean;
+  /** Since when it has held a worker without a break; null while it holds none. */
+  heldSince: number | null;
+  /** Since when it has had work and no worker; null otherwise. */
+  waitingSince: number | null;
+  /** Workers moving here from another lane, at the end of their current job. */
+  arriving: number;
 }
 
 export interface Observation {
@@ -50,7 +58,9 @@ export type Action =
   /** Idle workers: stop now. */
   | (Change & { kind: 'stop'; workers: string[] })
   /** Busy workers: finish the current job, then exit. Never killed to shrink. */
-  | (Change & { kind: 'drain'; workers: string[] });
+  | (Change & { kind: 'drain'; workers: string[] })
+  /** A shell lane's worker goes on to another shell lane: an idle one now, a busy one after its job. */
+  | (Change & { kind: 'move'; workers: string[]; target: { lane: string; from: number; to: number } });
 
 export interface Decision {
   actions: Action[];
@@ -62,30 +72,76 @@ export interface Decision {
 
 export type Shares = ReadonlyMap<string, number>;
 
-export const inService = (l: LaneObservation): number => l.idle.length + l.busy.length;
+/** Workers that serve the lane: idle, busy, and those on their way to it. */
+export const inService = (l: LaneObservation): number => l.idle.length + l.busy.length + l.arriving;
+/** Worker processes the lane has alive, those on their way out included (not those arriving: they are counted where they come from). */
+const alive = (l: LaneObservation): number => l.idle.length + l.busy.length + l.leaving;
 const demandOf = (l: LaneObservation, ceiling: number) => ({ cap: l.cap, ceiling, waiting: l.waiting, busy: l.busy.length });
 
 export function decide(o: Observation): Decision {
-  const lanes = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
-  const shares = shareMachine(lanes, o.ceiling);
-  const back = giveBack(lanes, shares, o);
-  return { actions: [...back.actions, ...grow(lanes, shares, o)], wakeAt: earliest([back.wakeAt, ...lanes.map((l) => dueLater(l, o.now))]), surplus: back.surplus };
+  const sorted = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
+  const shares = shareMachine(sorted, o);
+  const moved = rehome(sorted, shares, o);
+  const back = giveBack(moved.lanes, shares, o);
+  const actions = [...moved.actions, ...back.actions, ...grow(moved.lanes, shares, o)];
+  return { actions, wakeAt: earliest([back.wakeAt, ...sorted.map((l) => dueLater(l, o))]), surplus: back.surplus };
 }
 
-/** A retry becoming ready, or a blocked lane that may start again: moments worth a look. */
-const dueLater = (l: LaneObservation, now: number): number | null => earliest([l.nextRetryAt, l.startsBlockedUntil].filter((t): t is number => t !== null && t > now));
+/** A retry becoming ready, a blocked lane that may start again, a turn ending: moments worth a look. */
+const dueLater = (l: LaneObservation, o: Pick<Observation, 'now'>): number | null =>
+  earliest([l.nextRetryAt, l.startsBlockedUntil, l.heldSince === null ? null : l.heldSince + turnMs(l)].filter((t): t is number => t !== null && t > o.now));
 const earliest = (times: (number | null)[]): number | null => times.reduce<number | null>((m, t) => (t === null ? m : m === null ? t : Math.min(m, t)), null);
 
 /** Step 1: how many workers each lane should have now (share.ts says how the split is fair). */
-export function shareMachine(lanes: readonly LaneObservation[], ceiling: number): Shares {
+export function shareMachine(lanes: readonly LaneObservation[], o: Pick<Observation, 'ceiling' | 'now'>): Shares {
   return fairShares(
-    lanes.map((l) => ({ name: l.name, want: wanted(demandOf(l, ceiling)), backlog: l.waiting + l.busy.length, running: inService(l) })),
-    ceiling,
+    lanes.map((l) => ({
+      name: l.name,
+      want: wanted(demandOf(l, o.ceiling)),
+      backlog: l.waiting + l.busy.length,
+      running: inService(l),
+      heldSince: l.heldSince,
+      waitingSince: l.waitingSince,
+      turnMs: turnMs(l),
+    })),
+    o.ceiling,
+    o.now,
   );
 }
 
 /**
- * Step 2: lanes above their share give workers back. Above the cap or the machine's share for it:
+ * Step 2: a shell lane above its share hands workers to shell lanes below theirs, those waiting
+ * longest first: an idle worker now, a busy one at the end of its job. Nothing stops or starts.
+ */
+export function rehome(lanes: readonly LaneObservation[], shares: Shares, o: Pick<Observation, 'now'>): { actions: Action[]; lanes: LaneObservation[] } {
+  const copy = lanes.map((l) => ({ ...l, idle: [...l.idle], busy: [...l.busy] }));
+  const takers = copy
+    .filter((l) => l.movable && shares.get(l.name)! > inService(l) && !(l.startsBlockedUntil !== null && l.startsBlockedUntil > o.now))
+    .sort((a, b) => (a.waitingSince ?? o.now) - (b.waitingSince ?? o.now) || (a.name < b.name ? -1 : 1));
+  const actions: Action[] = [];
+  for (const giver of copy) {
+    if (!giver.movable) continue;
+    for (;;) {
+      const taker = takers.find((t) => shares.get(t.name)! > inService(t));
+      if (!taker || inService(giver) <= shares.get(giver.name)!) break;
+      const was = { giver: inService(giver), taker: inService(taker) };
+      const idle = giver.idle.shift();
+      // A busy one goes after its job: the newest, as a trimmed lane's would.
+      const worker = idle ?? giver.busy.pop();
+      if (worker === undefined) break;
+      if (idle === undefined) {
+        giver.leaving++;
+        taker.arriving++;
+      } else taker.idle.push(idle);
+      const detail = idle === undefined ? `its turn is over: after this job the worker goes on to "${taker.name}"` : `nothing waiting here: the worker goes on to "${taker.name}"`;
+      actions.push({ kind: 'move', lane: giver.name, workers: [worker], from: was.giver, to: was.giver - 1, reason: 'turn', detail, target: { lane: taker.name, from: was.taker, to: was.taker + 1 } });
+    }
+  }
+  return { actions, lanes: copy };
+}
+
+/**
+ * Step 3: lanes above their share give workers back. Above the cap or the machine's share for it:
  * at once, idle first, busy ones drained. Merely more than the work needs: one idle worker per
  * period (pacing.ts), or at once when another lane is waiting for the room.
  */
@@ -121,9 +177,9 @@ export function giveBack(lanes: readonly LaneObservation[], shares: Shares, o: O
 
 /** Workers other lanes are short of beyond what the machine has free: idle surplus is released for them. */
 function starvedFor(lanes: readonly LaneObservation[], shares: Shares, ceiling: number): number {
-  const alive = lanes.reduce((n, l) => n + inService(l) + l.leaving, 0);
+  const all = lanes.reduce((n, l) => n + alive(l), 0);
   const shortfall = lanes.reduce((n, l) => n + Math.max(0, shares.get(l.name)! - inService(l)), 0);
-  return Math.max(0, shortfall - Math.max(0, ceiling - alive));
+  return Math.max(0, shortfall - Math.max(0, ceiling - all));
 }
 
 /** Over the cap or its share of the machine: stop idle workers now, drain busy ones (newest first). */
@@ -156,11 +212,11 @@ export function shrinkOnePerPeriod(l: LaneObservation, extra: number, o: Pick<Ob
 }
 
 /**
- * Step 3: growth is immediate, within what the machine has free now. Lanes without a worker go
+ * Step 4: growth is immediate, within what the machine has free now. Lanes without a worker go
  * first; a lane whose worker command keeps dying as it starts waits out its backoff.
  */
 export function grow(lanes: readonly LaneObservation[], shares: Shares, o: Pick<Observation, 'now' | 'ceiling'>): Action[] {
-  let free = Math.max(0, o.ceiling - lanes.reduce((n, l) => n + inService(l) + l.leaving, 0));
+  let free = Math.max(0, o.ceiling - lanes.reduce((n, l) => n + alive(l), 0));
   const growing = lanes
     .filter((l) => shares.get(l.name)! > inService(l) && !(l.startsBlockedUntil !== null && l.startsBlockedUntil > o.now))
     .sort((a, b) => inService(a) - inService(b) || b.waiting - a.waiting || (a.name < b.name ? -1 : 1));

@@ -29,8 +29,9 @@ export class Hands {
    * (another worker may want them), up to HAND_MAX when it is deep.
    */
   size(w: WorkerRecord): number {
-    // Jobs held behind a long one would wait while another worker sits idle.
-    if (!((this.pace.get(w.lane) ?? Infinity) < HAND_BELOW_MS)) return 0;
+    // Jobs held behind a long one would wait while another worker sits idle; a worker about to
+    // change lanes holds none of the old one's.
+    if (w.moveTo !== undefined || !((this.pace.get(w.lane) ?? Infinity) < HAND_BELOW_MS)) return 0;
     let workers = 0;
     let held = 0;
     for (const x of this.workers.values()) {

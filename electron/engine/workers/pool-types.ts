@@ -28,6 +28,8 @@ export interface WorkerRecord {
   job: JobRef | null;
   /** Jobs in its hand, in the order it will run them: still queued in the store. */
   held: JobRef[];
+  /** The lane it goes on to at the end of its current job (a shell worker changing lanes). */
+  moveTo?: string;
   /** Process groups this worker started; ended if the worker dies. */
   pgids: Set<number>;
   lastHeard: number;

@@ -39,7 +39,7 @@ export class Pool {
     private readonly options: PoolOptions,
   ) {
     this.deferred = new DeferredWrites(hooks.log, () => {
-      for (const w of this.workers.values()) if (w.state === 'idle') w.proc.send({ t: 'wake' });
+      for (const w of this.workers.values()) if (w.state === 'idle') this.offer(w);
       hooks.fleetChanged();
     });
   }
@@ -117,7 +117,27 @@ export class Pool {
 
   /** New work for a lane: idle workers pull. */
   wake(lane: string): void {
-    for (const w of this.workers.values()) if (w.lane === lane && w.state === 'idle') w.proc.send({ t: 'wake' });
+    for (const w of this.workers.values()) if (w.lane === lane && w.state === 'idle') this.offer(w);
+  }
+
+  /** A shell worker goes on to another lane: at once when idle, at the end of its job when busy. */
+  move(id: string, lane: string): void {
+    const w = this.workers.get(id);
+    if (!w || w.state === 'draining' || w.state === 'stopping') return;
+    if (w.state === 'busy') {
+      w.moveTo = lane;
+      return;
+    }
+    w.lane = lane;
+    if (w.state === 'idle') this.offer(w);
+  }
+
+  /**
+   * Work for an idle worker, sent without its asking: as if it had pulled, which saves the round
+   * trip of waking it to ask. Only an idle one: a starting worker's own first pull is on its way.
+   */
+  private offer(w: WorkerRecord): void {
+    this.reports.add(w, { t: 'pull' });
   }
 
   /** Tells the worker that runs the job, or holds it in hand, to stop or drop it; false if none does. */
@@ -191,7 +211,7 @@ export class Pool {
       // Only a job this worker was handed; a dead worker's word starts nothing.
       started: alive && goesOn && w.held.some((h) => h.id === goesOn.jobId) ? { id: goesOn.jobId, worker: w.id } : null,
       dropped: m.t === 'dropped' && w.held.some((h) => h.id === m.jobId) ? m.jobId : null,
-      pull: asks && open ? { lane: w.lane, worker: w.id, claimFirst: !goesOn, hand: this.hands.size(w) } : null,
+      pull: asks && open ? { lane: w.moveTo ?? w.lane, worker: w.id, claimFirst: !goesOn, hand: this.hands.size(w) } : null,
     };
   }
 
@@ -204,6 +224,11 @@ export class Pool {
     const now = r.started ?? r.claimed;
     if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts } : null;
     w.held.push(...r.handed.map((j) => ({ id: j.id, attempt: j.attempts })));
+    // It asked for work with a move pending: what it got is its new lane's, and so is it now.
+    if (w.moveTo !== undefined && (m.t === 'pull' || (m.t === 'done' && m.pull && !goesOn))) {
+      w.lane = w.moveTo;
+      w.moveTo = undefined;
+    }
     // It went on to a job the store would not record as started here (cancelled meanwhile): stop it.
     if (goesOn && !r.started) w.proc.send({ t: 'cancel', jobId: goesOn.jobId, graceMs: 0 });
     const wasBusy = w.state === 'busy';
