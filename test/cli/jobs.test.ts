@@ -153,6 +153,18 @@ describe('lanes add / wait / log / cancel / retry', () => {
     }
   });
 
+  it('fills a filtered page though the matches lie behind a long queue', async () => {
+    const done = await add('--', 'true');
+    expect((await daemon.cli('wait', String(done))).code).toBe(0);
+    await daemon.api('addLane', { name: 'parked', cap: 0 });
+    for (let i = 0; i < 3; i++) await daemon.api('addJobs', { jobs: Array.from({ length: 10_000 }, () => ({ lane: 'parked', argv: ['true'] })) });
+    const page = JSON.parse((await daemon.cli('jobs', '--state', 'succeeded', '--limit', '2', '--json')).stdout) as JobPage;
+    expect(page.jobs).toHaveLength(2);
+    expect(page.jobs[0]!.id).toBe(done);
+    expect(page.jobs.every((j) => j.state === 'succeeded')).toBe(true);
+    await daemon.api('removeLane', { name: 'parked' }).catch(() => {});
+  });
+
   it('refuses bad job input with a message and no new job', async () => {
     const before = (JSON.parse((await daemon.cli('jobs', '--json')).stdout) as JobPage).total;
     const cases: [string[], number, RegExp][] = [

@@ -9,6 +9,9 @@ import { clock, count, duration, finishedLine, jobTime, outcome, table } from '.
 import { awaitFinished } from '../watch.js';
 import { LIST_LIMIT_MAX } from '../../../shared/limits.js';
 
+/** Requests one `lanes jobs` may make to fill its page. */
+const CONTINUATIONS_MAX = 200;
+
 export function registerJobs(program: Command): void {
   program
     .command('jobs')
@@ -19,12 +22,22 @@ export function registerJobs(program: Command): void {
     .option('--before <id>', 'only jobs older than this id (to page back)', jobIdArg)
     .option('--json', 'print the page as JSON')
     .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; json?: boolean }, cmd: Command) => {
-      const page = await clientFor(cmd).call('listJobs', {
-        limit: opts.limit,
-        ...(opts.lane !== undefined ? { lane: opts.lane } : {}),
-        ...(opts.state !== undefined ? { state: opts.state } : {}),
-        ...(opts.before !== undefined ? { beforeId: opts.before } : {}),
-      });
+      const client = clientFor(cmd);
+      const ask = (beforeId: number | undefined, limit: number) =>
+        client.call('listJobs', {
+          limit,
+          ...(opts.lane !== undefined ? { lane: opts.lane } : {}),
+          ...(opts.state !== undefined ? { state: opts.state } : {}),
+          ...(beforeId !== undefined ? { beforeId } : {}),
+        });
+      // The engine looks through a bounded window per request, so a filtered page can come back
+      // short with more to look through: go on until the page is full or the jobs run out.
+      const page = await ask(opts.before, opts.limit);
+      for (let i = 0; i < CONTINUATIONS_MAX && page.jobs.length < opts.limit && page.nextBeforeId !== null; i++) {
+        const more = await ask(page.nextBeforeId, opts.limit - page.jobs.length);
+        page.jobs.push(...more.jobs);
+        page.nextBeforeId = more.nextBeforeId;
+      }
       if (opts.json) return printJson(page);
       if (page.jobs.length === 0) return print('no jobs');
       const width = Math.max(20, (process.stdout.columns ?? 120) - 70);
