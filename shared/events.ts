@@ -3,7 +3,7 @@
 // runs of the engine (see EventHub), so a client that reconnects asks for what it missed by the
 // last number it saw, over any transport, and a number from an earlier run is plainly not one
 // of this run's.
-import type { JobSummary, LaneStatus, ScaleEvent } from './model.js';
+import type { JobSummary, LaneStatus, Paused, ScaleEvent } from './model.js';
 
 export interface EventMap {
   /** A lane's status moved (workers, waiting, cap, mood, nudge …). */
@@ -11,10 +11,12 @@ export interface EventMap {
   laneRemoved: { name: string };
   /** One job changed state (queued, started, finished, cancelled, retried). */
   job: JobSummary;
-  /** Many jobs changed in one request (a large batch queued): re-read what you show of them. */
-  jobs: { ids: number[]; change: 'added' };
+  /** Many jobs changed in one request (a large batch queued, cancelled or retried): re-read what you show of them. */
+  jobs: { ids: number[]; change: 'added' | 'changed' };
   /** A worker started, stopped or began draining: one ledger row. */
   scale: ScaleEvent;
+  /** All work was paused or resumed. */
+  paused: { paused: Paused | null };
 }
 
 export type EventName = keyof EventMap;

@@ -78,11 +78,11 @@ export function jobHandlers(e: RequestContext): JobHandlers {
     },
     listJobs: (input) => {
       if (input.lane) lane(input.lane);
-      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, beforeId: input.beforeId, limit: input.limit };
+      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, order: input.order, beforeId: input.beforeId, afterId: input.afterId, text: input.text, limit: input.limit };
       return { seq: e.events.lastSeq, ...e.queries.page(filter, e.lanes.allCounts()) };
     },
     job: (input) => ({ ...job(input.id), seq: e.events.lastSeq }),
-    logTail: (input) => readLog(e.logPaths(summary(input.id).id)[input.stream === 'stderr' ? 'stderrPath' : 'stdoutPath'], input),
+    logTail: (input) => readLog(e.logPaths(summary(input.id).id)[input.stream === 'stderr' ? 'stderrPath' : input.stream === 'all' ? 'allPath' : 'stdoutPath'], input),
     cancel: (input) => {
       const current = summary(input.id);
       if (current.state === 'queued') {

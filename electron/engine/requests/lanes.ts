@@ -11,30 +11,46 @@ import { findProgram } from '../../worker/find-program.js';
 
 type LaneHandlers = Pick<LanesHandlers, 'status' | 'setCap' | 'addLane' | 'removeLane' | 'scaleEvents' | 'timeline'>;
 
-export function laneHandlers(e: RequestContext): LaneHandlers {
+/** How long `removeLane` with cancel waits for the lane's running jobs to stop. */
+const STOPPED_WAIT_MS = 30_000;
+
+export function laneHandlers(e: RequestContext, cancelJobs: LanesHandlers['cancelJobs']): LaneHandlers {
+  /** Cancels what the lane holds and waits until its running jobs have stopped (or a bound). */
+  const cancelAll = async (name: string) => {
+    const stopped = new Promise<void>((done) => {
+      const timer = setTimeout(finish, STOPPED_WAIT_MS);
+      const off = e.events.subscribe(() => (e.lanes.allCounts().get(name)?.running ?? 0) === 0 && finish());
+      function finish() {
+        clearTimeout(timer);
+        off();
+        done();
+      }
+    });
+    await cancelJobs({ lane: name });
+    if ((e.lanes.allCounts().get(name)?.running ?? 0) > 0) await stopped;
+  };
   const lane = (name: string, field = 'lane') => existingLane(e, name, field);
   // The lane event that shows the change goes out before the answer, so the answer's seq covers it.
   const laneAnswer = (name: string) => {
     e.board.announce();
     return { ...e.board.lane(name)!, seq: e.events.lastSeq };
   };
-  const checkCap = (cap: number) => {
-    if (cap > e.ceiling) throw badRequest(`cap must be at most ${e.ceiling}, this machine's ceiling`, 'cap');
-  };
+  /** Quiet the nudge for a while after a person lowered the cap: they chose it. Raising it lifts the quiet. */
+  const CAP_LOWERED_QUIET_MS = 3_600_000;
 
   return {
     status: () => e.board.status(),
     setCap: (input) => {
-      lane(input.lane);
-      checkCap(input.cap);
+      const was = lane(input.lane).cap;
       e.lanes.setCap(input.lane, input.cap);
+      if (input.cap < was) e.lanes.setQuiet(input.lane, { until: Date.now() + CAP_LOWERED_QUIET_MS, backlog: e.board.lane(input.lane)?.waiting ?? 0 });
+      else if (input.cap > was) e.lanes.setQuiet(input.lane, null);
       e.fleet.lanesChanged();
       return laneAnswer(input.lane);
     },
     addLane: (input) => {
       if (e.lanes.find(input.name)) throw conflict(`a lane named "${input.name}" already exists`, 'name');
       const cap = input.cap ?? DEFAULT_CAP[input.class];
-      checkCap(cap);
       if (input.workerCwd !== undefined && !input.workerCommand) throw badRequest('workerCwd only applies to a lane with a worker command', 'workerCwd');
       if (input.workerCwd !== undefined) checkDirectory(input.workerCwd, 'workerCwd');
       const program = input.workerCommand?.[0];
@@ -42,16 +58,21 @@ export function laneHandlers(e: RequestContext): LaneHandlers {
         throw badRequest(`the worker command "${program}" cannot be found (not on the engine's PATH, nor a path to a program)`, 'workerCommand');
       }
       const timeoutMs = input.timeoutSeconds === undefined ? null : Math.round(input.timeoutSeconds * 1000);
-      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs }, Date.now());
+      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs, nudgeQuietUntil: null, nudgeQuietBacklog: null }, Date.now());
       e.fleet.lanesChanged();
       return laneAnswer(input.name);
     },
-    removeLane: (input) => {
+    removeLane: async (input) => {
       lane(input.name, 'name');
       if (input.name === DEFAULT_LANE) throw conflict(`"${DEFAULT_LANE}" is the default lane and stays; set its cap to 0 to turn it off`, 'name');
-      const c = e.lanes.allCounts().get(input.name);
-      const unfinished = (c?.queued ?? 0) + (c?.running ?? 0);
-      if (unfinished > 0) throw conflict(`lane "${input.name}" still holds ${unfinished} unfinished job(s); cancel them or let them finish first`, 'name');
+      const unfinished = () => {
+        const c = e.lanes.allCounts().get(input.name);
+        return (c?.queued ?? 0) + (c?.running ?? 0);
+      };
+      if (unfinished() > 0 && input.cancel) await cancelAll(input.name);
+      if (unfinished() > 0) {
+        throw conflict(`lane "${input.name}" still holds ${unfinished()} unfinished job(s); remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to cancel them first`, 'name');
+      }
       const ids = e.lanes.remove(input.name);
       e.fleet.laneRemoved(input.name);
       for (const id of ids) for (const p of Object.values(e.logPaths(id))) rmSync(p, { force: true });
