@@ -3,7 +3,7 @@
 // runs of the engine (see EventHub), so a client that reconnects asks for what it missed by the
 // last number it saw, over any transport, and a number from an earlier run is plainly not one
 // of this run's.
-import type { JobSummary, LaneStatus, Paused, ScaleEvent } from './model.js';
+import type { JobSummary, LaneStatus, MachineStatus, Paused, ScaleEvent } from './model.js';
 
 export interface EventMap {
   /** A lane's status moved (workers, waiting, cap, mood, nudge …). */
@@ -17,6 +17,8 @@ export interface EventMap {
   scale: ScaleEvent;
   /** All work was paused or resumed. */
   paused: { paused: Paused | null };
+  /** The machine's limits moved (the effective ceiling, what binds it, the person at it, power): Status.machine. */
+  machine: MachineStatus;
 }
 
 export type EventName = keyof EventMap;

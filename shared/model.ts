@@ -123,6 +123,38 @@ export interface LaneStatus {
   nudge: Nudge | null;
   /** Its worker command keeps dying as it starts: no new worker before this moment. Null: none held back. */
   startsBlockedUntil: number | null;
+  /** What one of its workers typically holds in memory, with all it runs (bytes); null until measured. */
+  workerMemoryBytes: number | null;
+  /** When the machine, not its cap, holds it back: how many workers it may run now, and why. Null: only its cap. */
+  limit: LaneLimit | null;
+}
+
+/** Why Lanes runs fewer workers than it could: the machine's limit that binds. */
+export type LimitReason = 'cores' | 'container' | 'memory' | 'battery' | 'in-use' | 'load';
+
+export interface LaneLimit {
+  workers: number;
+  by: LimitReason;
+  /** In words: "memory for 3 of these, about 410 MB each". */
+  text: string;
+}
+
+/** The machine as the sizer sees it now. */
+export interface MachineStatus {
+  /** Logical cores (or LANES_CORES). */
+  cores: number;
+  /** What the cores (or the container's CPU quota) allow alone: one kept free. */
+  coreCeiling: number;
+  /** Bytes Lanes' workers may use between them now (LANES_MEMORY, or a share of what is free). */
+  memoryBytes: number;
+  power: 'ac' | 'battery' | 'unknown';
+  /** Someone is using the computer; null where nobody can tell (a headless daemon). */
+  personActive: boolean | null;
+  /** The effective ceiling: the lowest of the limits. */
+  ceiling: number;
+  limitedBy: LimitReason;
+  /** In words: "quiet: on battery". */
+  text: string;
 }
 
 /**
@@ -141,7 +173,9 @@ export interface Paused {
 }
 
 export interface Status extends Snapshot {
+  /** The most workers all lanes together may run now (machine.ceiling). */
   ceiling: number;
+  machine: MachineStatus;
   /** Held by a person; null when not. */
   paused: Paused | null;
   /** Worker processes alive across all lanes. */
@@ -155,9 +189,10 @@ export interface Status extends Snapshot {
 
 /**
  * Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped
- * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole).
+ * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole); `machine`: the machine's limits
+ * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
  */
-export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
+export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
 
 export interface ScaleEvent {
   id: number;

@@ -20,6 +20,7 @@ import { setupTray } from './tray.js';
 import { utilityLauncher } from './utility-launcher.js';
 import { limitPermissions, guardWebContents, registerAppScheme, serveWindow } from './web-pages.js';
 import { setupWindow } from './window.js';
+import { desktopSignals } from './desktop-signals.js';
 
 // Before `ready`: the CLI, `lanes daemon` and the app must share one data directory. Chromium's
 // own files (caches, local storage) go in a folder of their own inside it.
@@ -58,7 +59,7 @@ async function start(): Promise<void> {
   serveWindow(appPaths.windowDir);
   const login = createLoginItem();
   const store = createShellStore({ status: null, error: null, stopping: false, startAtLogin: login.isOn(), startAtLoginSupported: login.supported });
-  const host = createEngineHost({ dataDir: app.getPath('userData'), launcher: utilityLauncher(), store, log });
+  const host = createEngineHost({ dataDir: app.getPath('userData'), launcher: utilityLauncher(), desktop: desktopSignals(), store, log });
   setupIpc(host);
 
   let destroyTray = () => {};

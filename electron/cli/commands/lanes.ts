@@ -30,7 +30,9 @@ function outlook(l: LaneStatus, now: number): string {
 
 export function statusText(status: Status, now = Date.now()): string {
   const paused = status.paused ? `All work paused ${status.paused.until === null ? 'until resumed (lanes resume)' : `until ${clock(status.paused.until)}`}.\n` : '';
-  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (this machine's ceiling)\n\n`;
+  // Cores are the ceiling's ordinary reason; anything else (battery, memory, someone at the machine) is said.
+  const why = status.machine.limitedBy === 'cores' ? "this machine's ceiling" : `holding back — ${status.machine.text}`;
+  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (${why})\n\n`;
   const rows = status.lanes.map((l) => [
     l.name,
     l.class,
@@ -50,7 +52,10 @@ export function statusText(status: Status, now = Date.now()): string {
     ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
   );
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
-  return head + body + nudges.join('') + (nudges.length ? '\n' : '');
+  // A lane the machine holds below its cap for a reason of its own (memory): the person should know it is not the cap.
+  const limits = status.lanes.filter((l) => l.limit && l.limit.by === 'memory' && (l.waiting > 0 || l.busy > 0)).map((l) => `\n${l.name}: ${l.limit!.text}`);
+  const notes = [...nudges, ...limits];
+  return head + body + notes.join('') + (notes.length ? '\n' : '');
 }
 
 function laneLine(lane: LaneStatus): string {

@@ -85,6 +85,9 @@ export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory):
       heldSince: null,
       waitingSince: null,
       capWas: memory.caps.has(l.name) && memory.caps.get(l.name) !== l.cap ? memory.caps.get(l.name)! : null,
+      // The machine's per-lane limits are laid over by the fleet (machine/limits.ts).
+      limit: Infinity,
+      limitText: null,
     });
   }
   for (const w of pool.workers.values()) {

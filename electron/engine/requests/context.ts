@@ -1,5 +1,5 @@
 // What request handlers work with: the stores, the event hub, the fleet through its narrow port,
-// and the status board. Handlers check what only the engine knows (the ceiling, which lanes
+// and the status board. Handlers check what only the engine knows (which lanes
 // exist, a job's state); the input itself was validated before they are called.
 import type { LaneStatus, LaneTimeline, Status } from '../../../shared/model.js';
 import type { EventHub } from '../event-hub.js';
@@ -29,7 +29,6 @@ export interface StatusBoard {
 }
 
 export interface RequestContext {
-  readonly ceiling: number;
   readonly cancelGraceMs: number;
   readonly jobs: JobStore;
   readonly queries: JobQueries;

@@ -168,10 +168,11 @@ export class Pool {
     });
   }
 
-  kill(id: string, reason?: ScaleReason): void {
+  kill(id: string, reason?: ScaleReason, detail?: string): void {
     const w = this.workers.get(id);
     if (!w) return;
     if (reason) w.killedFor = reason;
+    if (detail) w.killedWhy = detail;
     w.proc.kill();
   }
 
@@ -223,7 +224,7 @@ export class Pool {
     const gone = new Set([goesOn?.jobId, m.t === 'dropped' ? m.jobId : undefined]);
     w.held = w.held.filter((h) => !gone.has(h.id));
     const now = r.started ?? r.claimed;
-    if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts } : null;
+    if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts, since: w.job?.id === now.id ? w.job.since : this.hooks.now() } : null;
     w.held.push(...r.handed.map((j) => ({ id: j.id, attempt: j.attempts })));
     // It asked for work with a move pending: what it got is its new lane's, and so is it now.
     if (w.moveTo !== undefined && (m.t === 'pull' || (m.t === 'done' && m.pull && !goesOn))) {
@@ -297,7 +298,10 @@ export class Pool {
     for (const job of running) {
       // Its outcome is waiting for room on the disk: the job did finish, it is not given back.
       if (this.deferred.holds(job.id)) continue;
-      const giveBack = () => this.announce(this.jobs.requeue(job, { why: `worker ${how} during attempt ${job.attempts}`, retryAt: now + backoffMs(job.attempts) }, now, job.interrupted));
+      // Stopped for the machine's sake (memory critically low): the job did nothing wrong, so it runs again at once, its attempt given back.
+      const machine = w.killedFor === 'machine';
+      const why = machine ? `stopped during attempt ${job.attempts}: memory critically low` : `worker ${how} during attempt ${job.attempts}`;
+      const giveBack = () => this.announce(this.jobs.requeue(job, { why, retryAt: machine ? now : now + backoffMs(job.attempts), refund: machine }, now, job.interrupted));
       this.deferred.attempt(job.id, giveBack);
     }
     const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
@@ -305,6 +309,7 @@ export class Pool {
     const atStart = w.state === 'starting';
     if (code === EXIT_COMMAND_WONT_START) this.hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job', true);
     else if (w.killedFor === 'unresponsive') this.hooks.workerLost(w, 'unresponsive', `worker stopped answering; ${how}`, atStart);
+    else if (w.killedFor === 'machine') this.hooks.workerLost(w, 'machine', w.killedWhy ?? 'memory critically low', false);
     else if (w.killedFor) this.hooks.workerLost(w, w.killedFor, `worker misbehaved; ${how}`, atStart);
     else if (!expected && w.leaving?.reason !== 'shutdown') this.hooks.workerLost(w, 'crash', `worker ${how}`, atStart);
     if (this.workers.size === 0) for (const wake of this.emptyWaiters.splice(0)) wake();
