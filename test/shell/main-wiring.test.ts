@@ -186,6 +186,19 @@ describe('the desktop shell, wired', () => {
     expect((await status()).paused).toBeNull();
   });
 
+  it('a finished batch and its failures are one notification, not one per job', async () => {
+    const before = recorded.notifications.length;
+    const jobs = Array.from({ length: 12 }, (_, i) => ({ lane: 'worker', argv: [process.execPath, '-e', `process.exit(${i < 3 ? 1 : 0})`], maxAttempts: 1 }));
+    await owner().call('addJobs', { jobs });
+    // The single job of a test above may still count: it finished less than the settling time before.
+    const done = () => recorded.notifications.slice(before).find((n) => /^Done: 1[23] jobs in worker$/.test(n.title ?? ''));
+    await vi.waitFor(() => expect(done()).toBeDefined(), { timeout: 30_000, interval: 200 });
+    const said = recorded.notifications.slice(before);
+    expect(done()?.body).toMatch(/^(9|10) succeeded, 3 failed — about \d+ s\.$/);
+    // At most one notice about the failures besides the batch's own, never three.
+    expect(said.filter((n) => /failed/.test(n.title ?? '')).length).toBeLessThanOrEqual(1);
+  });
+
   it('quitting drains, removes the tray and exits 0', async () => {
     app.quit();
     expect(recorded.exitCode).toBeNull();
