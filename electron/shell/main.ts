@@ -9,7 +9,7 @@ import { createEngineHost } from './engine-host.js';
 import { setupIpc } from './ipc.js';
 import { createLog } from './log.js';
 import { adoptLoginShellPath } from './login-path.js';
-import { notify, setupNudgeNotifications } from './notifications.js';
+import { notify, setupNotifications } from './notifications.js';
 import { appPaths } from './paths.js';
 import { claimSingleInstance, setupPowerEvents } from './lifecycle.js';
 import { QuitSequence, SHUTDOWN_GRACE_MS } from './quit.js';
@@ -93,7 +93,7 @@ async function start(): Promise<void> {
   const tray = setupTray({ store, iconsDir: appPaths.iconsDir, dispatch, onClick: mainWindow.open });
   destroyTray = () => tray.destroy();
   installTestHooks(tray.template);
-  setupNudgeNotifications({ store, icon: appPaths.appIcon, onClick: mainWindow.open });
+  setupNotifications({ store, icon: appPaths.appIcon, onClick: mainWindow.open });
   setupPowerEvents({ refresh: host.refresh, quit: (graceMs) => void quit.drain(graceMs), shutdownGraceMs: SHUTDOWN_GRACE_MS, log });
   app.on('activate', () => mainWindow.open());
 
