@@ -4,9 +4,9 @@
 // lane it names the one with the largest backlog: the first lane's "1 waiting" said nothing
 // about the lane with 4,666.
 import { aboutDuration, groupedCount, plural } from '../../shared/format.js';
-import type { LaneStatus } from '../../shared/model.js';
+import type { LaneStatus, Nudge } from '../../shared/model.js';
 import type { ShellState } from './shell-state.js';
-import { largestBacklog, oneLine, pausedLabel } from './tray-words.js';
+import { holdingBack, largestBacklog, oneLine, pausedLabel } from './tray-words.js';
 
 export type TrayIconState = 'idle' | 'working' | 'nudge' | 'paused' | 'error';
 export const TRAY_ICON_STATES: readonly TrayIconState[] = ['idle', 'working', 'nudge', 'paused', 'error'];
@@ -44,7 +44,8 @@ function lookFor(state: ShellState, now: number): TrayLook {
     return { icon: running > 0 ? 'working' : 'idle', tooltip: `Lanes — stopping, finishing ${plural(running, 'job')}` };
   }
   const largest = largestBacklog(status.lanes);
-  const backlog = largest ? ` · ${backlogWords(largest)}` : '';
+  const held = holdingBack(status.machine);
+  const backlog = (largest ? ` · ${backlogWords(largest)}` : '') + (held ? ` · ${held}` : '');
   if (status.paused) {
     const finishing = running > 0 ? `, finishing ${plural(running, 'job')}` : '';
     return { icon: 'paused', tooltip: `Lanes — ${pausedLabel(status.paused, now).toLowerCase()}${finishing}${backlog}` };
@@ -53,7 +54,7 @@ function lookFor(state: ShellState, now: number): TrayLook {
   if (nudged?.nudge) {
     return {
       icon: 'nudge',
-      tooltip: `Lanes — raise ${nudged.name} to ${nudged.nudge.suggestedCap}: ${groupedCount(nudged.nudge.waiting)} waiting`,
+      tooltip: `Lanes — raise ${nudged.name} to ${nudged.nudge.suggestedCap}: ${groupedCount(nudged.nudge.waiting)} waiting${buys(nudged.nudge)}`,
     };
   }
   if (running > 0) return { icon: 'working', tooltip: `Lanes — ${groupedCount(running)} running${backlog}` };
@@ -70,4 +71,9 @@ export function trayIconFile(state: TrayIconState, platform: NodeJS.Platform): s
   if (platform === 'darwin') return `tray-${state}Template.png`;
   if (platform === 'win32') return `tray-${state}.png`;
   return `tray-${state}@2x.png`;
+}
+
+/** What the raise buys, from the engine's estimate: ", about 2 h instead of 11 h"; nothing until there is a pace. */
+function buys(nudge: Nudge): string {
+  return nudge.estimate ? `, ${aboutDuration(nudge.estimate.atSuggestedMs)} instead of ${aboutDuration(nudge.estimate.atCapMs).replace(/^about /, '')}` : '';
 }

@@ -7,7 +7,7 @@
 import type { LaneStatus, Paused } from '../../shared/model.js';
 import { plural } from '../../shared/format.js';
 import type { ShellState } from './shell-state.js';
-import { laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
+import { holdingBack, laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
 
 export type TrayAction =
   | { type: 'setCap'; lane: string; cap: number }
@@ -42,6 +42,7 @@ export const SNOOZE_SECONDS = 24 * 3600;
 export const PAUSE_HOUR_SECONDS = 3600;
 
 export const itemId = {
+  holdingBack: 'holding-back',
   /** The lane's submenu, titled with its name and state. */
   lane: (lane: string) => `lane:${lane}`,
   laneDetail: (lane: string) => `lane:${lane}:detail`,
@@ -129,6 +130,8 @@ export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
     const pause = pauseItems(status.paused, now);
     control = pause.control;
     items.push(...pause.top);
+    const held = holdingBack(status.machine);
+    if (held) items.push(line(itemId.holdingBack, `Holding back — ${held}`));
     if (status.lanes.length === 0) items.push(line('no-lanes', 'No lanes yet'));
     for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling));
   }

@@ -1,7 +1,7 @@
 // The words the tray shows for a lane, a nudge and a pause, written once so the menu and the
 // tooltip never describe the same thing two ways. Pure: "now" is passed in, never read, because a
 // pause's end reads differently today ("15:30") than on another day ("Tue 15:30").
-import type { LaneStatus, Nudge, Paused } from '../../shared/model.js';
+import type { LaneStatus, Nudge, Paused, Status } from '../../shared/model.js';
 import { aboutDuration, groupedCount } from '../../shared/format.js';
 
 /** One line of at most `max` characters: OS menus and tooltips show no more. */
@@ -38,6 +38,8 @@ export function laneDetail(lane: LaneStatus): string | null {
   if (lane.etaMs !== null && left > 0) parts.push(`${groupedCount(left)} left, ${aboutDuration(lane.etaMs)}`);
   if (lane.delayed > 0) parts.push(`${groupedCount(lane.delayed)} retrying later`);
   if (lane.failed > 0) parts.push(`${groupedCount(lane.failed)} failed`);
+  // The machine, not the cap, holds it back (its memory): the person should not raise the cap for nothing.
+  if (lane.limit?.by === 'memory') parts.push(lane.limit.text);
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 
@@ -72,6 +74,11 @@ export function pausedLabel(paused: Paused, now: number): string {
 }
 
 /** The lane with the most waiting (the first such, on a tie); null when nothing waits anywhere. */
+/** What holds Lanes back, when something other than the cores does: "quiet: on battery". Null otherwise. */
+export function holdingBack(machine: Status['machine']): string | null {
+  return machine.limitedBy === 'cores' ? null : machine.text;
+}
+
 export function largestBacklog<T extends Pick<LaneStatus, 'waiting'>>(lanes: readonly T[]): T | null {
   let best: T | null = null;
   for (const lane of lanes) if (lane.waiting > 0 && (!best || lane.waiting > best.waiting)) best = lane;

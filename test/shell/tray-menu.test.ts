@@ -211,3 +211,30 @@ describe('tray icon files', () => {
     expect(trayIconFile('nudge', platform)).toBe(file);
   });
 });
+
+describe('the machine holding back, and what a raise buys', () => {
+  const battery = (s: ReturnType<typeof status>) => ({ ...s, ceiling: 3, machine: { ...s.machine, ceiling: 3, limitedBy: 'battery' as const, power: 'battery' as const, text: 'quiet: on battery' } });
+
+  it('says why Lanes holds back at the top of the menu and in the tooltip; says nothing when only the cores bind', () => {
+    const busy = lane('worker', { running: 3, busy: 3, workers: 3, waiting: 40 });
+    const held = shell(battery(status([busy], 7)));
+    expect(findItem(menu(held), itemId.holdingBack)).toMatchObject({ label: 'Holding back — quiet: on battery', enabled: false });
+    expect(look(held).tooltip).toBe('Lanes — 3 running · worker: 40 waiting · quiet: on battery');
+    const plain = shell(status([busy], 7));
+    expect(findItem(menu(plain), itemId.holdingBack)).toBeUndefined();
+    expect(look(plain).tooltip).not.toContain('quiet');
+  });
+
+  it("a lane held by its memory says so in its submenu", () => {
+    const models = lane('models', { class: 'ml', cap: 7, running: 3, busy: 3, workers: 3, waiting: 37, limit: { workers: 3, by: 'memory', text: 'memory for 3 of these, about 410 MB each' } });
+    const sub = findItem(menu(shell(status([models], 7))), itemId.lane('models'))!.submenu!;
+    expect(sub.find((i) => i.id === itemId.laneDetail('models'))?.label).toContain('memory for 3 of these, about 410 MB each');
+  });
+
+  it('the nudge tooltip gives the estimate at the suggested cap beside the current one', () => {
+    const n = { ...nudge(6, 4060), estimate: { atCapMs: 11 * 3600_000, atSuggestedMs: 2 * 3600_000 } };
+    const w = lane('worker', { running: 1, busy: 1, workers: 1, waiting: 4060, nudge: n });
+    expect(look(shell(status([w], 7))).tooltip).toBe('Lanes — raise worker to 6: 4,060 waiting, about 2 h instead of 11 h');
+    expect(look(shell(status([{ ...w, nudge: nudge(6, 4060) }], 7))).tooltip).toBe('Lanes — raise worker to 6: 4,060 waiting');
+  });
+});
