@@ -19,6 +19,7 @@ import { enqueueFigures } from './enqueue.js';
 import { idleFigures } from './idle.js';
 import { inProcessFigures } from './in-process.js';
 import { machineMeasures } from './machine.js';
+import { sizerPassMeasures } from './sizer-pass.js';
 import { manyLaneFigures } from './many-lanes.js';
 import { startRedis } from './redis.js';
 import { markdownTables, terminalLines } from './report.js';
@@ -49,7 +50,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['lanes', 'many lanes under a ceiling of 2', () => manyLaneFigures(size.lanes[0]!, size.lanes[1]!, size.lanes[2]!)],
   ['inside', 'sizer pass and event-loop blocks', () => inProcessFigures(50, size.queued, log)],
   ['idle', 'the idle engine', () => idleFigures(size.idle[0]!, size.idle[1]!)],
-  ['machine', 'what watching the machine costs', () => machineMeasures(quick ? 10 : 40)],
+  ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
 ];
 
 const figures: Figure[] = [];
