@@ -3,8 +3,9 @@
 // block, a docstring, a help text's examples) runs in order in one shell, from a fresh engine
 // on a 2-core machine, and every line must exit as shown (0, unless it says `# exits N`); the
 // jobs they queue must then succeed. Inline examples run against one engine; synopses and bare
-// command names are checked against the CLI's commands and options. The programs the examples
-// name but Lanes does not provide (ffmpeg, make …) are stand-ins that succeed.
+// command names are checked against the CLI's commands and options, and api.md's event table
+// against shared/events.ts. The programs the examples name but Lanes does not provide (ffmpeg,
+// make …) are stand-ins that succeed.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -244,6 +245,16 @@ describe('every documented `lanes` command works as written', () => {
       ],
       synopses: [{ where: 'x.md:1', line: 'lanes log ID [--follow]', exits: 0 }],
     });
+  });
+
+  it("api.md's table of live events has a row for every event in shared/events.ts", () => {
+    const contract = readFileSync(join(ROOT, 'shared', 'events.ts'), 'utf8');
+    const map = contract.slice(contract.indexOf('interface EventMap {'), contract.indexOf('\n}\n', contract.indexOf('interface EventMap {')));
+    const events = [...map.matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]);
+    const api = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8').split(/^## /m).find((section) => section.startsWith('Live events'))!;
+    const rows = [...api.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+    expect(events.length).toBeGreaterThan(5);
+    for (const event of events) expect(rows, `docs/api.md: no row for the \`${event}\` event`).toContain(event);
   });
 
   it('every synopsis and command name matches the CLI', () => {
