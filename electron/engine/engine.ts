@@ -30,6 +30,10 @@ import { validate } from './validate.js';
 import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
 import { endJob, engineCgroup, removeCgroupTree } from '../worker/containment.js';
 import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
+import { LocalQueue } from './queues/local-queue.js';
+import { Queues } from './queues/queues.js';
+import { SharedLanes } from './queues/shared-host.js';
+import { engineIdentity } from './machine-name.js';
 
 export interface EngineOptions {
   /** Directory holding lanes.db, logs/, the lock. Created if missing. */
@@ -80,7 +84,9 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     const db = openDatabase(options.dataDir, migrationsDir);
     for (const file of ['lanes.db', 'lanes.db-wal', 'lanes.db-shm', 'engine.lock']) makePrivate(join(options.dataDir, file));
     const cgroupBase = options.cgroups === false ? null : await engineCgroup();
-    return new LanesEngine(options, db, lock, machineCeiling(cores), tickMs, startedAt, cgroupBase);
+    const engine = new LanesEngine(options, db, lock, machineCeiling(cores), tickMs, startedAt, cgroupBase);
+    await engine.begin();
+    return engine;
   } catch (e) {
     lock.release();
     throw e;
@@ -94,6 +100,8 @@ class LanesEngine implements Engine {
   private readonly fleet: Fleet;
   private readonly counts: JobCounts;
   private readonly jobs: JobStore;
+  private readonly lanes: LaneStore;
+  private readonly shared: SharedLanes;
   private readonly publisher: LanePublisher;
   private readonly board: StatusBoard;
   private readonly handlers;
@@ -112,6 +120,7 @@ class LanesEngine implements Engine {
     this.events = new EventHub(startedAt * 1000, (error) => log(`an event listener failed: ${(error as Error)?.stack ?? String(error)}`));
     this.counts = new JobCounts(db);
     const lanes = new LaneStore(db, this.counts);
+    this.lanes = lanes;
     const jobs = new JobStore(db, this.counts, join(options.dataDir, 'lanes.db-wal'));
     this.jobs = jobs;
     const queries = new JobQueries(db);
@@ -121,18 +130,33 @@ class LanesEngine implements Engine {
       const base = join(this.dataDir, 'logs', String(jobId));
       return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log` };
     };
+    const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
+    const me = engineIdentity(options.dataDir, log);
+    this.shared = new SharedLanes(queues, {
+      ...me,
+      logPaths,
+      jobChanged: (job) => this.events.emit('job', job),
+      jobsChangedElsewhere: (ids) => this.events.emit('jobs', { ids, change: 'changed' }),
+      workArrived: (lane) => this.fleet.sharedWorkArrived(lane),
+      cancelHere: (jobId) => this.fleet.cancel(jobId, options.cancelGraceMs ?? 5_000),
+      changed: () => this.publisher.soon(),
+      log,
+    });
+    // Counts of every lane, shared ones as their queue last said.
+    const laneCounts = { list: () => lanes.list(), allCounts: () => queues.allCounts() };
 
     this.fleet = new Fleet({
       ceiling,
       tickMs,
-      jobs,
-      lanes,
+      queues,
+      lanes: laneCounts,
       ledger: new ScaleLedger(ledger, this.events, Date.now),
       launcher: options.launcher ?? nodeLauncher,
       entry: options.workerEntry ?? defaultWorkerEntry,
       heartbeatMs: options.heartbeatMs ?? 5_000,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
       cgroupBase,
+      jobEnv: { LANES_MACHINE: me.machine },
       logPaths,
       log,
       jobChanged: (job) => this.events.emit('job', job),
@@ -146,15 +170,16 @@ class LanesEngine implements Engine {
       tickMs,
       ceiling,
       lanes: lanes.list(),
-      counts: lanes.allCounts(),
-      delayed: jobs.delayed(Date.now()),
+      counts: queues.allCounts(),
+      delayed: queues.delayed(Date.now()),
       workers: this.fleet.workerCounts(),
       machineInUse: this.fleet.alive(),
     });
     const lookups: StatusLookups = {
       recent: (lane, now) => recent.of(lane, now),
-      oldestQueuedAt: (lane) => jobs.oldestQueuedAt(lane),
+      oldestQueuedAt: (lane) => queues.oldestQueuedAt(lane),
       startsBlockedUntil: (lane) => this.fleet.startsBlockedUntil(lane),
+      shared: (lane) => queues.sharedLane(lane)?.status(),
     };
     const timeline = new TimelineSamples();
     this.publisher = new LanePublisher(() => laneStatuses(inputs(), lookups), this.events, timeline);
@@ -184,6 +209,8 @@ class LanesEngine implements Engine {
       cancelGraceMs: options.cancelGraceMs ?? 5_000,
       jobs,
       queries,
+      queues,
+      shared: this.shared,
       lanes,
       ledger,
       events: this.events,
@@ -193,6 +220,11 @@ class LanesEngine implements Engine {
     };
     this.handlers = { ...jobHandlers(context), ...laneHandlers(context) };
     for (const job of recovered) this.events.emit('job', job);
+  }
+
+  /** Shared lanes start connecting (in the background: a Redis that is away does not hold the start), then the sizer runs. */
+  async begin(): Promise<void> {
+    await this.shared.openAll(this.lanes.list());
     this.fleet.start();
   }
 
@@ -226,6 +258,7 @@ class LanesEngine implements Engine {
     this.stopping = (async () => {
       this.publisher.stop();
       await this.fleet.shutdown(options.graceMs ?? 10_000);
+      await this.shared.closeAll();
       if (this.cgroupBase) await removeCgroupTree(this.cgroupBase);
       try {
         // Last, when no job moves any more: the next start reads them instead of counting.

@@ -4,7 +4,7 @@ import type { LaneStatus, Status } from '../../../shared/model.js';
 import { seconds, splitWords, wholeNumber } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import { count, rate, table } from '../format.js';
+import { clock, count, rate, table } from '../format.js';
 import { DEFAULT_CAP } from '../../../shared/limits.js';
 import { plural } from '../../../shared/format.js';
 
@@ -40,11 +40,22 @@ export function statusText(status: Status): string {
     ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
   );
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
-  return head + body + nudges.join('') + (nudges.length ? '\n' : '');
+  const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}`);
+  const notes = [...shared, ...nudges];
+  return head + body + notes.join('') + (notes.length ? '\n' : '');
+}
+
+/** A shared lane in a few words: where its queue is, whether it can be reached, what the others run. */
+export function sharedWords(lane: LaneStatus): string {
+  const s = lane.shared!;
+  if (s.unreachableSince !== null) return `Redis unreachable since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
+  const others = s.elsewhere.workers > 0 ? `; ${plural(s.elsewhere.workers, 'more worker')} on ${plural(s.elsewhere.machines, 'other machine')}` : '';
+  return `shared on ${s.redis}${others}`;
 }
 
 function laneLine(lane: LaneStatus): string {
-  return `${lane.name}: cap ${count(lane.cap)}, ${plural(lane.workers, 'worker')}, ${count(lane.waiting)} waiting`;
+  const shared = lane.shared ? ` (${sharedWords(lane)})` : '';
+  return `${lane.name}: cap ${count(lane.cap)}, ${plural(lane.workers, 'worker')}, ${count(lane.waiting)} waiting${shared}`;
 }
 
 export function registerLanes(program: Command): void {
@@ -81,8 +92,11 @@ export function registerLanes(program: Command): void {
     .option('--cap <n>', `its cap (default: ${DEFAULT_CAP.cpu} for cpu, ${DEFAULT_CAP.ml} for ml)`, wholeNumber('the cap', 0))
     .option('--timeout <seconds>', 'fail a run of its jobs that takes longer, unless a job sets its own', seconds('--timeout'))
     .option('--worker-command <command>', 'a persistent worker command line, e.g. "python3 serve.py --model m"', splitWords)
+    .option('--redis <url>', 'share its queue with other engines on this Redis: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS')
+    .option('--insecure-redis', 'allow a Redis on another machine that has no password')
     .option('--json', 'print the lane as JSON')
-    .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; timeout?: number; workerCommand?: string[]; json?: boolean }, cmd: Command) => {
+    .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; timeout?: number; workerCommand?: string[]; redis?: string; insecureRedis?: boolean; json?: boolean }, cmd: Command) => {
+      if (opts.insecureRedis && opts.redis === undefined) throw new UsageError('--insecure-redis only goes with --redis');
       if (opts.workerCommand && words.length > 0) throw new UsageError('give the worker command either with --worker-command or after --, not both');
       const workerCommand = opts.workerCommand ?? (words.length > 0 ? words : undefined);
       if (workerCommand && workerCommand.length === 0) throw new UsageError('--worker-command is empty');
@@ -93,6 +107,7 @@ export function registerLanes(program: Command): void {
         ...(opts.timeout !== undefined ? { timeoutSeconds: opts.timeout } : {}),
         // The command names its script relative to where it was typed.
         ...(workerCommand ? { workerCommand, workerCwd: process.cwd() } : {}),
+        ...(opts.redis !== undefined ? { queue: { redis: opts.redis, ...(opts.insecureRedis ? { insecure: true } : {}) } } : {}),
       });
       if (opts.json) printJson(status);
       else print(`added ${laneLine(status)}`);

@@ -4,7 +4,7 @@
 import type { JobSummary, ScaleReason } from '../../../shared/model.js';
 import { SizerLoop } from '../sizer/loop.js';
 import type { Observation } from '../sizer/policy.js';
-import type { JobStore } from '../store/jobs.js';
+import type { Queues } from '../queues/queues.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../status/lane-status.js';
 import { Heartbeat } from '../workers/heartbeat.js';
@@ -32,7 +32,8 @@ export interface FleetPort {
 export interface FleetDeps {
   ceiling: number;
   tickMs: number;
-  jobs: JobStore;
+  /** Where each lane's jobs are queued: the local store, or a shared queue on Redis. */
+  queues: Queues;
   lanes: { list(): readonly LaneRow[]; allCounts(): ReadonlyMap<string, LaneCounts> };
   ledger: ScaleLedger;
   launcher: WorkerLauncher;
@@ -41,6 +42,8 @@ export interface FleetDeps {
   logCapBytes: number;
   /** The engine's cgroup for jobs, or null where the OS offers none. */
   cgroupBase: string | null;
+  /** Added to every worker's (and so every job's) environment. */
+  jobEnv: Record<string, string>;
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
   log(line: string): void;
   /** A job changed state: claimed, finished, or given back to the queue. */
@@ -61,7 +64,7 @@ export class Fleet implements FleetPort {
 
   constructor(private readonly d: FleetDeps) {
     this.pool = new Pool(
-      d.jobs,
+      d.queues,
       {
         now: Date.now,
         workerCommand: (lane) => {
@@ -78,13 +81,14 @@ export class Fleet implements FleetPort {
         },
         fleetChanged: () => {
           this.heartbeat.update();
+          this.tellSharedLanes();
           this.loop.poke();
           d.changed();
         },
         workerLost: (w, reason, detail, atStart) => this.lost(w, reason, detail, atStart),
         log: d.log,
       },
-      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase },
+      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase, jobEnv: d.jobEnv },
     );
     this.heartbeat = new Heartbeat(this.pool, d.heartbeatMs, Date.now, (w) => {
       d.log(`worker ${w.id} stopped answering; replacing it`);
@@ -142,7 +146,7 @@ export class Fleet implements FleetPort {
   async shutdown(graceMs: number): Promise<void> {
     this.loop.stop();
     this.sweep?.stop();
-    this.stopping = shutdown(this.pool, this.d.jobs, graceMs, this.d.log);
+    this.stopping = shutdown(this.pool, this.d.queues, graceMs, this.d.log);
     await this.stopping.done;
     this.heartbeat.stop();
   }
@@ -159,7 +163,7 @@ export class Fleet implements FleetPort {
 
   private observe(): Observation {
     const now = Date.now();
-    const inputs = { now, tickMs: this.d.tickMs, ceiling: this.d.ceiling, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.jobs.delayed(now) };
+    const inputs = { now, tickMs: this.d.tickMs, ceiling: this.d.ceiling, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.queues.delayed(now) };
     this.observed = observe(inputs, this.pool, this.memory);
     return this.observed;
   }
@@ -172,6 +176,20 @@ export class Fleet implements FleetPort {
     // Every pass follows something that moved (work arrived, a worker came or went, a tick):
     // the lanes' status may show it even when the sizer had nothing to do.
     this.d.changed();
+  }
+
+  /** What this engine runs of each shared lane, for the other engines' nudges. */
+  private tellSharedLanes(): void {
+    for (const q of this.d.queues.sharedLanes()) {
+      const { workers, busy } = this.pool.laneWorkers(q.lane);
+      q.workersChanged(workers, busy);
+    }
+  }
+
+  /** New work in a shared lane seen from Redis (another engine queued it, Redis came back): idle workers pull. */
+  sharedWorkArrived(lane: string): void {
+    this.pool.wake(lane);
+    this.loop.poke();
   }
 
   /**

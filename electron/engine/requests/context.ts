@@ -9,6 +9,8 @@ import type { JobStore } from '../store/jobs.js';
 import type { LaneRow, LaneStore } from '../store/lanes.js';
 import { notFound } from '../../../shared/errors.js';
 import type { Ledger } from '../store/ledger.js';
+import type { Queues } from '../queues/queues.js';
+import type { SharedLanes } from '../queues/shared-host.js';
 
 export interface StatusBoard {
   status(): Status;
@@ -25,6 +27,9 @@ export interface RequestContext {
   readonly cancelGraceMs: number;
   readonly jobs: JobStore;
   readonly queries: JobQueries;
+  /** Where each lane's and each job's store is: requests about jobs go through it. */
+  readonly queues: Queues;
+  readonly shared: SharedLanes;
   readonly lanes: LaneStore;
   readonly ledger: Ledger;
   readonly events: EventHub;

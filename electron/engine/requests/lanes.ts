@@ -31,7 +31,7 @@ export function laneHandlers(e: RequestContext): LaneHandlers {
       e.fleet.lanesChanged();
       return laneAnswer(input.lane);
     },
-    addLane: (input) => {
+    addLane: async (input) => {
       if (e.lanes.find(input.name)) throw conflict(`a lane named "${input.name}" already exists`, 'name');
       const cap = input.cap ?? DEFAULT_CAP[input.class];
       checkCap(cap);
@@ -42,18 +42,34 @@ export function laneHandlers(e: RequestContext): LaneHandlers {
         throw badRequest(`the worker command "${program}" cannot be found (not on the engine's PATH, nor a path to a program)`, 'workerCommand');
       }
       const timeoutMs = input.timeoutSeconds === undefined ? null : Math.round(input.timeoutSeconds * 1000);
-      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs }, Date.now());
+      const queue = input.queue ? { redis: input.queue.redis, insecure: input.queue.insecure ?? false } : null;
+      const row = { name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs, queue };
+      // A shared lane is joined (Redis answers, agrees about the lane) before anything is stored.
+      if (queue) await e.shared.join(row);
+      try {
+        e.lanes.add(row, Date.now());
+      } catch (error) {
+        if (queue) await e.shared.leave(row.name);
+        throw error;
+      }
       e.fleet.lanesChanged();
       return laneAnswer(input.name);
     },
-    removeLane: (input) => {
-      lane(input.name, 'name');
+    removeLane: async (input) => {
+      const row = lane(input.name, 'name');
       if (input.name === DEFAULT_LANE) throw conflict(`"${DEFAULT_LANE}" is the default lane and stays; set its cap to 0 to turn it off`, 'name');
-      const c = e.lanes.allCounts().get(input.name);
-      const unfinished = (c?.queued ?? 0) + (c?.running ?? 0);
-      if (unfinished > 0) throw conflict(`lane "${input.name}" still holds ${unfinished} unfinished job(s); cancel them or let them finish first`, 'name');
+      if (row.queue) {
+        // Leaving a shared lane: its queue stays on Redis for the other engines; only what runs here must be done.
+        const busy = e.board.lane(input.name)?.busy ?? 0;
+        if (busy > 0) throw conflict(`this engine is running ${busy} job(s) of shared lane "${input.name}"; cancel them or let them finish first`, 'name');
+      } else {
+        const c = e.lanes.allCounts().get(input.name);
+        const unfinished = (c?.queued ?? 0) + (c?.running ?? 0);
+        if (unfinished > 0) throw conflict(`lane "${input.name}" still holds ${unfinished} unfinished job(s); cancel them or let them finish first`, 'name');
+      }
       const ids = e.lanes.remove(input.name);
       e.fleet.laneRemoved(input.name);
+      if (row.queue) await e.shared.leave(input.name);
       for (const id of ids) for (const p of Object.values(e.logPaths(id))) rmSync(p, { force: true });
       e.board.forget(input.name);
       e.events.emit('laneRemoved', { name: input.name });

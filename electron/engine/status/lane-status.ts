@@ -1,6 +1,7 @@
 // What a person sees of each lane: its row and counts, the live worker counts, recent figures,
 // the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
-import type { LaneStatus } from '../../../shared/model.js';
+import type { LaneStatus, SharedLaneStatus } from '../../../shared/model.js';
+import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
 import { nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { heldByCap } from '../sizer/wants.js';
@@ -32,6 +33,8 @@ export interface StatusLookups {
   recent(lane: string, now: number): RecentFigures;
   oldestQueuedAt(lane: string): number | undefined;
   startsBlockedUntil(lane: string): number | null;
+  /** A shared lane's queue as last seen; undefined for a local lane. */
+  shared?(lane: string): SharedLaneStatus | undefined;
 }
 
 const NO_JOBS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
@@ -81,5 +84,10 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     nudge: nudgeFor(facts),
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
   };
+  const shared = lookups.shared?.(lane.name);
+  if (shared) {
+    status.shared = shared;
+    status.nudge = withElsewhere(status.nudge, shared.elsewhere);
+  }
   return { status, dueAt: nudgeDueAt(facts) };
 }

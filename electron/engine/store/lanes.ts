@@ -11,6 +11,14 @@ export interface LaneRow {
   workerCommand: string[] | null;
   workerCwd: string | null;
   timeoutMs: number | null;
+  /** Where its queue lives when shared with other engines; null: in this store. */
+  queue: SharedQueueConfig | null;
+}
+
+/** A shared lane's queue: the Redis URL as given (password included: never shown), and whether a non-loopback Redis without a password was allowed. */
+export interface SharedQueueConfig {
+  redis: string;
+  insecure: boolean;
 }
 
 export type { LaneCounts } from './counts.js';
@@ -22,6 +30,7 @@ interface RawLane {
   worker_command: string | null;
   worker_cwd: string | null;
   timeout_ms: number | null;
+  queue: string | null;
 }
 
 const toLane = (r: RawLane): LaneRow => ({
@@ -31,6 +40,7 @@ const toLane = (r: RawLane): LaneRow => ({
   workerCommand: r.worker_command === null ? null : (JSON.parse(r.worker_command) as string[]),
   workerCwd: r.worker_cwd,
   timeoutMs: r.timeout_ms,
+  queue: r.queue === null ? null : (JSON.parse(r.queue) as SharedQueueConfig),
 });
 
 export class LaneStore {
@@ -44,8 +54,8 @@ export class LaneStore {
     private readonly db: Db,
     private readonly counts: JobCounts,
   ) {
-    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms FROM lanes ORDER BY created_at, rowid');
-    this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, queue FROM lanes ORDER BY created_at, rowid');
+    this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, queue, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
     this.deleteLane = db.prepare('DELETE FROM lanes WHERE name = ?');
     this.deleteJobs = db.prepare<[string], { id: number }>('DELETE FROM jobs WHERE lane = ? RETURNING id');
@@ -65,7 +75,7 @@ export class LaneStore {
 
   add(lane: LaneRow, now: number): void {
     durably(this.db, () => {
-      this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, lane.workerCwd, lane.timeoutMs, now);
+      this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, lane.workerCwd, lane.timeoutMs, lane.queue ? JSON.stringify(lane.queue) : null, now);
     });
     this.reload();
   }
