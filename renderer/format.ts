@@ -47,6 +47,7 @@ export function formatDateTime(at: number | null): string {
 
 export const MOOD_WORDS: Record<LaneMood, { word: string; hint: string }> = {
   off: { word: 'Off', hint: 'The cap is 0: this lane runs nothing until you raise it.' },
+  paused: { word: 'Paused', hint: 'All work is paused: running jobs finish, nothing new starts until it is resumed. The caps are unchanged.' },
   idle: { word: 'Idle', hint: 'Nothing waiting. Idle workers are given back one per tick.' },
   working: { word: 'Working', hint: 'Running jobs and keeping up.' },
   saturated: { word: 'Saturated', hint: 'Every worker the cap allows is busy and work is waiting.' },
@@ -67,7 +68,9 @@ export const REASON_WORDS: Record<ScaleReason, string> = {
   cap: 'Cap changed',
   budget: 'Machine budget',
   turn: 'Took turns',
+  pause: 'Paused',
   crash: 'Worker crashed',
   unresponsive: 'Stopped answering',
   shutdown: 'Engine stopping',
+  start: 'Engine started',
 };

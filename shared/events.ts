@@ -3,7 +3,7 @@
 // runs of the engine (see EventHub), so a client that reconnects asks for what it missed by the
 // last number it saw, over any transport, and a number from an earlier run is plainly not one
 // of this run's.
-import type { JobSummary, LaneStatus, ScaleEvent } from './model.js';
+import type { JobSummary, LaneStatus, Paused, ScaleEvent } from './model.js';
 
 export interface EventMap {
   /** A lane's status moved (workers, waiting, cap, mood, nudge …). */
@@ -12,12 +12,14 @@ export interface EventMap {
   /** One job changed state (queued, started, finished, cancelled, retried). */
   job: JobSummary;
   /**
-   * Many jobs changed at once: a large batch queued, or jobs of a shared lane moved on another
-   * engine. Re-read what you show of them.
+   * Many jobs changed at once: a large batch queued, cancelled or retried, or jobs of a shared
+   * lane moved on another engine. Re-read what you show of them.
    */
   jobs: { ids: number[]; change: 'added' | 'changed' };
   /** A worker started, stopped or began draining: one ledger row. */
   scale: ScaleEvent;
+  /** All work was paused or resumed. */
+  paused: { paused: Paused | null };
 }
 
 export type EventName = keyof EventMap;

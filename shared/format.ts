@@ -15,6 +15,15 @@ export const groupedCount = (n: number): string =>
 /** (1, 'worker') → "1 worker"; (4060, 'job') → "4,060 jobs". */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${groupedCount(n)} ${n === 1 ? one : many}`;
 
+/** A duration as a person estimates one: "about 40 s", "about 38 min", "about 11 h", "about 3 days". */
+export function aboutDuration(ms: number): string {
+  const s = ms / 1000;
+  if (s < 90) return `about ${Math.max(1, Math.round(s))} s`;
+  if (s < 90 * 60) return `about ${Math.round(s / 60)} min`;
+  if (s < 48 * 3600) return `about ${Math.round(s / 3600)} h`;
+  return `about ${Math.round(s / 86_400)} days`;
+}
+
 /** One line of at most `max` characters: line breaks shown as ⏎, the end cut with an ellipsis. */
 export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s*\n\s*/g, ' ⏎ ');

@@ -15,6 +15,12 @@ export const MAX_ATTEMPTS_LIMIT = 100;
  */
 export const DEFAULT_CAP = { cpu: 1, ml: 0 } as const;
 
+/** The highest cap a lane may have; the machine's own limits decide how many of those run. */
+export const CAP_MAX = 256;
+
+/** The longest text a job search may look for. */
+export const SEARCH_MAX_CHARS = 200;
+
 /** Jobs in one addJobs call: one durable write, and a request body that stays a few MiB. */
 export const BATCH_MAX = 10_000;
 

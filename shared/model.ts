@@ -51,6 +51,8 @@ export interface AttemptRecord {
 
 /** A job in full: its detail. */
 export interface Job extends JobSummary {
+  /** It waited this long for its worker's command to load before it could start (a persistent lane's first job); null: it did not. */
+  loadMs: number | null;
   spec: JobSpec;
   /** For persistent-worker lanes: what the worker answered. */
   result: unknown;
@@ -72,12 +74,14 @@ export interface Nudge {
   waiting: number;
   busy: number;
   ceiling: number;
-  /** The cap that would cover the backlog, within the machine ceiling. */
+  /** A cap that would clear the backlog in reasonable time (not automatically the ceiling). */
   suggestedCap: number;
+  /** About how long the backlog takes at the current cap, and at the suggested one; null until there is a pace. */
+  estimate: { atCapMs: number; atSuggestedMs: number } | null;
 }
 
 /** Words for what a lane is doing, derived, never stored. */
-export type LaneMood = 'off' | 'idle' | 'working' | 'saturated' | 'sharing';
+export type LaneMood = 'off' | 'paused' | 'idle' | 'working' | 'saturated' | 'sharing';
 
 export interface LaneStatus {
   name: string;
@@ -102,10 +106,21 @@ export interface LaneStatus {
   succeeded: number;
   failed: number;
   cancelled: number;
-  /** Jobs finished per minute over the recent window. */
+  /**
+   * Jobs finished per minute, live: over the last 30 s (over the time since it began, when that is
+   * shorter), so it follows a cap change within seconds and falls to 0 when nothing finishes.
+   */
   throughputPerMin: number;
   /** Median ms from queued to started, over recently started jobs; null when none. */
   medianWaitMs: number | null;
+  /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */
+  oldestQueuedAt: number | null;
+  /** At the current pace, about how long until what it holds is done; null until there is a pace to go by. */
+  etaMs: number | null;
+  /** How long its worker command took to load, last time one did (persistent lanes); null: not known. */
+  workerLoadMs: number | null;
+  /** The nudge is quiet until then (a lowered cap, a snooze or a dismissal), unless the backlog grows materially. */
+  nudgeQuietUntil: number | null;
   mood: LaneMood;
   nudge: Nudge | null;
   /** Its worker command keeps dying as it starts: no new worker before this moment. Null: none held back. */
@@ -134,8 +149,17 @@ export interface Snapshot {
   seq: number;
 }
 
+/** All work held for a while: running jobs finish, nothing new starts, caps are untouched. */
+export interface Paused {
+  since: number;
+  /** When it ends by itself; null: when someone resumes. */
+  until: number | null;
+}
+
 export interface Status extends Snapshot {
   ceiling: number;
+  /** Held by a person; null when not. */
+  paused: Paused | null;
   /** Worker processes alive across all lanes. */
   workersInUse: number;
   dataDir: string;
@@ -145,8 +169,11 @@ export interface Status extends Snapshot {
   lanes: LaneStatus[];
 }
 
-/** Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped or started). */
-export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'crash' | 'unresponsive' | 'shutdown';
+/**
+ * Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped
+ * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole).
+ */
+export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
 
 export interface ScaleEvent {
   id: number;
@@ -160,15 +187,17 @@ export interface ScaleEvent {
 
 export interface JobPage extends Snapshot {
   jobs: JobSummary[];
-  /** Total matching the filter (maintained counts, not a table scan). */
+  /** Total matching the lane and state (maintained counts, not a table scan); with a text search, of those searched through. */
   total: number;
-  /** Pass as `beforeId` for the next (older) page; null at the end. */
+  /** Newest first: pass as `beforeId` for the next (older) page; null at the end. */
   nextBeforeId: number | null;
+  /** Oldest first: pass as `afterId` for the next (newer) page; null at the end. */
+  nextAfterId: number | null;
 }
 
 export interface LogChunk {
   jobId: number;
-  stream: 'stdout' | 'stderr';
+  stream: 'stdout' | 'stderr' | 'all';
   /** Byte offset of `text` in the file. */
   offset: number;
   /** Offset to ask from next time. */
@@ -183,6 +212,8 @@ export interface TimelinePoint {
   workers: number;
   busy: number;
   waiting: number;
+  /** The lane's cap then: the chart draws it as a line. */
+  cap: number;
 }
 
 export interface LaneTimeline {

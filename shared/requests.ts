@@ -5,7 +5,7 @@
 // only: nothing here loads the schema library at run time.
 import type { z } from 'zod';
 import type { Inputs } from './schemas.js';
-import type { Job, JobPage, JobSummary, LaneStatus, LaneTimeline, LogChunk, ScaleEvent, Snapshot, Status } from './model.js';
+import type { Job, JobPage, JobSummary, LaneStatus, LaneTimeline, LogChunk, Paused, ScaleEvent, Snapshot, Status } from './model.js';
 
 export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
@@ -22,6 +22,11 @@ export const requests = {
   logTail: { method: 'GET', path: '/api/jobs/:id/log' },
   cancel: { method: 'POST', path: '/api/jobs/:id/cancel' },
   retry: { method: 'POST', path: '/api/jobs/:id/retry' },
+  cancelJobs: { method: 'POST', path: '/api/jobs/cancel' },
+  retryJobs: { method: 'POST', path: '/api/jobs/retry' },
+  pause: { method: 'POST', path: '/api/pause' },
+  resume: { method: 'POST', path: '/api/resume' },
+  snoozeNudge: { method: 'POST', path: '/api/lanes/:lane/snooze' },
   setCap: { method: 'POST', path: '/api/lanes/:lane/cap' },
   addLane: { method: 'POST', path: '/api/lanes' },
   removeLane: { method: 'DELETE', path: '/api/lanes/:name' },
@@ -39,6 +44,12 @@ interface Outputs {
   logTail: LogChunk;
   cancel: JobSummary;
   retry: JobSummary;
+  /** How many were cancelled at once, and how many running ones are stopping (their outcome comes as events). */
+  cancelJobs: { cancelled: number; stopping: number };
+  retryJobs: { retried: number };
+  pause: { paused: Paused | null };
+  resume: { paused: Paused | null };
+  snoozeNudge: LaneStatus & Snapshot;
   setCap: LaneStatus & Snapshot;
   addLane: LaneStatus & Snapshot;
   removeLane: { removed: string };
@@ -66,4 +77,23 @@ export function isRequestName(name: unknown): name is RequestName {
  * What the desktop window may ask over IPC: what it uses, and nothing more. A compromised page
  * could otherwise queue commands or add a lane with a worker command of its choosing.
  */
-export const WINDOW_REQUESTS: ReadonlySet<RequestName> = new Set<RequestName>(['status', 'listJobs', 'job', 'logTail', 'cancel', 'retry', 'setCap', 'scaleEvents', 'timeline']);
+export const WINDOW_REQUESTS: ReadonlySet<RequestName> = new Set<RequestName>([
+  'status',
+  'listJobs',
+  'job',
+  'logTail',
+  'cancel',
+  'retry',
+  'cancelJobs',
+  'retryJobs',
+  'setCap',
+  'pause',
+  'resume',
+  'snoozeNudge',
+  'scaleEvents',
+  'timeline',
+  // The window adds work and lanes from its forms (docs/security.md: what that allows).
+  'addJob',
+  'addLane',
+  'removeLane',
+]);

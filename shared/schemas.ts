@@ -8,6 +8,7 @@ import { jsonProblem } from './json-limits.js';
 import { parseRedisUrl } from './redis-url.js';
 import {
   BATCH_MAX,
+  CAP_MAX,
   COMMAND_MAX_BYTES,
   DEFAULT_LANE,
   ENV_MAX_BYTES,
@@ -20,6 +21,7 @@ import {
   LOG_READ_MAX,
   MAX_ATTEMPTS_LIMIT,
   PAYLOAD_MAX_BYTES,
+  SEARCH_MAX_CHARS,
   TIMELINE_SPAN_MS,
   TIMEOUT_MAX_SECONDS,
 } from './limits.js';
@@ -28,11 +30,15 @@ export const LANE_NAME = /^[a-z0-9-]{1,32}$/;
 
 const laneName = z.string().regex(LANE_NAME, 'a lane name is 1–32 characters of a-z, 0-9 and "-"');
 
-/** The ceiling is only known at run time, so the engine checks the upper bound. */
+/**
+ * A cap is the person's limit, not a promise: one above what the machine runs now is kept, and the
+ * machine's own limits (cores, memory, battery) decide how many run, as status says.
+ */
 const capValue = z
   .number({ error: 'cap must be a number' })
   .int('cap must be a whole number')
-  .min(0, 'cap cannot be negative');
+  .min(0, 'cap cannot be negative')
+  .max(CAP_MAX, `cap must be at most ${CAP_MAX}`);
 
 const jobId = z.number().int().positive();
 
@@ -105,6 +111,19 @@ const sharedQueue = z
   .strict();
 
 const empty = z.object({}).strict();
+
+/** Jobs named one by one, or chosen by lane and state; not neither (that would be every job). */
+function bulk(states: [string, ...string[]]) {
+  return z
+    .object({
+      ids: z.array(jobId).min(1).max(BATCH_MAX).optional(),
+      lane: laneName.optional(),
+      state: z.enum(states).optional(),
+    })
+    .strict()
+    .refine((v) => v.ids !== undefined || v.lane !== undefined || v.state !== undefined, { message: 'give ids, or a lane or a state to choose jobs by', path: ['ids'] })
+    .refine((v) => v.ids === undefined || (v.lane === undefined && v.state === undefined), { message: 'give ids, or a lane and a state, not both', path: ['ids'] });
+}
 const jobRef = z.object({ id: jobId }).strict();
 
 /** One schema per request name; requests.ts derives every request's input type from these. */
@@ -119,8 +138,14 @@ export const inputs = {
     .object({
       lane: laneName.optional(),
       state: z.enum(JOB_STATES as [string, ...string[]]).optional(),
-      /** Newest first; pass the previous page's nextBeforeId to go on. */
+      /** Newest first (the default), or oldest first: the running and the longest-waiting on top. */
+      order: z.enum(['newest', 'oldest']).default('newest'),
+      /** Newest first: pass the previous page's nextBeforeId to go on. */
       beforeId: jobId.optional(),
+      /** Oldest first: pass the previous page's nextAfterId to go on. */
+      afterId: z.number().int().min(0).optional(),
+      /** Only jobs whose command holds this text (any case). */
+      text: text.pipe(z.string().min(1).max(SEARCH_MAX_CHARS)).optional(),
       limit: z.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
     })
     .strict(),
@@ -128,7 +153,8 @@ export const inputs = {
   logTail: z
     .object({
       id: jobId,
-      stream: z.enum(['stdout', 'stderr']).default('stdout'),
+      /** `all`: both streams as they came, with a line between attempts. */
+      stream: z.enum(['stdout', 'stderr', 'all']).default('stdout'),
       /** Read from this byte offset; omitted means the last `maxBytes`. */
       offset: z.number().int().min(0).optional(),
       maxBytes: z.number().int().min(1).max(LOG_READ_MAX).default(LOG_READ_DEFAULT),
@@ -136,6 +162,14 @@ export const inputs = {
     .strict(),
   cancel: jobRef,
   retry: jobRef,
+  /** Many at once: by ids, or every job of a lane and/or state. */
+  cancelJobs: bulk(['queued', 'running']),
+  retryJobs: bulk(['failed', 'cancelled']),
+  /** Hold all work for a while (or until resumed): running jobs finish, nothing new starts, caps stay. */
+  pause: z.object({ forSeconds: z.number().positive().max(TIMEOUT_MAX_SECONDS).optional() }).strict(),
+  resume: empty,
+  /** Quiets a lane's nudge: for a while, or (no time) until its backlog has grown materially. */
+  snoozeNudge: z.object({ lane: laneName, forSeconds: z.number().positive().max(TIMEOUT_MAX_SECONDS).optional() }).strict(),
   setCap: z.object({ lane: laneName, cap: capValue }).strict(),
   addLane: z
     .object({
@@ -152,7 +186,8 @@ export const inputs = {
       queue: sharedQueue.optional(),
     })
     .strict(),
-  removeLane: z.object({ name: laneName }).strict(),
+  /** `cancel`: cancel what the lane still holds first, instead of refusing. */
+  removeLane: z.object({ name: laneName, cancel: z.boolean().default(false) }).strict(),
   scaleEvents: z
     .object({
       lane: laneName.optional(),

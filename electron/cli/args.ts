@@ -24,6 +24,22 @@ export function seconds(what: string) {
   };
 }
 
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds. */
+export function duration(what: string) {
+  return (text: string): number => {
+    const t = text.trim().toLowerCase();
+    if (/^\d+(\.\d+)?$/.test(t) && Number(t) > 0) return Number(t);
+    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)];
+    const total = parts.reduce((n, m) => n + Number(m[1]) * UNIT_SECONDS[m[2]!]!, 0);
+    if (parts.length === 0 || parts.map((m) => m[0]).join('') !== t || total <= 0) {
+      throw new InvalidArgumentError(`${what} is a span like 90s, 15m, 1h or 2d, not "${text}"`);
+    }
+    return total;
+  };
+}
+
 /** Collects repeated `--env KEY=VALUE` into one object. */
 export function envPair(text: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = text.indexOf('=');

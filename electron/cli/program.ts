@@ -2,6 +2,7 @@
 // turns every failure into a message on stderr and the documented exit code.
 import { Command, CommanderError } from 'commander';
 import { registerAdd } from './commands/add.js';
+import { registerControl } from './commands/control.js';
 import { registerDaemon, registerOpen } from './commands/daemon.js';
 import { registerEvents } from './commands/events.js';
 import { registerJobs } from './commands/jobs.js';
@@ -22,7 +23,7 @@ export function buildProgram(): Command {
   program.addHelpText(
     'after',
     '\nExit codes: 0 ok, 1 the request failed or was refused (or a waited job failed), 2 bad usage.\n' +
-      'Environment: LANES_DATA_DIR, and for `lanes daemon` LANES_TICK_MS and LANES_CORES.',
+      'Environment: LANES_DATA_DIR, and for `lanes daemon` LANES_TICK_MS, LANES_CORES, LANES_MEMORY and LANES_POWER.',
   );
   registerDaemon(program);
   registerLanes(program);
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerJobs(program);
   registerLog(program);
   registerEvents(program);
+  registerControl(program);
   registerOpen(program);
   // Subcommands inherit exitOverride so their usage errors come back here as well.
   for (const cmd of program.commands) cmd.exitOverride();

@@ -15,9 +15,12 @@ import { recoverInterrupted } from './recovery.js';
 import type { RequestContext, StatusBoard } from './requests/context.js';
 import { jobHandlers } from './requests/jobs.js';
 import { laneHandlers } from './requests/lanes.js';
-import { laneStatus, laneStatuses, type StatusInputs, type StatusLookups } from './status/lane-status.js';
-import { LanePublisher } from './status/publisher.js';
-import { RecentFiguresBoard } from './status/recent.js';
+import type { LanePublisher } from './status/publisher.js';
+import type { RecentFiguresBoard } from './status/recent.js';
+import { createStatusBoard } from './status/board.js';
+import { Hold } from './hold.js';
+import { bulkHandlers } from './requests/bulk.js';
+import { holdHandlers } from './requests/holds.js';
 import { TimelineSamples } from './status/timeline.js';
 import { openDatabase, type Db } from './store/db.js';
 import { JobQueries } from './store/job-queries.js';
@@ -102,8 +105,12 @@ class LanesEngine implements Engine {
   private readonly jobs: JobStore;
   private readonly lanes: LaneStore;
   private readonly shared: SharedLanes;
-  private readonly publisher: LanePublisher;
-  private readonly board: StatusBoard;
+  private readonly publisher!: LanePublisher;
+  private readonly board!: StatusBoard;
+  private readonly recent!: RecentFiguresBoard;
+  private readonly timeline: TimelineSamples;
+  private readonly hold: Hold;
+  private readonly scaleLedger: ScaleLedger;
   private readonly handlers;
   private stopping: Promise<void> | null = null;
 
@@ -118,6 +125,11 @@ class LanesEngine implements Engine {
   ) {
     const log = options.log ?? defaultLog;
     this.events = new EventHub(startedAt * 1000, (error) => log(`an event listener failed: ${(error as Error)?.stack ?? String(error)}`));
+    this.hold = new Hold(db, (paused) => {
+      this.events.emit('paused', { paused });
+      this.fleet.lanesChanged();
+      this.publisher.publish();
+    });
     this.counts = new JobCounts(db);
     const lanes = new LaneStore(db, this.counts);
     this.lanes = lanes;
@@ -125,10 +137,12 @@ class LanesEngine implements Engine {
     this.jobs = jobs;
     const queries = new JobQueries(db);
     const ledger = new Ledger(db);
+    const scaleLedger = new ScaleLedger(ledger, this.events, Date.now);
+    this.scaleLedger = scaleLedger;
     const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, {}), log);
     const logPaths = (jobId: number) => {
       const base = join(this.dataDir, 'logs', String(jobId));
-      return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log` };
+      return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` };
     };
     const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
     const me = engineIdentity(options.dataDir, log);
@@ -150,7 +164,7 @@ class LanesEngine implements Engine {
       tickMs,
       queues,
       lanes: laneCounts,
-      ledger: new ScaleLedger(ledger, this.events, Date.now),
+      ledger: scaleLedger,
       launcher: options.launcher ?? nodeLauncher,
       entry: options.workerEntry ?? defaultWorkerEntry,
       heartbeatMs: options.heartbeatMs ?? 5_000,
@@ -161,48 +175,26 @@ class LanesEngine implements Engine {
       log,
       jobChanged: (job) => this.events.emit('job', job),
       changed: () => this.publisher.soon(),
+      paused: () => this.hold.state !== null,
+      loaded: (lane, ms) => this.recent.loaded(lane, ms),
     });
 
-    const recent = new RecentFiguresBoard();
-    this.events.subscribe(recent.observe);
-    const inputs = (): StatusInputs => ({
-      now: Date.now(),
-      tickMs,
+    const timeline = new TimelineSamples(db);
+    this.timeline = timeline;
+    ({ board: this.board, publisher: this.publisher, recent: this.recent } = createStatusBoard({
       ceiling,
-      lanes: lanes.list(),
-      counts: queues.allCounts(),
-      delayed: queues.delayed(Date.now()),
-      workers: this.fleet.workerCounts(),
-      machineInUse: this.fleet.alive(),
-    });
-    const lookups: StatusLookups = {
-      recent: (lane, now) => recent.of(lane, now),
-      oldestQueuedAt: (lane) => queues.oldestQueuedAt(lane),
-      startsBlockedUntil: (lane) => this.fleet.startsBlockedUntil(lane),
+      tickMs,
+      dataDir: this.dataDir,
+      startedAt,
+      version: appVersion,
+      lanes: { ...laneCounts, find: (name) => lanes.find(name) },
+      jobs: queues,
       shared: (lane) => queues.sharedLane(lane)?.status(),
-    };
-    const timeline = new TimelineSamples();
-    this.publisher = new LanePublisher(() => laneStatuses(inputs(), lookups), this.events, timeline);
-    this.board = {
-      status: () => ({
-        // Taken before the lanes are read: every event after it is news to this snapshot.
-        seq: this.events.lastSeq,
-        ceiling,
-        workersInUse: this.fleet.alive(),
-        dataDir: this.dataDir,
-        pid: process.pid,
-        startedAt,
-        version: appVersion,
-        lanes: laneStatuses(inputs(), lookups).lanes,
-      }),
-      announce: () => this.publisher.publish(),
-      lane: (name) => {
-        const row = lanes.find(name);
-        return row && laneStatus(row, inputs(), lookups).status;
-      },
-      timeline: (names, since) => timeline.of(names, since),
-      forget: (lane) => this.publisher.forget(lane),
-    };
+      events: this.events,
+      timeline,
+      fleet: this.fleet,
+      paused: () => this.hold.state,
+    }));
 
     const context: RequestContext = {
       ceiling,
@@ -216,9 +208,12 @@ class LanesEngine implements Engine {
       events: this.events,
       fleet: this.fleet,
       board: this.board,
+      hold: this.hold,
       logPaths,
     };
-    this.handlers = { ...jobHandlers(context), ...laneHandlers(context) };
+    const bulk = bulkHandlers(context);
+    this.handlers = { ...jobHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...holdHandlers(context) };
+    scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);
     for (const job of recovered) this.events.emit('job', job);
   }
 
@@ -257,8 +252,11 @@ class LanesEngine implements Engine {
     }
     this.stopping = (async () => {
       this.publisher.stop();
+      this.hold.stop();
       await this.fleet.shutdown(options.graceMs ?? 10_000);
       await this.shared.closeAll();
+      this.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');
+      this.timeline.close(Date.now());
       if (this.cgroupBase) await removeCgroupTree(this.cgroupBase);
       try {
         // Last, when no job moves any more: the next start reads them instead of counting.

@@ -10,7 +10,7 @@ import { JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../shared/limits.js';
 import { jsonProblem } from '../../shared/json-limits.js';
 import { WORKER_ENV, type JobAssignment, type JobOutcome } from './protocol.js';
 import type { RunningProcess } from './shell-job.js';
-import { CappedLog } from './capped-log.js';
+import { JobLogs, type LogWriter } from './job-logs.js';
 import { inCgroup, removeCgroup } from './containment.js';
 import { signalGroup } from './process-group.js';
 import { baseEnv } from './job-env.js';
@@ -18,12 +18,23 @@ import { LineReader } from './line-reader.js';
 
 interface Current {
   job: JobAssignment;
-  stdout: CappedLog;
-  stderr: CappedLog;
+  logs: JobLogs;
+  stdout: LogWriter;
+  stderr: LogWriter;
+  /** When it went to the command (which may still be loading). */
+  sentAt: number;
   resolve: (o: JobOutcome) => void;
   stopping: 'cancelled' | 'timed out' | null;
   timer: NodeJS.Timeout | null;
 }
+
+const isReadyLine = (line: string): boolean => {
+  try {
+    return (JSON.parse(line) as { ready?: unknown } | null)?.ready === true;
+  } catch {
+    return false;
+  }
+};
 
 /** Between TERM and KILL when a job runs out of time and its command is restarted. */
 const TIMEOUT_GRACE_MS = 2_000;
@@ -35,6 +46,8 @@ export class PersistentCommand {
   private group: string | null = null;
   private current: Current | null = null;
   private answered = false;
+  /** When the command said it had loaded (a `{"ready": true}` line); null until it does, or if it never says. */
+  private readyAt: number | null = null;
   /** The command exited before it answered anything: it cannot start, so trying again at once is no use. */
   diedWhileStarting = false;
 
@@ -48,10 +61,9 @@ export class PersistentCommand {
 
   run(job: JobAssignment): RunningProcess {
     const child = this.child ?? this.start();
-    const stdout = new CappedLog(job.stdoutPath, this.logCap);
-    const stderr = new CappedLog(job.stderrPath, this.logCap);
+    const logs = new JobLogs(job, this.logCap);
     const done = new Promise<JobOutcome>((resolve) => {
-      this.current = { job, stdout, stderr, resolve, stopping: null, timer: null };
+      this.current = { job, logs, stdout: logs.stdout, stderr: logs.stderr, sentAt: Date.now(), resolve, stopping: null, timer: null };
     });
     const stopFor = (why: 'cancelled' | 'timed out', graceMs: number) => {
       if (!this.current || this.current.job.id !== job.id || this.current.stopping) return;
@@ -75,6 +87,7 @@ export class PersistentCommand {
   }
 
   private start(): ChildProcessWithoutNullStreams {
+    this.readyAt = null;
     this.answered = false;
     this.diedWhileStarting = false;
     this.group = this.newGroup();
@@ -122,6 +135,11 @@ export class PersistentCommand {
   }
 
   private onLine(line: string): void {
+    // `{"ready": true}`: loaded. What a job waited for that is shown apart from the job's own time.
+    if (this.readyAt === null && isReadyLine(line)) {
+      this.readyAt = Date.now();
+      return;
+    }
     const cur = this.current;
     if (!cur) return;
     const reply = parseReply(line);
@@ -156,9 +174,9 @@ export class PersistentCommand {
     if (!cur) return;
     this.current = null;
     if (cur.timer) clearTimeout(cur.timer);
-    cur.stdout.close();
-    cur.stderr.close();
-    cur.resolve(outcome);
+    cur.logs.close();
+    const loadMs = this.readyAt !== null && this.readyAt > cur.sentAt ? this.readyAt - cur.sentAt : undefined;
+    cur.resolve(loadMs === undefined ? outcome : { ...outcome, loadMs });
   }
 }
 

@@ -11,9 +11,10 @@ export interface JobAssignment {
   specJson: string;
   /** The most this run may take; at the limit it fails and its processes are ended. Null: no limit. */
   timeoutMs: number | null;
-  /** Where this job's stdout and stderr go (capped, tail kept). */
+  /** Where this job's stdout and stderr go (capped, tail kept), and both together. */
   stdoutPath: string;
   stderrPath: string;
+  allPath: string;
 }
 
 export type ToWorker =
@@ -53,6 +54,8 @@ export interface JobOutcome {
   exitCode: number | null;
   error: string | null;
   result?: unknown;
+  /** It first waited this long for the worker's command to load (the command said when it had). */
+  loadMs?: number;
 }
 
 /** A worker that exits with this code says its lane's worker command dies before it can answer. */

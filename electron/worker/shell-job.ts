@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from './protocol.js';
-import { CappedLog } from './capped-log.js';
+import { JobLogs } from './job-logs.js';
 import { inCgroup, jobCgroup, killQuietly, processesOfJobs, removeCgroup } from './containment.js';
 import { findProgram } from './find-program.js';
 import { signalGroup } from './process-group.js';
@@ -42,13 +42,13 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   const env = jobEnv(job, spec.env);
   if (spec.kind === 'argv' && findProgram(spec.argv[0]!, cwd, env) === null) {
     const error = `could not start: ${spec.argv[0]} cannot be found`;
-    const log = new CappedLog(job.stderrPath, logCap);
-    log.write(`lanes: ${error} (not on PATH, nor a path to a program)\n`);
-    log.close();
+    const logs = new JobLogs(job, logCap);
+    logs.stderr.write(`lanes: ${error} (not on PATH, nor a path to a program)\n`);
+    logs.close();
     return { pgid: undefined, done: Promise.resolve({ state: 'failed', exitCode: null, error }), cancel: () => {} };
   }
-  const stdout = new CappedLog(job.stdoutPath, logCap);
-  const stderr = new CappedLog(job.stderrPath, logCap);
+  const logs = new JobLogs(job, logCap);
+  const { stdout, stderr } = logs;
   const windows = process.platform === 'win32';
   const command = spec.kind === 'argv' ? spec.argv : [process.env.SHELL || '/bin/sh', '-c', spec.script];
   const group = windows ? null : newCgroup(cgroupBase, job);
@@ -106,8 +106,7 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
         child.stdout.destroy();
         child.stderr.destroy();
         if (spawnError) stderr.write(`lanes: could not start ${spec.kind === 'argv' ? spec.argv[0] : 'the shell'}: ${spawnError.message}\n`);
-        stdout.close();
-        stderr.close();
+        logs.close();
         resolve(outcomeOf(code, signal, spawnError, stopping, job.timeoutMs));
       });
     };

@@ -69,7 +69,7 @@ function toData(points: TimelinePoint[], lane: LaneStatus, from: number): Data {
   const now = Date.now();
   const all = points.filter((p) => p.at >= from);
   // Carry the line to "now" with the lane as it is, so a quiet hour still shows its level.
-  all.push({ at: now, workers: lane.workers, busy: lane.busy, waiting: lane.waiting });
+  all.push({ at: now, workers: lane.workers, busy: lane.busy, waiting: lane.waiting, cap: lane.cap });
   return [all.map((p) => p.at / 1000), all.map((p) => p.workers), all.map((p) => p.waiting)];
 }
 

@@ -56,7 +56,7 @@ export function LogTail({ running }: { running: boolean }) {
   );
 }
 
-function EmptyStream({ stream }: { stream: 'stdout' | 'stderr' }) {
+function EmptyStream({ stream }: { stream: 'stdout' | 'stderr' | 'all' }) {
   const other = stream === 'stdout' ? 'stderr' : 'stdout';
   return (
     <span className="muted">

@@ -30,7 +30,7 @@ export function appendLanePoints(state: TimelineState, lanes: LaneStatus[], now:
   if (!state.loaded || lanes.length === 0) return {};
   const series = { ...state.series };
   for (const lane of lanes) {
-    const point: TimelinePoint = { at: now, workers: lane.workers, busy: lane.busy, waiting: lane.waiting };
+    const point: TimelinePoint = { at: now, workers: lane.workers, busy: lane.busy, waiting: lane.waiting, cap: lane.cap };
     const old = series[lane.name] ?? [];
     const last = old[old.length - 1];
     const keepFrom = firstAfter(old, now - TIMELINE_SPAN_MS);

@@ -70,19 +70,19 @@ describe('lanes status / cap / lane / events', () => {
     const res = await daemon.cli('status');
     const lines = res.stdout.split('\n');
     const header = lines.find((l) => l.startsWith('LANE')) as string;
-    expect(header).toMatch(/^LANE\s+CLASS\s+CAP\s+WORKERS\s+BUSY\s+WAITING\s+DONE\s+FAILED\s+PER MIN\s+STATE$/);
+    expect(header).toMatch(/^LANE\s+CLASS\s+CAP\s+WORKERS\s+BUSY\s+WAITING\s+DONE\s+FAILED\s+PER MIN\s+STATE\s+OUTLOOK$/);
     const row = lines.find((l) => l.startsWith('worker')) as string;
     // Right-aligned numbers end where their header ends.
     expect(row[header.indexOf('CAP') + 2]).toBe('1');
   });
 
-  it('sets caps, and refuses -1, 1.5, above the ceiling and unknown lanes without changing any', async () => {
+  it('sets caps (above the ceiling too: the machine decides how many run), and refuses -1, 1.5 and unknown lanes without changing any', async () => {
     const before = await settings();
     const refused: [string[], number, RegExp][] = [
       [['cap', 'worker', '-1'], 2, /at least 0/],
       [['cap', 'worker', '1.5'], 2, /whole number/],
       [['cap', 'worker', 'two'], 2, /whole number/],
-      [['cap', 'worker', '3'], 1, /ceiling/],
+      [['cap', 'worker', '300'], 1, /at most 256/],
       [['cap', 'nosuch', '1'], 1, /no lane named "nosuch"/],
       [['cap', 'worker'], 2, /missing required argument/],
     ];

@@ -13,6 +13,8 @@ const facts = (o: Partial<NudgeFacts>): NudgeFacts => ({
   now: NOW,
   tickMs: TICK,
   machineInUse: 1,
+  perMinute: 0,
+  quiet: null,
   ...o,
 });
 
@@ -24,6 +26,7 @@ describe('nudge', () => {
       busy: 1,
       ceiling: 7,
       suggestedCap: 7,
+      estimate: null,
     });
   });
 
@@ -80,6 +83,6 @@ describe('mood', () => {
     [{ cap: 2, ceiling: 7, waiting: 9, busy: 2, running: 2 }, 'saturated'],
     [{ cap: 4, ceiling: 7, waiting: 9, busy: 1, running: 1 }, 'sharing'],
   ] as const)('%o is %s', (f, mood) => {
-    expect(moodOf(f)).toBe(mood);
+    expect(moodOf({ ...f, paused: false })).toBe(mood);
   });
 });

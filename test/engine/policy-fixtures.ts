@@ -21,6 +21,7 @@ export function lane(
     heldSince?: number | null;
     waitingSince?: number | null;
     arriving?: number;
+    capWas?: number | null;
   } = {},
 ): LaneObservation {
   return {
@@ -40,6 +41,7 @@ export function lane(
     heldSince: o.heldSince ?? null,
     waitingSince: o.waitingSince ?? null,
     arriving: o.arriving ?? 0,
+    capWas: o.capWas ?? null,
   };
 }
 

@@ -26,9 +26,10 @@ describe('sizing', () => {
     expect(lane('worker').busy).toBe(1);
     expect(nudge.type === 'lane' && nudge.data.nudge?.text).toBe('5 waiting and all 1 worker busy. Raise the cap to run more at once — this machine allows up to 3.');
 
-    const grown = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.reason === 'demand');
+    // The ledger says what happened: the cap was raised, not merely "work waiting".
+    const grown = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.to > e.data.from);
     await t.engine.request('setCap', { lane: 'worker', cap: 3 });
-    expect(((await grown).data as ScaleEvent)).toMatchObject({ from: 1, to: 3 });
+    expect(((await grown).data as ScaleEvent)).toMatchObject({ from: 1, to: 3, reason: 'cap', detail: 'cap raised to 3: 5 waiting' });
     await until(t.engine, () => lane('worker').busy === 3 && lane('worker').nudge === null, 10_000, 'three busy, no nudge');
     writeFileSync(gate, '');
     await jobsFinished(t.engine, ids);
@@ -39,14 +40,19 @@ describe('sizing', () => {
     const gate = join(t.dir, 'gate');
     const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 3 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done`, maxAttempts: 1 })) });
     await until(t.engine, () => lane('worker').busy === 3, 10_000, 'three busy');
+    const rows: ScaleEvent[] = [];
+    t.engine.events.subscribe((e) => e.type === 'scale' && e.data.lane === 'worker' && rows.push(e.data));
     const drained = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.reason === 'cap');
     await t.engine.request('setCap', { lane: 'worker', cap: 1 });
-    expect((await drained).data).toMatchObject({ lane: 'worker', from: 3, to: 1, reason: 'cap' });
+    // Three are still at work: the ledger counts them out only as they leave.
+    expect((await drained).data).toMatchObject({ lane: 'worker', from: 3, to: 3, reason: 'cap', detail: 'cap lowered to 1: 2 workers finishing their job first' });
     expect(lane('worker')).toMatchObject({ busy: 1, draining: 2 });
     writeFileSync(gate, '');
     const jobs = await jobsFinished(t.engine, ids);
     expect(jobs.map((j) => [j.state, j.attempts])).toEqual([['succeeded', 1], ['succeeded', 1], ['succeeded', 1]]);
     await until(t.engine, () => lane('worker').workers <= 1, 10_000, 'drained workers exit');
+    const left = rows.filter((r) => r.detail === 'cap lowered to 1: finished its job and left');
+    expect(left.map((r) => [r.from, r.to])).toEqual([[3, 2], [2, 1]]);
   });
 
   it('an idle lane gives its workers back one per tick, down to zero', async () => {
@@ -82,7 +88,7 @@ describe('bad input changes nothing', () => {
   it.each([
     ['negative cap', 'setCap', { lane: 'worker', cap: -1 }, /cap: cap cannot be negative/],
     ['fractional cap', 'setCap', { lane: 'worker', cap: 1.5 }, /cap: cap must be a whole number/],
-    ['cap above the ceiling', 'setCap', { lane: 'worker', cap: 4 }, /cap must be at most 3/],
+    ['cap above the most any lane may have', 'setCap', { lane: 'worker', cap: 257 }, /cap must be at most 256/],
     ['cap on an unknown lane', 'setCap', { lane: 'nope', cap: 1 }, /no lane named "nope"/],
     ['empty command', 'addJob', { argv: [''] }, /command is empty/],
     ['no command', 'addJob', {}, /exactly one of argv, shell or payload/],

@@ -66,6 +66,7 @@ function simulate(o: { lanes: number; ceiling: number; jobMs: number; movable: b
         movable: o.movable,
         heldSince: heldSince.get(name) ?? null,
         waitingSince: waitingSince.get(name) ?? null,
+        capWas: null,
       };
     });
     for (const a of decide({ now, tickMs: 60_000, ceiling: o.ceiling, lanes }).actions) {

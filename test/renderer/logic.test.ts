@@ -94,12 +94,12 @@ describe('a frame of events', () => {
 });
 
 describe('timeline', () => {
-  const lane = { name: 'worker', workers: 2, busy: 2, waiting: 5 } as LaneStatus;
+  const lane = { name: 'worker', workers: 2, busy: 2, waiting: 5, cap: 2 } as LaneStatus;
 
   test('live points only once loaded, one per second, keeping the step shape', () => {
     const empty = useTimeline.getInitialState();
     expect(appendLanePoints(empty, [lane], 10_000)).toEqual({});
-    const loaded = { ...empty, loaded: true, series: { worker: [{ at: 1_000, workers: 1, busy: 1, waiting: 9 }] } };
+    const loaded = { ...empty, loaded: true, series: { worker: [{ at: 1_000, workers: 1, busy: 1, waiting: 9, cap: 2 }] } };
     const points = appendLanePoints(loaded, [lane], 10_000).series!.worker!;
     expect(points.map((p) => [p.at, p.workers])).toEqual([[1_000, 1], [9_999, 1], [10_000, 2]]);
     const again = appendLanePoints({ ...loaded, series: { worker: points } }, [{ ...lane, workers: 3 }], 10_400).series!.worker!;

@@ -14,7 +14,7 @@ function job(patch: Partial<JobSummary> = {}): JobSummary {
 function lane(patch: Partial<LaneStatus> = {}): LaneStatus {
   return {
     name: 'worker', class: 'cpu', cap: 1, workerCommand: null, workerCwd: null, timeoutMs: null, workers: 0, busy: 0, idle: 0, draining: 0, waiting: 0, delayed: 0,
-    running: 0, succeeded: 0, failed: 0, cancelled: 0, throughputPerMin: 0, medianWaitMs: null, mood: 'idle', nudge: null, startsBlockedUntil: null, ...patch,
+    running: 0, succeeded: 0, failed: 0, cancelled: 0, throughputPerMin: 0, medianWaitMs: null, oldestQueuedAt: null, etaMs: null, workerLoadMs: null, nudgeQuietUntil: null, mood: 'idle', nudge: null, startsBlockedUntil: null, ...patch,
   };
 }
 
@@ -98,7 +98,7 @@ describe('lanes', () => {
   });
 
   test('folded, the lanes read as one line that still says when one could run faster', () => {
-    const nudge = { text: 'n', waiting: 4, busy: 1, ceiling: 7, suggestedCap: 5 };
+    const nudge = { text: 'n', waiting: 4, busy: 1, ceiling: 7, suggestedCap: 5, estimate: null };
     expect(lanesSummary([lane({ busy: 1, waiting: 4, nudge }), lane({ name: 'ml', cap: 0 })])).toBe('2 lanes · 1 worker busy · 4 jobs waiting · 1 lane could run faster');
     expect(lanesSummary([lane({ failed: 3 }), lane({ nudge }), lane({ nudge })])).toBe('3 lanes · 0 workers busy · 0 jobs waiting · 3 failed jobs · 2 lanes could run faster');
   });

@@ -23,6 +23,10 @@ export function lane(name: string, change: Partial<LaneStatus> = {}): LaneStatus
     cancelled: 0,
     throughputPerMin: 0,
     medianWaitMs: null,
+    oldestQueuedAt: null,
+    etaMs: null,
+    workerLoadMs: null,
+    nudgeQuietUntil: null,
     mood: 'idle',
     nudge: null,
     ...change,
@@ -30,11 +34,11 @@ export function lane(name: string, change: Partial<LaneStatus> = {}): LaneStatus
 }
 
 export function nudge(suggestedCap: number, waiting: number, busy = 1, ceiling = 3): Nudge {
-  return { text: `raise to ${suggestedCap}`, waiting, busy, ceiling, suggestedCap };
+  return { text: `raise to ${suggestedCap}`, waiting, busy, ceiling, suggestedCap, estimate: null };
 }
 
 export function status(lanes: LaneStatus[], ceiling = 3): Status {
-  return { seq: 0, ceiling, workersInUse: lanes.reduce((n, l) => n + l.workers, 0), dataDir: '/data', pid: 1, startedAt: 0, version: '0.1.0', lanes };
+  return { seq: 0, ceiling, paused: null, workersInUse: lanes.reduce((n, l) => n + l.workers, 0), dataDir: '/data', pid: 1, startedAt: 0, version: '0.1.0', lanes };
 }
 
 export function shell(s: Status | null, change: Partial<ShellState> = {}): ShellState {

@@ -145,8 +145,8 @@ describe('the desktop shell, wired', () => {
     const eventsSent = () => sent.flatMap((m) => (m.channel === IPC.events ? (m.args[0] as LanesEvent[]) : []));
 
     await owner().call('addJob', { lane: 'worker', argv: [process.execPath, '-e', 'setTimeout(() => {}, 1500)'] });
-    // The window may not queue jobs itself.
-    expect(await invoke('addJob', { argv: ['true'] })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    // The window may not queue batches; the CLI and the API do.
+    expect(await invoke('addJobs', { jobs: [{ argv: ['true'] }] })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await vi.waitFor(() => expect(tray().tooltip).toMatch(/^Lanes — 1 busy/), { timeout: 15_000 });
     expect(String((tray().image as { file: string }).file)).toMatch(/tray-working/);
     expect(recorded.utility[0]).toMatchObject({ entry: workerEntry, serviceName: expect.stringContaining('worker') });

@@ -35,6 +35,15 @@ function commandLines(from: string): string[] {
     .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
+/** A line of a payload file, as JSON; a line that is not says which one. */
+function payloadOf(line: string, n: number, source: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch (err) {
+    throw new CliError(`line ${n} of ${source} is not JSON (a lane with a worker command takes one JSON payload per line): ${(err as Error).message}`);
+  }
+}
+
 export function registerAdd(program: Command): void {
   program
     .command('add')
@@ -47,7 +56,7 @@ export function registerAdd(program: Command): void {
     .option('--attempts <n>', `run at most this many times if it fails (default: ${DEFAULT_MAX_ATTEMPTS})`, wholeNumber('--attempts', 1, MAX_ATTEMPTS_LIMIT))
     .option('--timeout <seconds>', "fail a run that takes longer (default: the lane's timeout, if it has one)", seconds('--timeout'))
     .option('--payload <json>', 'for a lane with a worker command: the JSON value to hand it', jsonValue)
-    .option('--from <file>', 'queue one job per line of FILE (- for stdin), each run in your shell; prints the ids')
+    .option('--from <file>', 'queue one job per line of FILE (- for stdin): a shell command line each, or for a lane with a worker command a JSON payload each; prints the ids')
     .option('--shell', 'run the words as one command line in your shell')
     .option('--no-shell', 'run the words as a program and its arguments, even if there is only one')
     .option('--json', 'print {"id": N} (with --from: {"ids": [...]})')
@@ -57,7 +66,7 @@ export function registerAdd(program: Command): void {
         'as a program without a shell. Examples:\n' +
         '  lanes add -- ffmpeg -i in.mov out.mp4\n' +
         "  lanes add -- 'make -j4 && ./run-tests'\n" +
-        '  lanes add --lane ml --payload \'{"text":"hello"}\'\n' +
+        '  lanes add --lane words --payload \'{"text":"hello"}\'   (a lane with a worker command)\n' +
         '  ls *.wav | sed "s/.*/flac &/" | lanes add --from -',
     )
     .action(async (words: string[], opts: AddOptions, cmd: Command) => {
@@ -75,10 +84,15 @@ export function registerAdd(program: Command): void {
 
       if (opts.from !== undefined) {
         const lines = commandLines(opts.from);
-        if (lines.length === 0) throw new UsageError(`no commands in ${opts.from === '-' ? 'standard input' : opts.from}`);
+        const source = opts.from === '-' ? 'standard input' : opts.from;
+        if (lines.length === 0) throw new UsageError(`no commands in ${source}`);
+        // A lane with a worker command takes payloads: then each line is one, as JSON.
+        const laneName = opts.lane ?? DEFAULT_LANE;
+        const target = (await client.call('status', {})).lanes.find((l) => l.name === laneName);
+        const job = target?.workerCommand ? (line: string, n: number) => ({ ...common, payload: payloadOf(line, n, source) }) : (shell: string) => ({ ...common, shell, ...where });
         const ids: number[] = [];
         for (let i = 0; i < lines.length; i += BATCH_MAX) {
-          const jobs = lines.slice(i, i + BATCH_MAX).map((shell) => ({ ...common, shell, ...where }));
+          const jobs = lines.slice(i, i + BATCH_MAX).map((line, k) => job(line, i + k + 1));
           ids.push(...(await client.call('addJobs', { jobs })).ids);
         }
         if (opts.json) printJson({ ids });

@@ -13,9 +13,11 @@ const REASONS: Record<ScaleEvent['reason'], string> = {
   cap: 'cap changed',
   budget: 'machine budget',
   turn: 'took turns',
+  pause: 'paused',
   crash: 'worker crashed',
   unresponsive: 'worker stopped answering',
   shutdown: 'engine stopping',
+  start: 'engine started',
 };
 
 function rows(events: ScaleEvent[]): string[][] {

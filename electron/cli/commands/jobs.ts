@@ -1,13 +1,21 @@
 // Following work once it is in: `jobs`, `wait`, `cancel`, `retry`.
 import { Option, type Command } from 'commander';
-import { FINISHED_STATES, JOB_STATES, type Job } from '../../../shared/model.js';
-import { describeSpec, oneLine } from '../../../shared/format.js';
+import { FINISHED_STATES, JOB_STATES, type Job, type JobPage } from '../../../shared/model.js';
+import { describeSpec, oneLine, plural } from '../../../shared/format.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
-import { CliError, EXIT_FAILURE } from '../errors.js';
+import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
 import { clock, count, duration, finishedLine, jobTime, outcome, table } from '../format.js';
 import { awaitFinished } from '../watch.js';
 import { LIST_LIMIT_MAX } from '../../../shared/limits.js';
+
+/** Jobs by ids, or by lane and/or state: never both, never neither. */
+function pick<S extends string>(ids: number[], opts: { lane?: string; state?: S }): { ids: number[] } | { lane?: string; state?: S } {
+  if (ids.length > 0 && (opts.lane || opts.state)) throw new UsageError('give job ids, or --lane/--state, not both');
+  if (ids.length > 0) return { ids };
+  if (!opts.lane && !opts.state) throw new UsageError('give job ids, or --lane and/or --state to choose jobs by');
+  return { ...(opts.lane ? { lane: opts.lane } : {}), ...(opts.state ? { state: opts.state } : {}) };
+}
 
 /** Requests one `lanes jobs` may make to fill its page. */
 const CONTINUATIONS_MAX = 200;
@@ -20,23 +28,31 @@ export function registerJobs(program: Command): void {
     .addOption(new Option('--state <state>', 'only jobs in this state').choices(JOB_STATES))
     .option('--limit <n>', 'at most this many (default: 50)', wholeNumber('--limit', 1, LIST_LIMIT_MAX), 50)
     .option('--before <id>', 'only jobs older than this id (to page back)', jobIdArg)
+    .option('--oldest', 'oldest first: what runs and what has waited longest on top')
+    .option('--after <id>', 'with --oldest: only jobs newer than this id (to page on)', jobIdArg)
+    .option('--search <text>', 'only jobs whose command holds this text')
     .option('--json', 'print the page as JSON')
-    .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; oldest?: boolean; after?: number; search?: string; json?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
-      const ask = (beforeId: number | undefined, limit: number) =>
+      const oldest = opts.oldest === true;
+      const ask = (from: number | undefined, limit: number) =>
         client.call('listJobs', {
           limit,
+          order: oldest ? 'oldest' : 'newest',
           ...(opts.lane !== undefined ? { lane: opts.lane } : {}),
           ...(opts.state !== undefined ? { state: opts.state } : {}),
-          ...(beforeId !== undefined ? { beforeId } : {}),
+          ...(opts.search !== undefined ? { text: opts.search } : {}),
+          ...(from !== undefined ? (oldest ? { afterId: from } : { beforeId: from }) : {}),
         });
+      const next = (p: JobPage) => (oldest ? p.nextAfterId : p.nextBeforeId);
       // The engine looks through a bounded window per request, so a filtered page can come back
       // short with more to look through: go on until the page is full or the jobs run out.
-      const page = await ask(opts.before, opts.limit);
-      for (let i = 0; i < CONTINUATIONS_MAX && page.jobs.length < opts.limit && page.nextBeforeId !== null; i++) {
-        const more = await ask(page.nextBeforeId, opts.limit - page.jobs.length);
+      const page = await ask(oldest ? opts.after : opts.before, opts.limit);
+      for (let i = 0; i < CONTINUATIONS_MAX && page.jobs.length < opts.limit && next(page) !== null; i++) {
+        const more = await ask(next(page)!, opts.limit - page.jobs.length);
         page.jobs.push(...more.jobs);
         page.nextBeforeId = more.nextBeforeId;
+        page.nextAfterId = more.nextAfterId;
       }
       if (opts.json) return printJson(page);
       if (page.jobs.length === 0) return print('no jobs');
@@ -52,30 +68,51 @@ export function registerJobs(program: Command): void {
       ]);
       print(table(['ID', 'LANE', 'STATE', 'TRIES', 'QUEUED', 'TOOK', 'COMMAND'], rows, ['right', 'left', 'left', 'right', 'left', 'right', 'left']));
       if (page.total > page.jobs.length) {
-        const more = page.nextBeforeId !== null ? ` — older: --before ${page.nextBeforeId}` : '';
+        const more = next(page) !== null ? ` — more: ${oldest ? `--after ${next(page)}` : `--before ${next(page)}`}` : '';
         note(`${count(page.jobs.length)} of ${count(page.total)} shown${more}`);
       }
     });
 
-  for (const [name, request, help] of [
-    ['cancel', 'cancel', 'cancel a job: a queued one never runs, a running one is stopped'],
-    ['retry', 'retry', 'queue a failed or cancelled job again'],
-  ] as const) {
-    program
-      .command(name)
-      .description(help)
-      .argument('<id>', 'the job id', jobIdArg)
-      .option('--json', 'print the job as JSON')
-      .action(async (id: number, opts: { json?: boolean }, cmd: Command) => {
-        const client = clientFor(cmd);
-        let job = await client.call(request, { id });
+  const ids = (text: string, previous: number[] = []) => [...previous, jobIdArg(text)];
+  program
+    .command('cancel')
+    .description('cancel jobs: a queued one never runs, a running one is stopped; by id, or all of a lane and/or state')
+    .argument('[ids...]', 'job ids', ids)
+    .option('--lane <name>', 'every unfinished job of this lane')
+    .addOption(new Option('--state <state>', 'only queued or only running jobs').choices(['queued', 'running']))
+    .option('--json', 'print the job (one id) or the counts as JSON')
+    .action(async (given: number[], opts: { lane?: string; state?: 'queued' | 'running'; json?: boolean }, cmd: Command) => {
+      const client = clientFor(cmd);
+      if (given.length === 1 && !opts.lane && !opts.state) {
+        let job = await client.call('cancel', { id: given[0]! });
         // A running job is sent TERM and takes a moment; answer once it has really stopped, so
         // `lanes cancel 7 && lanes retry 7` works.
-        if (request === 'cancel' && !FINISHED_STATES.includes(job.state)) job = (await awaitFinished(client, [id]))[0]!;
-        if (opts.json) printJson(job);
-        else print(`job ${job.id}: ${outcome(job)}`);
-      });
-  }
+        if (!FINISHED_STATES.includes(job.state)) job = (await awaitFinished(client, [job.id]))[0]!;
+        return opts.json ? printJson(job) : print(`job ${job.id}: ${outcome(job)}`);
+      }
+      const result = await client.call('cancelJobs', pick(given, opts));
+      if (opts.json) return printJson(result);
+      print(`cancelled ${plural(result.cancelled, 'job')}${result.stopping ? `; ${plural(result.stopping, 'running job')} stopping` : ''}`);
+    });
+  program
+    .command('retry')
+    .description('queue failed (or cancelled) jobs again: by id, or all of a lane and/or state')
+    .argument('[ids...]', 'job ids', ids)
+    .option('--failed', 'every failed job (of --lane, if given)')
+    .option('--cancelled', 'every cancelled job (of --lane, if given)')
+    .option('--lane <name>', 'only this lane')
+    .option('--json', 'print the job (one id) or the count as JSON')
+    .action(async (given: number[], opts: { failed?: boolean; cancelled?: boolean; lane?: string; json?: boolean }, cmd: Command) => {
+      const client = clientFor(cmd);
+      const state = opts.cancelled ? 'cancelled' : opts.failed || opts.lane ? 'failed' : undefined;
+      if (given.length === 1 && !state) {
+        const job = await client.call('retry', { id: given[0]! });
+        return opts.json ? printJson(job) : print(`job ${job.id}: ${outcome(job)}`);
+      }
+      const result = await client.call('retryJobs', pick(given, { ...(opts.lane ? { lane: opts.lane } : {}), ...(state ? { state } : {}) }));
+      if (opts.json) return printJson(result);
+      print(`queued ${plural(result.retried, 'job')} again`);
+    });
 
   program
     .command('show')

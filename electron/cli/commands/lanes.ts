@@ -4,9 +4,9 @@ import type { LaneStatus, Status } from '../../../shared/model.js';
 import { seconds, splitWords, wholeNumber } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import { clock, count, rate, table } from '../format.js';
+import { clock, count, duration, rate, table } from '../format.js';
 import { DEFAULT_CAP } from '../../../shared/limits.js';
-import { plural } from '../../../shared/format.js';
+import { aboutDuration, plural } from '../../../shared/format.js';
 
 /**
  * `status --json`: the engine's Status with each lane's nudge as its text (or null), the one
@@ -20,8 +20,17 @@ function workersCell(lane: LaneStatus): string {
   return lane.draining > 0 ? `${count(lane.workers)} (${count(lane.draining)} draining)` : count(lane.workers);
 }
 
-export function statusText(status: Status): string {
-  const head = `${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (this machine's ceiling)\n\n`;
+/** "4,533 left, about 38 min" once there is a pace; how long the oldest has waited otherwise. */
+function outlook(l: LaneStatus, now: number): string {
+  const left = l.waiting + l.delayed + l.running;
+  if (left === 0) return '';
+  if (l.etaMs !== null) return `${count(left)} left, ${aboutDuration(l.etaMs)}`;
+  return l.oldestQueuedAt === null ? '' : `oldest waiting ${duration(now - l.oldestQueuedAt)}`;
+}
+
+export function statusText(status: Status, now = Date.now()): string {
+  const paused = status.paused ? `All work paused ${status.paused.until === null ? 'until resumed (lanes resume)' : `until ${clock(status.paused.until)}`}.\n` : '';
+  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (this machine's ceiling)\n\n`;
   const rows = status.lanes.map((l) => [
     l.name,
     l.class,
@@ -33,11 +42,12 @@ export function statusText(status: Status): string {
     count(l.failed),
     rate(l.throughputPerMin),
     l.mood,
+    outlook(l, now),
   ]);
   const body = table(
-    ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'DONE', 'FAILED', 'PER MIN', 'STATE'],
+    ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'DONE', 'FAILED', 'PER MIN', 'STATE', 'OUTLOOK'],
     rows,
-    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
   );
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
   const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}`);
@@ -73,7 +83,7 @@ export function registerLanes(program: Command): void {
     .command('cap')
     .description("set a lane's cap: the most workers it may run at once (0 turns it off)")
     .argument('<lane>', 'the lane')
-    .argument('<cap>', 'the new cap, from 0 to the machine ceiling', wholeNumber('the cap', 0))
+    .argument('<cap>', 'the new cap (0 turns it off; above the ceiling, the machine decides how many run)', wholeNumber('the cap', 0))
     .option('--json', 'print the lane as JSON')
     .action(async (lane: string, cap: number, opts: { json?: boolean }, cmd: Command) => {
       const status = await clientFor(cmd).call('setCap', { lane, cap });
@@ -91,14 +101,17 @@ export function registerLanes(program: Command): void {
     .addOption(new Option('--class <class>', 'cpu or ml').choices(['cpu', 'ml']).default('cpu'))
     .option('--cap <n>', `its cap (default: ${DEFAULT_CAP.cpu} for cpu, ${DEFAULT_CAP.ml} for ml)`, wholeNumber('the cap', 0))
     .option('--timeout <seconds>', 'fail a run of its jobs that takes longer, unless a job sets its own', seconds('--timeout'))
-    .option('--worker-command <command>', 'a persistent worker command line, e.g. "python3 serve.py --model m"', splitWords)
+    .option('--worker-command <command...>', 'a persistent worker command: the rest of the line, e.g. --worker-command python3 serve.py --model m')
     .option('--redis <url>', 'share its queue with other engines on this Redis: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS')
     .option('--insecure-redis', 'allow a Redis on another machine that has no password')
     .option('--json', 'print the lane as JSON')
     .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; timeout?: number; workerCommand?: string[]; redis?: string; insecureRedis?: boolean; json?: boolean }, cmd: Command) => {
       if (opts.insecureRedis && opts.redis === undefined) throw new UsageError('--insecure-redis only goes with --redis');
-      if (opts.workerCommand && words.length > 0) throw new UsageError('give the worker command either with --worker-command or after --, not both');
-      const workerCommand = opts.workerCommand ?? (words.length > 0 ? words : undefined);
+      // One quoted argument is a command line ("python3 serve.py --model m"); several words are
+      // the command as given. Words left after it (a script path commander parsed as positional)
+      // belong to it too: --worker-command takes the whole command.
+      const given = opts.workerCommand?.length === 1 ? splitWords(opts.workerCommand[0]!) : opts.workerCommand;
+      const workerCommand = given ? [...given, ...words] : words.length > 0 ? words : undefined;
       if (workerCommand && workerCommand.length === 0) throw new UsageError('--worker-command is empty');
       const status = await clientFor(cmd).call('addLane', {
         name,
@@ -114,11 +127,12 @@ export function registerLanes(program: Command): void {
     });
   lane
     .command('remove')
-    .description('remove a lane that holds no unfinished job')
+    .description('remove a lane (refused while it holds unfinished jobs, unless --cancel)')
     .argument('<name>', 'the lane')
+    .option('--cancel', 'cancel what it still holds first (running jobs are stopped), then remove it')
     .option('--json', 'print {"removed": NAME}')
-    .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
-      const result = await clientFor(cmd).call('removeLane', { name });
+    .action(async (name: string, opts: { cancel?: boolean; json?: boolean }, cmd: Command) => {
+      const result = await clientFor(cmd).call('removeLane', { name, ...(opts.cancel ? { cancel: true } : {}) });
       if (opts.json) printJson(result);
       else print(`removed lane ${result.removed}`);
     });

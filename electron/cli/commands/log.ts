@@ -12,13 +12,14 @@ import { count } from '../format.js';
 interface LogOptions {
   follow?: boolean;
   stderr?: boolean;
+  all?: boolean;
   bytes: number;
 }
 
 /** How often a followed log is read while its job runs; output is not an event, so it is read. */
 const FOLLOW_INTERVAL_MS = 200;
 
-async function readFrom(client: LanesClient, id: number, stream: 'stdout' | 'stderr', offset: number | undefined, maxBytes: number) {
+async function readFrom(client: LanesClient, id: number, stream: 'stdout' | 'stderr' | 'all', offset: number | undefined, maxBytes: number) {
   const chunk = await client.call('logTail', { id, stream, maxBytes, ...(offset !== undefined ? { offset } : {}) });
   // Said on stderr so the output itself stays exactly what the job wrote. (A log trimmed to its
   // size cap carries its own marker line at the top, which shows when it is in range.)
@@ -27,7 +28,7 @@ async function readFrom(client: LanesClient, id: number, stream: 'stdout' | 'std
   return chunk;
 }
 
-async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stderr', bytes: number): Promise<void> {
+async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stderr' | 'all', bytes: number): Promise<void> {
   let offset = (await readFrom(client, id, stream, undefined, bytes)).nextOffset;
   let finished = false;
   const stop = new AbortController();
@@ -73,10 +74,11 @@ export function registerLog(program: Command): void {
     .argument('<id>', 'the job id', jobIdArg)
     .option('-f, --follow', 'keep printing new output until the job finishes')
     .option('--stderr', 'the job\'s stderr instead of its stdout')
+    .option('--all', 'stdout and stderr together, as they came, with a line between attempts')
     .option('--bytes <n>', `how much of the end of the log to show first (default: ${count(LOG_READ_DEFAULT)})`, wholeNumber('--bytes', 1, LOG_READ_MAX), LOG_READ_DEFAULT)
     .action(async (id: number, opts: LogOptions, cmd: Command) => {
       const client = clientFor(cmd);
-      const stream = opts.stderr ? 'stderr' : 'stdout';
+      const stream = opts.all ? 'all' : opts.stderr ? 'stderr' : 'stdout';
       if (opts.follow) await follow(client, id, stream, opts.bytes);
       else await readFrom(client, id, stream, undefined, opts.bytes);
     });

@@ -17,6 +17,8 @@ export class SizerMemory {
   /** Since when each lane has held a worker without a break, and since when each has waited for one. */
   readonly heldSince = new Map<string, number>();
   readonly waitingSince = new Map<string, number>();
+  /** Each lane's cap at the last pass: a change since is a person's, and the ledger says so. */
+  readonly caps = new Map<string, number>();
 
   /** Keeps `key` since the first moment `now` it held, and forgets it when it no longer does. */
   static since(map: Map<string, number>, key: string, holds: boolean, now: number): number | null {
@@ -83,6 +85,7 @@ export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory):
       movable: l.workerCommand === null && l.queue === null,
       heldSince: null,
       waitingSince: null,
+      capWas: memory.caps.has(l.name) && memory.caps.get(l.name) !== l.cap ? memory.caps.get(l.name)! : null,
     });
   }
   for (const w of pool.workers.values()) {
@@ -103,13 +106,17 @@ export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory):
   return { now: inputs.now, tickMs: inputs.tickMs, ceiling: inputs.ceiling, lanes: [...byLane.values()] };
 }
 
-export function apply({ actions, surplus }: Decision, now: number, pool: Pool, memory: SizerMemory, ledger: ScaleLedger): void {
+/** The ledger row written when a drained worker actually goes, from the reason it was drained for. */
+const leftAfter = (detail: string) => `${detail.replace(/: [^:]*finishing[^:]*$/, '')}: finished its job and left`;
+
+export function apply({ actions, surplus }: Decision, now: number, pool: Pool, memory: SizerMemory, ledger: ScaleLedger, lanes: readonly LaneRow[] = []): void {
+  for (const l of lanes) memory.caps.set(l.name, l.cap);
   for (const lane of memory.surplusSince.keys()) if (!surplus.includes(lane)) memory.surplusSince.delete(lane);
   for (const lane of surplus) if (!memory.surplusSince.has(lane)) memory.surplusSince.set(lane, now);
   for (const a of actions) {
     if (a.kind === 'start') for (let i = 0; i < a.count; i++) pool.start(a.lane);
     else if (a.kind === 'stop') pool.stop(a.workers);
-    else if (a.kind === 'drain') pool.drain(a.workers);
+    else if (a.kind === 'drain') pool.drain(a.workers, { reason: a.reason, detail: leftAfter(a.detail) });
     else for (const id of a.workers) pool.move(id, a.target.lane);
     if (a.kind === 'stop' && a.reason === 'idle') memory.lastShrinkAt.set(a.lane, now);
     ledger.record(a.lane, a.from, a.to, a.reason, a.detail);

@@ -27,6 +27,8 @@ export interface FleetPort {
   cancel(jobId: number, graceMs: number): boolean;
   /** A lane is gone: its workers stop, and what was remembered of it is forgotten. */
   laneRemoved(name: string): void;
+  /** Jobs workers run now, and jobs in their hands (still queued), of a lane or of all. */
+  jobsHeld(lane?: string): { running: number[]; inHand: number[] };
 }
 
 export interface FleetDeps {
@@ -44,12 +46,16 @@ export interface FleetDeps {
   cgroupBase: string | null;
   /** Added to every worker's (and so every job's) environment. */
   jobEnv: Record<string, string>;
-  logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
+  logPaths(jobId: number): { stdoutPath: string; stderrPath: string; allPath: string };
   log(line: string): void;
   /** A job changed state: claimed, finished, or given back to the queue. */
   jobChanged(job: JobSummary): void;
   /** Something a lane's status shows moved (a worker started, went idle, exited). */
   changed(): void;
+  /** A person paused all work. */
+  paused(): boolean;
+  /** A worker of the lane had its command loaded after `ms` (a job waited for it). */
+  loaded(lane: string, ms: number): void;
 }
 
 export class Fleet implements FleetPort {
@@ -86,6 +92,12 @@ export class Fleet implements FleetPort {
           d.changed();
         },
         workerLost: (w, reason, detail, atStart) => this.lost(w, reason, detail, atStart),
+        loaded: (lane, ms) => d.loaded(lane, ms),
+        workerLeft: (w, why) => {
+          // Counted as in service until it went: the others still finishing are, too.
+          const c = this.pool.counts().get(w.lane);
+          this.d.ledger.lost(w.lane, (c?.idle ?? 0) + (c?.busy ?? 0) + (c?.leaving ?? 0), why.reason, why.detail);
+        },
         log: d.log,
       },
       { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase, jobEnv: d.jobEnv },
@@ -155,6 +167,17 @@ export class Fleet implements FleetPort {
     this.stopping?.hurry(graceMs);
   }
 
+  jobsHeld(lane?: string): { running: number[]; inHand: number[] } {
+    const running: number[] = [];
+    const inHand: number[] = [];
+    for (const w of this.pool.workers.values()) {
+      if (lane !== undefined && w.lane !== lane) continue;
+      if (w.job) running.push(w.job.id);
+      for (const h of w.held) inHand.push(h.id);
+    }
+    return { running, inHand };
+  }
+
   /** Until when a lane holds off starting workers (its command keeps dying at start); null if it does not. */
   startsBlockedUntil(lane: string): number | null {
     const until = this.memory.startFailures.get(lane)?.until ?? null;
@@ -164,12 +187,12 @@ export class Fleet implements FleetPort {
   private observe(): Observation {
     const now = Date.now();
     const inputs = { now, tickMs: this.d.tickMs, ceiling: this.d.ceiling, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.queues.delayed(now) };
-    this.observed = observe(inputs, this.pool, this.memory);
+    this.observed = { ...observe(inputs, this.pool, this.memory), paused: this.d.paused() };
     return this.observed;
   }
 
   private apply(decision: Parameters<typeof apply>[0]): void {
-    apply(decision, Date.now(), this.pool, this.memory, this.d.ledger);
+    apply(decision, Date.now(), this.pool, this.memory, this.d.ledger, this.d.lanes.list());
     // Work that is ready while a worker idles (a retry whose wait just ended): it pulls.
     for (const lane of this.observed?.lanes ?? []) if (lane.waiting > 0 && lane.idle.length > 0) this.pool.wake(lane.name);
     this.heartbeat.update();

@@ -2,6 +2,7 @@
 // JobQueries, which keep their speed (group commit, one transaction per turn) unchanged.
 import type { Job, JobPage, JobSummary, LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
+import type { LogPaths } from '../requests/context.js';
 import { readLog } from '../requests/read-log.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter, JobQueries } from '../store/job-queries.js';
@@ -14,7 +15,7 @@ export class LocalQueue implements JobQueue {
   constructor(
     readonly store: JobStore,
     private readonly queries: JobQueries,
-    private readonly logPaths: (jobId: number) => { stdoutPath: string; stderrPath: string },
+    private readonly logPaths: (jobId: number) => LogPaths,
   ) {}
 
   enqueue(jobs: NewJob[], now: number): Promise<JobSummary[]> {
@@ -59,7 +60,7 @@ export class LocalQueue implements JobQueue {
 
   log(id: number, input: ParsedInput<'logTail'>): LogChunk {
     const paths = this.logPaths(id);
-    return readLog(input.stream === 'stderr' ? paths.stderrPath : paths.stdoutPath, input);
+    return readLog(input.stream === 'stderr' ? paths.stderrPath : input.stream === 'all' ? paths.allPath : paths.stdoutPath, input);
   }
 
   cancelQueued(id: number, now: number): JobSummary | null {

@@ -84,19 +84,25 @@ export class Queues {
   }
 
   /**
-   * A page of one lane from its store; of every lane, the pages of every store merged newest
-   * first. Shared ids are all above local ones, so a page walks the shared lanes' newest jobs
-   * first, then the local ones.
+   * A page of one lane from its store; of every lane, the pages of every store merged in id
+   * order. Shared ids are all above local ones, so newest first walks the shared lanes' jobs
+   * first, then the local ones; oldest first the other way round.
    */
   async page(filter: JobFilter): Promise<Omit<JobPage, 'seq'>> {
     if (filter.lane) return this.forLane(filter.lane).page(filter);
-    const sources: JobQueue[] = [this.local];
-    if (filter.beforeId === undefined || isSharedId(filter.beforeId)) sources.push(...this.shared.values());
+    const newest = filter.order !== 'oldest';
+    const cursor = newest ? filter.beforeId : filter.afterId;
+    const sources: JobQueue[] = [];
+    // Past a shared cursor newest first, every local job is still to come; past a local one oldest first, every shared one.
+    if (newest || cursor === undefined || !isSharedId(cursor)) sources.push(this.local);
+    if (!newest || cursor === undefined || isSharedId(cursor)) sources.push(...this.shared.values());
     const pages = await Promise.all(sources.map((q) => q.page(filter)));
-    const jobs = pages.flatMap((p) => p.jobs).sort((a, b) => b.id - a.id);
+    const jobs = pages.flatMap((p) => p.jobs).sort((a, b) => (newest ? b.id - a.id : a.id - b.id));
     const total = pages.reduce((n, p) => n + p.total, 0);
-    if (jobs.length > filter.limit) return { jobs: jobs.slice(0, filter.limit), total, nextBeforeId: jobs[filter.limit - 1]!.id };
-    const more = pages.map((p) => p.nextBeforeId).filter((id): id is number => id !== null);
-    return { jobs, total, nextBeforeId: more.length > 0 ? Math.max(...more) : null };
+    const at = (next: number | null) => ({ nextBeforeId: newest ? next : null, nextAfterId: newest ? null : next });
+    if (jobs.length > filter.limit) return { jobs: jobs.slice(0, filter.limit), total, ...at(jobs[filter.limit - 1]!.id) };
+    // A store that stopped inside a window says where to go on; the farthest-back cursor loses none.
+    const more = pages.map((p) => (newest ? p.nextBeforeId : p.nextAfterId)).filter((id): id is number => id !== null);
+    return { jobs, total, ...at(more.length === 0 ? null : newest ? Math.max(...more) : Math.min(...more)) };
   }
 }

@@ -11,6 +11,14 @@ import { notFound } from '../../../shared/errors.js';
 import type { Ledger } from '../store/ledger.js';
 import type { Queues } from '../queues/queues.js';
 import type { SharedLanes } from '../queues/shared-host.js';
+import type { Hold } from '../hold.js';
+
+/** A job's log files: each stream, and both together with a line between attempts. */
+export interface LogPaths {
+  stdoutPath: string;
+  stderrPath: string;
+  allPath: string;
+}
 
 export interface StatusBoard {
   status(): Status;
@@ -35,7 +43,8 @@ export interface RequestContext {
   readonly events: EventHub;
   readonly fleet: FleetPort;
   readonly board: StatusBoard;
-  logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
+  readonly hold: Hold;
+  logPaths(jobId: number): LogPaths;
 }
 
 /** The lane a request names, or a not_found error naming the field that named it. */

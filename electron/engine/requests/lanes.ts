@@ -11,30 +11,56 @@ import { findProgram } from '../../worker/find-program.js';
 
 type LaneHandlers = Pick<LanesHandlers, 'status' | 'setCap' | 'addLane' | 'removeLane' | 'scaleEvents' | 'timeline'>;
 
-export function laneHandlers(e: RequestContext): LaneHandlers {
+/** How long `removeLane` with cancel waits for the lane's running jobs to stop. */
+const STOPPED_WAIT_MS = 30_000;
+
+export function laneHandlers(e: RequestContext, cancelJobs: LanesHandlers['cancelJobs']): LaneHandlers {
+  /** Cancels (`cancel`) and waits until what `running` counts has stopped, or a bound. */
+  const stopAll = async (running: () => number, cancel: () => Promise<unknown>) => {
+    const stopped = new Promise<void>((done) => {
+      const timer = setTimeout(finish, STOPPED_WAIT_MS);
+      const off = e.events.subscribe(() => running() === 0 && finish());
+      function finish() {
+        clearTimeout(timer);
+        off();
+        done();
+      }
+    });
+    await cancel();
+    if (running() > 0) await stopped;
+  };
+  /** Everything the lane holds. */
+  const cancelAll = (name: string) => stopAll(() => e.lanes.allCounts().get(name)?.running ?? 0, async () => cancelJobs({ lane: name }));
+  /** Only what this engine runs of a shared lane: the rest of its queue is the other engines' too. */
+  const cancelHere = (name: string) =>
+    stopAll(
+      () => e.fleet.jobsHeld(name).running.length,
+      async () => {
+        for (const id of e.fleet.jobsHeld(name).running) e.fleet.cancel(id, e.cancelGraceMs);
+      },
+    );
   const lane = (name: string, field = 'lane') => existingLane(e, name, field);
   // The lane event that shows the change goes out before the answer, so the answer's seq covers it.
   const laneAnswer = (name: string) => {
     e.board.announce();
     return { ...e.board.lane(name)!, seq: e.events.lastSeq };
   };
-  const checkCap = (cap: number) => {
-    if (cap > e.ceiling) throw badRequest(`cap must be at most ${e.ceiling}, this machine's ceiling`, 'cap');
-  };
+  /** Quiet the nudge for a while after a person lowered the cap: they chose it. Raising it lifts the quiet. */
+  const CAP_LOWERED_QUIET_MS = 3_600_000;
 
   return {
     status: () => e.board.status(),
     setCap: (input) => {
-      lane(input.lane);
-      checkCap(input.cap);
+      const was = lane(input.lane).cap;
       e.lanes.setCap(input.lane, input.cap);
+      if (input.cap < was) e.lanes.setQuiet(input.lane, { until: Date.now() + CAP_LOWERED_QUIET_MS, backlog: e.board.lane(input.lane)?.waiting ?? 0 });
+      else if (input.cap > was) e.lanes.setQuiet(input.lane, null);
       e.fleet.lanesChanged();
       return laneAnswer(input.lane);
     },
     addLane: async (input) => {
       if (e.lanes.find(input.name)) throw conflict(`a lane named "${input.name}" already exists`, 'name');
       const cap = input.cap ?? DEFAULT_CAP[input.class];
-      checkCap(cap);
       if (input.workerCwd !== undefined && !input.workerCommand) throw badRequest('workerCwd only applies to a lane with a worker command', 'workerCwd');
       if (input.workerCwd !== undefined) checkDirectory(input.workerCwd, 'workerCwd');
       const program = input.workerCommand?.[0];
@@ -43,7 +69,7 @@ export function laneHandlers(e: RequestContext): LaneHandlers {
       }
       const timeoutMs = input.timeoutSeconds === undefined ? null : Math.round(input.timeoutSeconds * 1000);
       const queue = input.queue ? { redis: input.queue.redis, insecure: input.queue.insecure ?? false } : null;
-      const row = { name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs, queue };
+      const row = { name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs, nudgeQuietUntil: null, nudgeQuietBacklog: null, queue };
       // A shared lane is joined (Redis answers, agrees about the lane) before anything is stored.
       if (queue) await e.shared.join(row);
       try {
@@ -60,12 +86,18 @@ export function laneHandlers(e: RequestContext): LaneHandlers {
       if (input.name === DEFAULT_LANE) throw conflict(`"${DEFAULT_LANE}" is the default lane and stays; set its cap to 0 to turn it off`, 'name');
       if (row.queue) {
         // Leaving a shared lane: its queue stays on Redis for the other engines; only what runs here must be done.
-        const busy = e.board.lane(input.name)?.busy ?? 0;
-        if (busy > 0) throw conflict(`this engine is running ${busy} job(s) of shared lane "${input.name}"; cancel them or let them finish first`, 'name');
+        if (input.cancel) await cancelHere(input.name);
+        const busy = e.fleet.jobsHeld(input.name).running.length;
+        if (busy > 0) throw conflict(`this engine is running ${busy} job(s) of shared lane "${input.name}"; remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to stop them, or let them finish first`, 'name');
       } else {
-        const c = e.lanes.allCounts().get(input.name);
-        const unfinished = (c?.queued ?? 0) + (c?.running ?? 0);
-        if (unfinished > 0) throw conflict(`lane "${input.name}" still holds ${unfinished} unfinished job(s); cancel them or let them finish first`, 'name');
+        const unfinished = () => {
+          const c = e.lanes.allCounts().get(input.name);
+          return (c?.queued ?? 0) + (c?.running ?? 0);
+        };
+        if (unfinished() > 0 && input.cancel) await cancelAll(input.name);
+        if (unfinished() > 0) {
+          throw conflict(`lane "${input.name}" still holds ${unfinished()} unfinished job(s); remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to cancel them first`, 'name');
+        }
       }
       const ids = e.lanes.remove(input.name);
       e.fleet.laneRemoved(input.name);

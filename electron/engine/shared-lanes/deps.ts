@@ -1,6 +1,7 @@
 // What a shared lane needs from the engine that joined it, and tells it. Types only: the engine
 // names these without loading BullMQ.
 import type { JobSummary } from '../../../shared/model.js';
+import type { LogPaths } from '../requests/context.js';
 
 export interface SharedLaneDeps {
   /** The name this engine goes by among the lane's engines (LANES_MACHINE, else the host name). */
@@ -8,7 +9,7 @@ export interface SharedLaneDeps {
   /** Unique among engines: the machine name and which data directory. */
   engineId: string;
   /** Where this engine's worker writes a job's output. */
-  logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
+  logPaths(jobId: number): LogPaths;
   /** A job changed here (this engine cancelled or retried it): one job event. */
   jobChanged(job: JobSummary): void;
   /** Jobs moved on other engines: clients re-read what they show of them. */

@@ -1,5 +1,6 @@
 // A shared job's output for every engine of the lane. The engine that runs a job writes its
-// output to files as for any job; the end of each (its last 16 KiB) goes to Redis as the job's
+// output to files as for any job; the end of each (stdout, stderr, both together: the last 16 KiB
+// of each) goes to Redis as the job's
 // one BullMQ log row, while it runs (every couple of seconds, when it grew) and when it ends.
 // Any engine reads it from there; the engine that ran it reads its own files while it has them.
 import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
@@ -23,7 +24,11 @@ export interface TailRow {
   v: 1;
   stdout: StreamTail;
   stderr: StreamTail;
+  /** Both streams as they came (absent in rows an older engine wrote). */
+  all?: StreamTail;
 }
+
+type Paths = { stdoutPath: string; stderrPath: string; allPath: string };
 
 /** The end of a log file, never starting inside a character; null when the job wrote nothing there. */
 function tailOf(path: string): StreamTail | null {
@@ -50,16 +55,16 @@ function tailOf(path: string): StreamTail | null {
 }
 
 /** The row for Redis, or null when the job has printed nothing (most jobs of a busy lane). */
-export function tailRow(paths: { stdoutPath: string; stderrPath: string }): string | null {
+export function tailRow(paths: Paths): string | null {
   const stdout = tailOf(paths.stdoutPath);
   const stderr = tailOf(paths.stderrPath);
   if (!stdout && !stderr) return null;
   const none = { size: 0, text: '', cut: false };
-  return JSON.stringify({ v: 1, stdout: stdout ?? none, stderr: stderr ?? none } satisfies TailRow);
+  return JSON.stringify({ v: 1, stdout: stdout ?? none, stderr: stderr ?? none, all: tailOf(paths.allPath) ?? none } satisfies TailRow);
 }
 
 /** How big the files are now: a running job's tail is sent again only when they grew. */
-export function sizesOf(paths: { stdoutPath: string; stderrPath: string }): number {
+export function sizesOf(paths: Paths): number {
   let n = 0;
   for (const p of [paths.stdoutPath, paths.stderrPath]) {
     try {
@@ -73,12 +78,12 @@ export function sizesOf(paths: { stdoutPath: string; stderrPath: string }): numb
   return n;
 }
 
-export function removeFiles(paths: { stdoutPath: string; stderrPath: string }): void {
-  for (const p of [paths.stdoutPath, paths.stderrPath]) rmSync(p, { force: true });
+export function removeFiles(paths: Paths): void {
+  for (const p of [paths.stdoutPath, paths.stderrPath, paths.allPath]) rmSync(p, { force: true });
 }
 
 const streamShape = z.object({ size: z.number().int().min(0), text: z.string().max(TAIL_BYTES * 2), cut: z.boolean() });
-const rowShape = z.object({ v: z.literal(1), stdout: streamShape, stderr: streamShape });
+const rowShape = z.object({ v: z.literal(1), stdout: streamShape, stderr: streamShape, all: streamShape.optional() });
 
 /**
  * A read of the tail as if it were the file: offsets count bytes of the whole log, so following
@@ -94,7 +99,8 @@ export function chunkOf(row: string | undefined, input: ParsedInput<'logTail'>):
   } catch {
     return empty;
   }
-  const tail = parsed[input.stream];
+  const none = { size: 0, text: '', cut: false };
+  const tail = (input.stream === 'all' ? parsed.all : parsed[input.stream]) ?? none;
   const bytes = Buffer.from(tail.text, 'utf8');
   const start = Math.max(0, tail.size - bytes.length);
   let from = input.offset !== undefined && input.offset <= tail.size ? Math.max(input.offset, start) : Math.max(start, tail.size - input.maxBytes);

@@ -86,21 +86,27 @@ export class LaneReads {
     // A spec this engine would not run (its directory missing here) is still shown as it is.
     const spec: JobSpec = 'spec' in checked ? checked.spec : checked.retry && data?.spec ? data.spec : { kind: 'payload', payload: null };
     const result = job.returnvalue === undefined || JSON.stringify(job.returnvalue ?? null).length > RESULT_MAX_BYTES ? null : (job.returnvalue as unknown);
-    return { ...summary, spec, result, timeoutMs: 'spec' in checked ? checked.timeoutMs : null, history: attemptsOf(job.stacktrace) };
+    return { ...summary, loadMs: null, spec, result, timeoutMs: 'spec' in checked ? checked.timeoutMs : null, history: attemptsOf(job.stacktrace) };
   }
 
+  /**
+   * Newest (or oldest) first past the cursor, among each state's PAGE_WINDOW newest jobs: BullMQ
+   * keeps finished jobs for a bounded while anyway (job-data.ts), so the window covers most of them.
+   */
   async page(filter: JobFilter, counts: LaneCounts): Promise<Omit<JobPage, 'seq'>> {
-    const before = filter.beforeId ?? Number.MAX_SAFE_INTEGER;
+    const newest = filter.order !== 'oldest';
+    const past = newest ? (id: number) => id < (filter.beforeId ?? Number.MAX_SAFE_INTEGER) : (id: number) => id > (filter.afterId ?? 0);
     const types = TYPES[filter.state ?? 'all'];
     const lists = await Promise.all(types.map((t) => this.p.queue.getRanges([t], 0, PAGE_WINDOW - 1, false).then((ids) => ids.map((b) => [this.p.idOf(b), b, t] as const))));
     const seen = new Set<number>();
     const candidates: { id: number; bullId: string; state: BullState }[] = [];
     for (const [id, bullId, state] of lists.flat()) {
-      if (id === null || id >= before || seen.has(id)) continue;
+      if (id === null || !past(id) || seen.has(id)) continue;
       seen.add(id);
       candidates.push({ id, bullId, state });
     }
-    candidates.sort((a, b) => b.id - a.id);
+    candidates.sort((a, b) => (newest ? b.id - a.id : a.id - b.id));
+    const text = filter.text?.toLowerCase();
     const jobs: JobSummary[] = [];
     for (let i = 0; i < candidates.length && jobs.length <= filter.limit; i += filter.limit + 1) {
       const chunk = candidates.slice(i, i + filter.limit + 1);
@@ -109,20 +115,23 @@ export class LaneReads {
         const row = rows[k];
         if (!row || row[1] === null || row[1] === undefined) return;
         const s = summaryOf(c.id, this.p.lane.name, c.state, fieldsOfHash(row));
-        if (!filter.state || s.state === filter.state) jobs.push(s);
+        if (filter.state && s.state !== filter.state) return;
+        if (text !== undefined && !s.command.toLowerCase().includes(text)) return;
+        jobs.push(s);
       });
     }
     const more = jobs.length > filter.limit;
     const shown = jobs.slice(0, filter.limit);
     const total = filter.state ? counts[filter.state] : counts.queued + counts.running + counts.succeeded + counts.failed + counts.cancelled;
-    return { jobs: shown, total, nextBeforeId: more ? shown.at(-1)!.id : null };
+    const next = more ? shown.at(-1)!.id : null;
+    return { jobs: shown, total, nextBeforeId: newest ? next : null, nextAfterId: newest ? null : next };
   }
 
   /** While this engine has the job's files (it runs it, or could not send its tail), they are read; otherwise the tail in Redis. */
   async log(id: number, input: ParsedInput<'logTail'>): Promise<LogChunk> {
     const paths = this.p.deps.logPaths(id);
-    const path = input.stream === 'stderr' ? paths.stderrPath : paths.stdoutPath;
-    if (existsSync(paths.stdoutPath) || existsSync(paths.stderrPath)) return readLog(path, input);
+    const path = input.stream === 'stderr' ? paths.stderrPath : input.stream === 'all' ? paths.allPath : paths.stdoutPath;
+    if (existsSync(paths.allPath)) return readLog(path, input);
     const { logs } = await this.p.queue.getJobLogs(this.p.bullId(id), 0, -1);
     return chunkOf(logs.at(-1), input);
   }

@@ -175,7 +175,10 @@ export class BullLane implements SharedQueue {
     // Kept in step until the next read of Redis corrects them, so the sizer does not start a worker for a job just taken.
     const c = { ...this.laneCounts };
     for (const r of results) {
-      if (r.claimed) (c.queued--, c.running++);
+      if (r.claimed) {
+        c.queued--;
+        c.running++;
+      }
       if (r.finished) {
         c.running--;
         if (r.finished.state === 'queued') c.queued++;

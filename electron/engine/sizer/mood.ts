@@ -5,10 +5,13 @@ import { atLimit, wanted, type LaneDemand } from './wants.js';
 export interface MoodFacts extends LaneDemand {
   /** Workers in service (idle + busy). */
   running: number;
+  /** A person paused all work. */
+  paused: boolean;
 }
 
 export function moodOf(f: MoodFacts): LaneMood {
   if (f.cap === 0 && f.running === 0) return 'off';
+  if (f.paused) return 'paused';
   if (f.waiting === 0) return f.busy > 0 ? 'working' : 'idle';
   // Backlog and every allowed worker busy: the cap (or the machine) is the limit.
   if (atLimit(f)) return 'saturated';

@@ -1,6 +1,7 @@
-// The nudge: a lane telling its person that raising the cap would help right now. Pure.
+// The nudge: a lane telling its person that raising the cap would help right now, and what a
+// higher cap buys. Pure: facts in, the nudge (or none) out.
 import type { Nudge } from '../../../shared/model.js';
-import { groupedCount, plural } from '../../../shared/format.js';
+import { aboutDuration, groupedCount, plural } from '../../../shared/format.js';
 import { heldByCap, type LaneDemand } from './wants.js';
 
 export interface NudgeFacts extends LaneDemand {
@@ -10,24 +11,65 @@ export interface NudgeFacts extends LaneDemand {
   tickMs: number;
   /** Worker processes alive across all lanes. */
   machineInUse: number;
+  /** Jobs the lane finishes per minute now (live); 0 when none finished lately. */
+  perMinute: number;
+  /** A person quieted it (lowered the cap, snoozed, dismissed): until then, unless the backlog grows past `backlog`. */
+  quiet: { until: number; backlog: number } | null;
 }
 
+/** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
+export const grownPast = (backlog: number): number => Math.max(2 * backlog, backlog + 100);
 
-/** Fires only when a higher cap would run more work now, and work has waited at least a tick
- * (short jobs don't make it flicker). */
+/** A backlog the suggested cap should clear within this much; no sooner than the machine can. */
+export const CLEAR_WITHIN_MS = 30 * 60_000;
+
+/** Quiet: a person said so, and the backlog has not grown materially since. */
+export const isQuiet = (f: Pick<NudgeFacts, 'quiet' | 'now' | 'waiting'>): boolean =>
+  f.quiet !== null && f.now < f.quiet.until && f.waiting < grownPast(f.quiet.backlog);
+
+/**
+ * Fires only when a higher cap would run more work now, work has waited at least a tick (short
+ * jobs don't make it flicker), and no one has quieted it.
+ */
 export function nudgeFor(f: NudgeFacts): Nudge | null {
-  if (!heldByCap(f) || f.waitingSince === null || f.now - f.waitingSince < f.tickMs) return null;
+  if (!heldByCap(f) || f.waitingSince === null || f.now - f.waitingSince < f.tickMs || isQuiet(f)) return null;
   const waiting = groupedCount(f.waiting);
+  const suggestedCap = suggestCap(f);
+  const estimate = estimateAt(f, suggestedCap);
+  const buys = estimate ? ` — ${aboutDuration(estimate.atCapMs)} at ${plural(f.cap, 'worker')}, ${aboutDuration(estimate.atSuggestedMs)} at ${suggestedCap}` : '';
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — this machine allows up to ${f.ceiling}.`
-      : `${waiting} waiting and all ${plural(f.busy, 'worker')} busy. Raise the cap to run more at once — this machine allows up to ${f.ceiling}.`;
-  return { text, waiting: f.waiting, busy: f.busy, ceiling: f.ceiling, suggestedCap: Math.min(f.ceiling, f.busy + f.waiting) };
+      : `${waiting} waiting and all ${plural(f.busy, 'worker')} busy${buys}. Raise the cap to run more at once — this machine allows up to ${f.ceiling}.`;
+  return { text, waiting: f.waiting, busy: f.busy, ceiling: f.ceiling, suggestedCap, estimate };
+}
+
+/** Jobs per minute one of the lane's workers does, from the live pace; null until there is one. */
+const perWorker = (f: NudgeFacts): number | null => (f.perMinute > 0 && f.busy > 0 ? f.perMinute / f.busy : null);
+
+/**
+ * A cap that clears the backlog within CLEAR_WITHIN_MS at the lane's pace, at least one more than
+ * now and at most the ceiling. Without a pace yet: enough for every waiting job, within the ceiling.
+ */
+export function suggestCap(f: NudgeFacts): number {
+  const each = perWorker(f);
+  const enough = each === null ? f.busy + f.waiting : Math.ceil((f.busy + f.waiting) / (each * (CLEAR_WITHIN_MS / 60_000)));
+  return Math.max(Math.min(f.cap + 1, f.ceiling), Math.min(f.ceiling, enough));
+}
+
+/** About how long the backlog takes at the current cap and at `cap`; null without a pace. */
+export function estimateAt(f: NudgeFacts, cap: number): Nudge['estimate'] {
+  const each = perWorker(f);
+  if (each === null || f.cap === 0) return null;
+  const left = f.busy + f.waiting;
+  const msAt = (workers: number) => Math.round((left / (each * workers)) * 60_000);
+  return { atCapMs: msAt(Math.max(1, f.cap)), atSuggestedMs: msAt(cap) };
 }
 
 /** When a lane held by its cap will have waited long enough to nudge; null if nothing is pending. */
 export function nudgeDueAt(f: NudgeFacts): number | null {
   if (!heldByCap(f) || f.waitingSince === null) return null;
-  const due = f.waitingSince + f.tickMs;
+  // Quieted: look again when the quiet ends (a grown backlog shows up with the next status anyway).
+  const due = isQuiet(f) ? f.quiet!.until : f.waitingSince + f.tickMs;
   return due > f.now ? due : null;
 }

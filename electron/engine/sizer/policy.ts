@@ -3,6 +3,7 @@
 // One pass is four named steps: share the machine, move shell workers from lanes above their
 // share to lanes below it, give back what a lane still holds beyond its share, grow lanes below.
 import type { LaneClass, ScaleReason } from '../../../shared/model.js';
+import { plural } from '../../../shared/format.js';
 import { shrinkPeriodMs, turnMs } from './pacing.js';
 import { fairShares } from './share.js';
 import { allowed, wanted } from './wants.js';
@@ -35,6 +36,8 @@ export interface LaneObservation {
   waitingSince: number | null;
   /** Workers moving here from another lane, at the end of their current job. */
   arriving: number;
+  /** Its cap at the previous pass, when a person has changed it since; null otherwise. */
+  capWas: number | null;
 }
 
 export interface Observation {
@@ -42,6 +45,8 @@ export interface Observation {
   tickMs: number;
   ceiling: number;
   lanes: readonly LaneObservation[];
+  /** A person paused all work: idle workers stop, busy ones finish their job and leave. */
+  paused?: boolean;
 }
 
 interface Change {
@@ -80,11 +85,24 @@ const demandOf = (l: LaneObservation, ceiling: number) => ({ cap: l.cap, ceiling
 
 export function decide(o: Observation): Decision {
   const sorted = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (o.paused) return { actions: sorted.flatMap(holdAll), wakeAt: null, surplus: [] };
   const shares = shareMachine(sorted, o);
   const moved = rehome(sorted, shares, o);
   const back = giveBack(moved.lanes, shares, o);
   const actions = [...moved.actions, ...back.actions, ...grow(moved.lanes, shares, o)];
   return { actions, wakeAt: earliest([back.wakeAt, ...sorted.map((l) => dueLater(l, o))]), surplus: back.surplus };
+}
+
+/** Paused: nothing runs after the job it is on; the caps are untouched. */
+function holdAll(l: LaneObservation): Action[] {
+  const running = inService(l);
+  const actions: Action[] = [];
+  if (l.idle.length > 0) actions.push({ kind: 'stop', lane: l.name, workers: [...l.idle], from: running, to: running - l.idle.length, reason: 'pause', detail: 'all work paused' });
+  if (l.busy.length > 0) {
+    const n = running - l.idle.length;
+    actions.push({ kind: 'drain', lane: l.name, workers: [...l.busy], from: n, to: n, reason: 'pause', detail: `all work paused: ${plural(l.busy.length, 'job')} finishing first` });
+  }
+  return actions;
 }
 
 /** A retry becoming ready, a blocked lane that may start again, a turn ending: moments worth a look. */
@@ -186,14 +204,16 @@ function starvedFor(lanes: readonly LaneObservation[], shares: Shares, ceiling: 
 export function trimToShare(l: LaneObservation, share: number, ceiling: number): Action[] {
   const running = inService(l);
   const reason: ScaleReason = running > allowed({ cap: l.cap, ceiling }) ? 'cap' : 'budget';
-  const detail = reason === 'cap' ? `cap is ${l.cap}` : `sharing ${ceiling} workers with other lanes`;
+  const detail = reason === 'budget' ? `sharing ${ceiling} workers with other lanes` : l.capWas !== null && l.cap < l.capWas ? `cap lowered to ${l.cap}` : `cap is ${l.cap}`;
   const excess = running - share;
   const stop = l.idle.slice(0, excess);
   const drain = l.busy.slice(l.busy.length - (excess - stop.length));
   const actions: Action[] = [];
   if (stop.length) actions.push({ kind: 'stop', lane: l.name, workers: stop, from: running, to: running - stop.length, reason, detail });
   if (drain.length) {
-    actions.push({ kind: 'drain', lane: l.name, workers: drain, from: running - stop.length, to: share, reason, detail: `${detail}; finishing current job` });
+    // Still in service until each has finished its job: counted out when it actually leaves.
+    const n = running - stop.length;
+    actions.push({ kind: 'drain', lane: l.name, workers: drain, from: n, to: n, reason, detail: `${detail}: ${plural(drain.length, 'worker')} finishing their job first` });
   }
   return actions;
 }
@@ -226,7 +246,8 @@ export function grow(lanes: readonly LaneObservation[], shares: Shares, o: Pick<
     const count = Math.min(shares.get(l.name)! - running, free);
     if (count <= 0) continue;
     free -= count;
-    actions.push({ kind: 'start', lane: l.name, count, from: running, to: running + count, reason: 'demand', detail: `${l.waiting} waiting` });
+    const raised = l.capWas !== null && l.cap > l.capWas;
+    actions.push({ kind: 'start', lane: l.name, count, from: running, to: running + count, reason: raised ? 'cap' : 'demand', detail: raised ? `cap raised to ${l.cap}: ${l.waiting} waiting` : `${l.waiting} waiting` });
   }
   return actions;
 }

@@ -3,7 +3,7 @@
 import type { LaneStatus, SharedLaneStatus } from '../../../shared/model.js';
 import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
-import { nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
+import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { heldByCap } from '../sizer/wants.js';
 import type { RecentFigures } from './recent.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
@@ -26,6 +26,8 @@ export interface StatusInputs {
   workers: ReadonlyMap<string, WorkerCounts>;
   /** Worker processes alive across all lanes. */
   machineInUse: number;
+  /** A person paused all work: no nudge, and every lane says so. */
+  paused: boolean;
 }
 
 /** Looked up only for the lanes that need them. */
@@ -39,6 +41,8 @@ export interface StatusLookups {
 
 const NO_JOBS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
 const NO_WORKERS: WorkerCounts = { idle: 0, busy: 0, leaving: 0 };
+/** Finished jobs at the current pace before an ETA is given. */
+const ETA_AFTER_JOBS = 3;
 
 /** Every lane's status, and the earliest moment a nudge not yet showing becomes due. */
 export function laneStatuses(inputs: StatusInputs, lookups: StatusLookups): { lanes: LaneStatus[]; nudgeDueAt: number | null } {
@@ -57,10 +61,11 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const running = w.idle + w.busy;
   const delayed = inputs.delayed.get(lane.name)?.n ?? 0;
   const demand = { cap: lane.cap, ceiling: inputs.ceiling, waiting: c.queued - delayed, busy: w.busy, machineInUse: inputs.machineInUse };
-  // Only a lane the nudge could speak for pays for the oldest-job lookup.
-  const waitingSince = heldByCap(demand) ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
-  const facts = { ...demand, waitingSince, now: inputs.now, tickMs: inputs.tickMs };
+  const oldestQueuedAt = demand.waiting > 0 ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
   const recent = lookups.recent(lane.name, inputs.now);
+  const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
+  const facts = { ...demand, waitingSince: heldByCap(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: recent.throughputPerMin, quiet };
+  const left = demand.waiting + delayed + c.running;
   const status: LaneStatus = {
     name: lane.name,
     class: lane.class,
@@ -80,8 +85,13 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     cancelled: c.cancelled,
     throughputPerMin: recent.throughputPerMin,
     medianWaitMs: recent.medianWaitMs,
-    mood: moodOf({ ...demand, running }),
-    nudge: nudgeFor(facts),
+    oldestQueuedAt,
+    // Only once a few jobs have finished at this pace: one fast job is not a forecast.
+    etaMs: left > 0 && recent.throughputPerMin > 0 && recent.finishedLately >= ETA_AFTER_JOBS ? Math.round((left / recent.throughputPerMin) * 60_000) : null,
+    workerLoadMs: recent.workerLoadMs,
+    nudgeQuietUntil: isQuiet(facts) ? quiet!.until : null,
+    mood: moodOf({ ...demand, running, paused: inputs.paused }),
+    nudge: inputs.paused ? null : nudgeFor(facts),
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
   };
   const shared = lookups.shared?.(lane.name);
@@ -89,5 +99,5 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     status.shared = shared;
     status.nudge = withElsewhere(status.nudge, shared.elsewhere);
   }
-  return { status, dueAt: nudgeDueAt(facts) };
+  return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
 }

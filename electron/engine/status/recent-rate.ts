@@ -1,29 +1,55 @@
-// Jobs finished per minute, per lane, over the last few minutes — kept as per-second counts in
-// memory. Counting them in SQL instead means scanning every job a busy lane finished in the
-// window (a million rows at a few thousand jobs a second) each time a status is built.
-export const RATE_WINDOW_S = 300;
+// A lane's live pace: jobs finished per minute over the last 30 s, kept as per-second counts in
+// memory. While the lane has been at work for less than that, over the time it has been at work,
+// so a lane that just started (or whose cap was just raised from 0) shows its pace within
+// seconds; when nothing finishes the old seconds fall out of the window and the pace falls to 0.
+// Pure: every time is passed in.
+export const RATE_WINDOW_S = 30;
+/** Shortest span a pace is taken over: one job finishing in the first second is not 60 a minute. */
+const MIN_SPAN_S = 5;
 
 interface Ring {
-  /** The second `counts[0]` stands for, after the last roll. */
+  /** The second `counts[newest % RATE_WINDOW_S]` stands for, after the last roll. */
   newest: number;
   counts: Uint32Array;
+  /** When this stretch of work began (the first start or finish after a quiet window). */
+  activeSince: number;
+  lastActivity: number;
 }
 
 export class RecentRate {
   private readonly lanes = new Map<string, Ring>();
 
+  /** A job of the lane started or finished at `atMs`: it is at work. */
+  active(lane: string, atMs: number): Ring {
+    let ring = this.lanes.get(lane);
+    if (!ring || atMs - ring.lastActivity > RATE_WINDOW_S * 1000) {
+      ring = { newest: Math.floor(atMs / 1000), counts: new Uint32Array(RATE_WINDOW_S), activeSince: atMs, lastActivity: atMs };
+      this.lanes.set(lane, ring);
+    }
+    ring.lastActivity = Math.max(ring.lastActivity, atMs);
+    return ring;
+  }
+
   add(lane: string, atMs: number, n = 1): void {
     const second = Math.floor(atMs / 1000);
-    const ring = this.roll(lane, second);
+    const ring = this.roll(this.active(lane, atMs), second);
     const age = ring.newest - second;
     if (age >= 0 && age < RATE_WINDOW_S) ring.counts[second % RATE_WINDOW_S]! += n;
   }
 
+  /** Jobs per minute, and how many finished in the window it is taken over. */
+  pace(lane: string, nowMs: number): { perMinute: number; finished: number } {
+    const ring = this.lanes.get(lane);
+    if (!ring) return { perMinute: 0, finished: 0 };
+    this.roll(ring, Math.floor(nowMs / 1000));
+    let finished = 0;
+    for (const c of ring.counts) finished += c;
+    const spanS = Math.min(RATE_WINDOW_S, Math.max(MIN_SPAN_S, (nowMs - ring.activeSince) / 1000));
+    return { perMinute: (finished / spanS) * 60, finished };
+  }
+
   perMinute(lane: string, nowMs: number): number {
-    const ring = this.roll(lane, Math.floor(nowMs / 1000));
-    let total = 0;
-    for (const c of ring.counts) total += c;
-    return total / (RATE_WINDOW_S / 60);
+    return this.pace(lane, nowMs).perMinute;
   }
 
   forget(lane: string): void {
@@ -31,12 +57,7 @@ export class RecentRate {
   }
 
   /** Moves the ring up to `second`, clearing the seconds that fell out of the window. */
-  private roll(lane: string, second: number): Ring {
-    let ring = this.lanes.get(lane);
-    if (!ring) {
-      ring = { newest: second, counts: new Uint32Array(RATE_WINDOW_S) };
-      this.lanes.set(lane, ring);
-    }
+  private roll(ring: Ring, second: number): Ring {
     if (second > ring.newest) {
       const steps = Math.min(second - ring.newest, RATE_WINDOW_S);
       for (let s = 1; s <= steps; s++) ring.counts[(ring.newest + s) % RATE_WINDOW_S] = 0;

@@ -1,5 +1,6 @@
-// A lane's recent figures for its status, kept in memory from the engine's own events: jobs
-// finished per minute (per-second counts) and the median wait of the jobs that started last.
+// A lane's recent figures for its status, kept in memory from the engine's own events: its live
+// pace (recent-rate.ts), the median wait of the jobs that started last, and how long its worker
+// command took to load.
 // Nothing here reads the store: a figure over minutes must not cost a query per status, and
 // after a restart the figures build up again from what runs.
 import type { LanesEvent } from '../../../shared/events.js';
@@ -7,7 +8,11 @@ import { RecentRate } from './recent-rate.js';
 
 export interface RecentFigures {
   throughputPerMin: number;
+  /** How many finished in the window the pace is taken over: an ETA needs a few. */
+  finishedLately: number;
   medianWaitMs: number | null;
+  /** How long the lane's worker command took to load, the last time one did. */
+  workerLoadMs: number | null;
 }
 
 /** Waits of the lane's most recently started jobs that the median is taken over. */
@@ -16,21 +21,32 @@ const WAITS_KEPT = 200;
 export class RecentFiguresBoard {
   private readonly rate = new RecentRate();
   private readonly waits = new Map<string, { ring: number[]; next: number }>();
+  private readonly loads = new Map<string, number>();
 
   /** Follows the engine's events: finished jobs count, started ones say how long they waited. */
   readonly observe = (e: LanesEvent): void => {
     if (e.type === 'job' && e.data.finishedAt !== null && (e.data.state === 'succeeded' || e.data.state === 'failed')) {
       this.rate.add(e.data.lane, e.data.finishedAt);
     }
-    if (e.type === 'job' && e.data.state === 'running' && e.data.startedAt !== null && e.data.attempts === 1) this.waited(e.data.lane, e.data.startedAt - e.data.createdAt);
+    if (e.type === 'job' && e.data.state === 'running' && e.data.startedAt !== null) {
+      this.rate.active(e.data.lane, e.data.startedAt);
+      if (e.data.attempts === 1) this.waited(e.data.lane, e.data.startedAt - e.data.createdAt);
+    }
     if (e.type === 'laneRemoved') {
       this.rate.forget(e.data.name);
       this.waits.delete(e.data.name);
+      this.loads.delete(e.data.name);
     }
   };
 
+  /** A worker of the lane has its command loaded, after `ms`. */
+  loaded(lane: string, ms: number): void {
+    this.loads.set(lane, ms);
+  }
+
   of(lane: string, now: number): RecentFigures {
-    return { throughputPerMin: this.rate.perMinute(lane, now), medianWaitMs: median(this.waits.get(lane)?.ring ?? []) };
+    const pace = this.rate.pace(lane, now);
+    return { throughputPerMin: pace.perMinute, finishedLately: pace.finished, medianWaitMs: median(this.waits.get(lane)?.ring ?? []), workerLoadMs: this.loads.get(lane) ?? null };
   }
 
   private waited(lane: string, ms: number): void {

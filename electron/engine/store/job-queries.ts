@@ -12,7 +12,11 @@ import type { LaneCounts } from './lanes.js';
 export interface JobFilter {
   lane?: string | undefined;
   state?: JobState | undefined;
+  order?: 'newest' | 'oldest' | undefined;
   beforeId?: number | undefined;
+  afterId?: number | undefined;
+  /** Only jobs whose command holds this text (any case). */
+  text?: string | undefined;
   limit: number;
 }
 
@@ -31,43 +35,53 @@ export class JobQueries {
     this.bounds = db.prepare<[], { lo: number | null; hi: number | null }>('SELECT min(id) AS lo, max(id) AS hi FROM jobs');
   }
 
-  /** Newest first. `total` comes from the maintained counts, never a COUNT over the table. */
+  /** In id order either way. `total` comes from the maintained counts, never a COUNT over the table. */
   page(filter: JobFilter, counts: ReadonlyMap<string, LaneCounts>): Omit<JobPage, 'seq'> {
-    const { rows, windowFloor } = this.rows(filter);
+    const newest = filter.order !== 'oldest';
+    const { rows, windowEnd } = this.rows(filter, newest);
     const more = rows.length > filter.limit;
     const jobs = rows.slice(0, filter.limit).map(toSummary);
-    const nextBeforeId = more ? (jobs.at(-1)?.id ?? null) : windowFloor;
-    return { jobs, total: totalFor(filter, counts), nextBeforeId };
+    const next = more ? (jobs.at(-1)?.id ?? null) : windowEnd;
+    return { jobs, total: totalFor(filter, counts), nextBeforeId: newest ? next : null, nextAfterId: newest ? null : next };
   }
 
-  /** The rows, and where an unfinished window stopped (the next page starts below it). */
-  private rows(f: JobFilter): { rows: SummaryRow[]; windowFloor: number | null } {
-    const before = f.beforeId ?? Number.MAX_SAFE_INTEGER;
+  /** The rows, and where an unfinished window stopped (the next page goes on from it). */
+  private rows(f: JobFilter, newest: boolean): { rows: SummaryRow[]; windowEnd: number | null } {
+    const cursor = newest ? (f.beforeId ?? Number.MAX_SAFE_INTEGER) : (f.afterId ?? 0);
+    const past = newest ? 'id < ?' : 'id > ?';
     const lane = f.lane ? ['lane = ?'] : [];
     const laneArg: Args = f.lane ? [f.lane] : [];
-    // States with an index that holds only them: seek, whatever the table holds.
-    // The unfinished index holds state in its key, so finding the running few reads only it.
-    if (f.state === 'running') return { rows: this.select('jobs INDEXED BY jobs_active', [...lane, ACTIVE, "state = 'running'", 'id < ?'], [...laneArg, before], f.limit), windowFloor: null };
-    if (f.state === 'failed' || f.state === 'cancelled') {
-      return { rows: this.select('jobs INDEXED BY jobs_unhappy', [...lane, "state IN ('failed', 'cancelled')", 'state = ?', 'id < ?'], [...laneArg, f.state, before], f.limit), windowFloor: null };
+    const seek = (from: string, where: string[], args: Args) => ({ rows: this.select(from, where, args, f.limit, newest), windowEnd: null });
+    if (!f.text) {
+      // States with an index that holds only them: seek, whatever the table holds. The unfinished
+      // index holds state in its key, so finding the running few reads only it.
+      if (f.state === 'running') return seek('jobs INDEXED BY jobs_active', [...lane, ACTIVE, "state = 'running'", past], [...laneArg, cursor]);
+      if (f.state === 'failed' || f.state === 'cancelled') return seek('jobs INDEXED BY jobs_unhappy', [...lane, "state IN ('failed', 'cancelled')", 'state = ?', past], [...laneArg, f.state, cursor]);
+      if (f.state === 'queued' && f.lane) return seek('jobs INDEXED BY jobs_active', ['lane = ?', ACTIVE, "state = 'queued'", past], [f.lane, cursor]);
+      if (!f.state) return seek(f.lane ? 'jobs INDEXED BY jobs_lane' : 'jobs', [...lane, past], [...laneArg, cursor]);
     }
-    if (f.state === 'queued' && f.lane) return { rows: this.select('jobs INDEXED BY jobs_active', ['lane = ?', ACTIVE, "state = 'queued'", 'id < ?'], [f.lane, before], f.limit), windowFloor: null };
-    if (!f.state) {
-      const from = f.lane ? 'jobs INDEXED BY jobs_lane' : 'jobs';
-      return { rows: this.select(from, [...lane, 'id < ?'], [...laneArg, before], f.limit), windowFloor: null };
-    }
-    // Succeeded, or queued in every lane: most rows may not match, so look through a window.
+    // Succeeded, queued in every lane, or a text search: most rows may not match, so look
+    // through one window of ids per request.
     const { lo, hi } = this.bounds.get() ?? { lo: null, hi: null };
-    if (lo === null || hi === null) return { rows: [], windowFloor: null };
-    const top = Math.min(before, hi + 1);
-    const floor = Math.max(lo, top - SCAN_WINDOW);
-    const from = f.lane ? 'jobs INDEXED BY jobs_lane' : 'jobs';
-    const rows = this.select(from, [...lane, 'id >= ?', 'id < ?', 'state = ?'], [...laneArg, floor, top, f.state], f.limit);
-    return { rows, windowFloor: rows.length > f.limit || floor <= lo ? null : floor };
+    if (lo === null || hi === null) return { rows: [], windowEnd: null };
+    const [from, to] = newest ? [Math.max(lo, Math.min(cursor, hi + 1) - SCAN_WINDOW), Math.min(cursor, hi + 1)] : [Math.max(cursor, lo - 1), Math.min(hi, Math.max(cursor, lo - 1) + SCAN_WINDOW)];
+    const where = [...lane, newest ? 'id >= ?' : 'id > ?', newest ? 'id < ?' : 'id <= ?'];
+    const args: Args = [...laneArg, from, to];
+    if (f.state) {
+      where.push('state = ?');
+      args.push(f.state);
+    }
+    if (f.text) {
+      where.push("command LIKE ? ESCAPE '\\'");
+      args.push(`%${f.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    }
+    const rows = this.select(f.lane ? 'jobs INDEXED BY jobs_lane' : 'jobs', where, args, f.limit, newest);
+    const done = newest ? from <= lo : to >= hi;
+    return { rows, windowEnd: rows.length > f.limit || done ? null : newest ? from : to };
   }
 
-  private select(from: string, where: string[], args: Args, limit: number): SummaryRow[] {
-    const sql = `SELECT ${SUMMARY_COLUMNS} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`;
+  private select(from: string, where: string[], args: Args, limit: number, newest: boolean): SummaryRow[] {
+    const sql = `SELECT ${SUMMARY_COLUMNS} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY id ${newest ? 'DESC' : 'ASC'} LIMIT ?`;
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare<Args, SummaryRow>(sql)));
     return statement.all(...args, limit + 1);

@@ -28,6 +28,7 @@ export interface FullRow extends SummaryRow {
   timeout_ms: number | null;
   worker: string | null;
   interrupted: number;
+  load_ms: number | null;
 }
 
 export interface AttemptRow {
@@ -68,6 +69,7 @@ export function toJob(r: FullRow, history: AttemptRow[]): Job {
     spec,
     result: r.result === null ? null : (JSON.parse(r.result) as unknown),
     timeoutMs: r.timeout_ms,
+    loadMs: r.load_ms,
     history: history.map((h) => ({ attempt: h.attempt, startedAt: h.started_at, finishedAt: h.finished_at, outcome: h.outcome, exitCode: h.exit_code, error: h.error })),
   };
 }

@@ -20,11 +20,16 @@ const RUNNING_COLUMNS = 'id, lane, attempts, worker, interrupted';
 const ACTIVE = "jobs INDEXED BY jobs_active WHERE state IN ('queued', 'running')";
 /** Queued, past any retry wait, and in no worker's hand (`@skip`: a JSON array of ids). */
 const READY = "state = 'queued' AND (run_after IS NULL OR run_after <= @now) AND id NOT IN (SELECT value FROM json_each(@skip))";
+const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled before it ran', run_after = NULL";
+const REQUEUED = `state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
+  exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL`;
 
 /** Jobs a worker may hold in hand beyond the one it runs, when its lane's backlog is deep. */
 export const HAND_MAX = 4;
+/** Jobs one step of a bulk cancel or retry changes: a few milliseconds of the engine's time. */
+export const BULK_CHUNK = 2_000;
 
 interface ClaimArgs {
   now: number;
@@ -57,7 +62,7 @@ export function prepareJobStatements(db: Db) {
          state = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN 'queued' ELSE @state END,
          finished_at = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN NULL ELSE @now END,
          run_after = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN @retryAt ELSE NULL END,
-         exit_code = @exitCode, error = @error, result = @result, worker = NULL, interrupted = 0
+         exit_code = @exitCode, error = @error, result = @result, load_ms = coalesce(@loadMs, load_ms), worker = NULL, interrupted = 0
        WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
        ${RETURNING}`,
     ),
@@ -101,6 +106,23 @@ export function prepareJobStatements(db: Db) {
     delayed: db.prepare<[number], { lane: string; n: number; next: number }>(
       `SELECT lane, count(*) AS n, min(run_after) AS next FROM jobs INDEXED BY jobs_delayed
        WHERE state = 'queued' AND run_after IS NOT NULL AND run_after > ? GROUP BY lane`,
+    ),
+    // Many at once, a chunk at a time (a request never holds the engine for long), by a JSON array
+    // of ids (a primary-key lookup) or by lane (the lane's part of an index); `@skip`: ids in
+    // workers' hands, which are theirs to drop.
+    cancelQueuedIds: db.prepare<[{ now: number; ids: string; skip: string }], SummaryRow>(
+      `UPDATE jobs SET ${CANCELLED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state = 'queued' AND id NOT IN (SELECT value FROM json_each(@skip)) ${RETURNING}`,
+    ),
+    cancelQueuedLane: db.prepare<[{ now: number; lane: string; skip: string }], SummaryRow>(
+      `UPDATE jobs SET ${CANCELLED}
+       WHERE id IN (SELECT id FROM ${ACTIVE} AND lane = @lane AND state = 'queued' AND id NOT IN (SELECT value FROM json_each(@skip)) ORDER BY id LIMIT ${BULK_CHUNK})
+       ${RETURNING}`,
+    ),
+    retryIds: db.prepare<[{ ids: string; state: string }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @state ${RETURNING}`),
+    retryLane: db.prepare<[{ lane: string; state: string }], SummaryRow>(
+      `UPDATE jobs SET ${REQUEUED}
+       WHERE id IN (SELECT id FROM jobs INDEXED BY jobs_unhappy WHERE lane = @lane AND state IN ('failed', 'cancelled') AND state = @state ORDER BY id LIMIT ${BULK_CHUNK})
+       ${RETURNING}`,
     ),
     undescribed: db.prepare<[], { id: number; spec: string }>('SELECT id, spec FROM jobs WHERE command IS NULL LIMIT 1000'),
     describe: db.prepare('UPDATE jobs SET command = ? WHERE id = ?'),

@@ -18,6 +18,8 @@ export interface RunOutcome {
   error: string | null;
   /** What a persistent worker answered, already checked against the answer limits. */
   result?: unknown;
+  /** It first waited this long for its worker's command to load. */
+  loadMs?: number;
 }
 
 /** A job handed to a worker: what it runs, and how long it may take. */
@@ -183,6 +185,7 @@ export class JobStore {
       exitCode: o.exitCode,
       error,
       result: o.result === undefined ? null : JSON.stringify(o.result),
+      loadMs: o.loadMs ?? null,
       id: d.jobId,
       worker: d.worker,
       attempt: d.attempt,
@@ -252,6 +255,28 @@ export class JobStore {
       return r;
     });
     return row ? toSummary(row) : null;
+  }
+
+  /**
+   * One chunk of a bulk cancel of queued jobs — these ids (at most BULK_CHUNK), or the next of a
+   * lane's — leaving those in workers' hands (`skip`) to their workers; on disk before it
+   * returns. Empty when none are left.
+   */
+  cancelQueuedChunk(select: { ids: number[] } | { lane: string }, skip: readonly number[], now: number): Promise<JobSummary[]> {
+    return this.group.commit((moves) => {
+      const rows = 'ids' in select ? this.s.cancelQueuedIds.all({ now, ids: JSON.stringify(select.ids), skip: JSON.stringify(skip) }) : this.s.cancelQueuedLane.all({ now, lane: select.lane, skip: JSON.stringify(skip) });
+      for (const r of rows) moves.push({ lane: r.lane, from: 'queued', to: 'cancelled' });
+      return rows.map(toSummary);
+    });
+  }
+
+  /** One chunk of a bulk retry of jobs in `state` — these ids, or the next of a lane's; on disk before it returns. */
+  retryChunk(select: { ids: number[] } | { lane: string }, state: 'failed' | 'cancelled'): Promise<JobSummary[]> {
+    return this.group.commit((moves) => {
+      const rows = 'ids' in select ? this.s.retryIds.all({ ids: JSON.stringify(select.ids), state }) : this.s.retryLane.all({ lane: select.lane, state });
+      for (const r of rows) moves.push({ lane: r.lane, from: state, to: 'queued' });
+      return rows.map(toSummary);
+    });
   }
 
   /** When the lane's oldest queued job was queued; undefined when none waits. */

@@ -11,6 +11,9 @@ export interface LaneRow {
   workerCommand: string[] | null;
   workerCwd: string | null;
   timeoutMs: number | null;
+  /** The nudge is quiet until then, unless the backlog grows past `nudgeQuietBacklog` (sizer/nudge.ts). */
+  nudgeQuietUntil: number | null;
+  nudgeQuietBacklog: number | null;
   /** Where its queue lives when shared with other engines; null: in this store. */
   queue: SharedQueueConfig | null;
 }
@@ -30,6 +33,8 @@ interface RawLane {
   worker_command: string | null;
   worker_cwd: string | null;
   timeout_ms: number | null;
+  nudge_quiet_until: number | null;
+  nudge_quiet_backlog: number | null;
   queue: string | null;
 }
 
@@ -40,6 +45,8 @@ const toLane = (r: RawLane): LaneRow => ({
   workerCommand: r.worker_command === null ? null : (JSON.parse(r.worker_command) as string[]),
   workerCwd: r.worker_cwd,
   timeoutMs: r.timeout_ms,
+  nudgeQuietUntil: r.nudge_quiet_until,
+  nudgeQuietBacklog: r.nudge_quiet_backlog,
   queue: r.queue === null ? null : (JSON.parse(r.queue) as SharedQueueConfig),
 });
 
@@ -49,12 +56,14 @@ export class LaneStore {
   private readonly updateCap;
   private readonly deleteLane;
   private readonly deleteJobs;
+  private readonly updateQuiet;
 
   constructor(
     private readonly db: Db,
     private readonly counts: JobCounts,
   ) {
-    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, queue FROM lanes ORDER BY created_at, rowid');
+    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, nudge_quiet_until, nudge_quiet_backlog, queue FROM lanes ORDER BY created_at, rowid');
+    this.updateQuiet = db.prepare('UPDATE lanes SET nudge_quiet_until = ?, nudge_quiet_backlog = ? WHERE name = ?');
     this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, queue, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
     this.deleteLane = db.prepare('DELETE FROM lanes WHERE name = ?');
@@ -82,6 +91,12 @@ export class LaneStore {
 
   setCap(name: string, cap: number): void {
     durably(this.db, () => this.updateCap.run(cap, name));
+    this.reload();
+  }
+
+  /** Quiets the lane's nudge until `until`, unless its backlog grows past `backlog`; null lifts it. */
+  setQuiet(name: string, quiet: { until: number; backlog: number } | null): void {
+    this.updateQuiet.run(quiet?.until ?? null, quiet?.backlog ?? null, name);
     this.reload();
   }
 

@@ -32,7 +32,7 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
   const { jobId, attempt, outcome, pull, next } = m as { jobId?: unknown; attempt?: unknown; outcome?: unknown; pull?: unknown; next?: unknown };
   const n = next as { jobId?: unknown; attempt?: unknown } | undefined | null;
   if (n !== undefined && (n === null || typeof n !== 'object' || !isCount(n.jobId) || !isCount(n.attempt))) return bad('a done message whose next job is of the wrong shape');
-  const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown } | null;
+  const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown; loadMs?: unknown } | null;
   if (!isCount(jobId) || !isCount(attempt) || typeof pull !== 'boolean' || o === null || typeof o !== 'object') return bad('a done message of the wrong shape');
   if (typeof o.state !== 'string' || !OUTCOMES.has(o.state)) return bad('an outcome with no known state');
   const exitCode = typeof o.exitCode === 'number' && Number.isInteger(o.exitCode) ? o.exitCode : null;
@@ -42,5 +42,7 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
   const checked = problem
     ? { state: 'failed' as const, exitCode, error: `the worker's answer ${problem}` }
     : { state, exitCode, error, ...(o.result === undefined ? {} : { result: o.result }) };
+  const loadMs = typeof o.loadMs === 'number' && Number.isFinite(o.loadMs) && o.loadMs >= 0 ? Math.round(o.loadMs) : undefined;
+  if (loadMs !== undefined) Object.assign(checked, { loadMs });
   return { ok: true, message: { t: 'done', jobId, attempt, pull, outcome: checked, ...(n ? { next: { jobId: n.jobId as number, attempt: n.attempt as number } } : {}) } };
 }

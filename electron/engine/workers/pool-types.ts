@@ -30,6 +30,8 @@ export interface WorkerRecord {
   held: JobRef[];
   /** The lane it goes on to at the end of its current job (a shell worker changing lanes). */
   moveTo?: string;
+  /** Told to leave after its job: why, for the ledger row written when it actually goes. */
+  leaving?: { reason: ScaleReason; detail: string };
   /** Process groups this worker started; ended if the worker dies. */
   pgids: Set<number>;
   lastHeard: number;
@@ -43,10 +45,14 @@ export interface PoolHooks {
   now(): number;
   /** The lane's persistent command and where it runs, if it has one. */
   workerCommand(lane: string): PersistentCommand | null;
-  logPaths(jobId: number): { stdoutPath: string; stderrPath: string };
+  logPaths(jobId: number): { stdoutPath: string; stderrPath: string; allPath: string };
   jobChanged(job: JobSummary): void;
   /** Something the sizer observes moved: a worker went idle, started, or exited. */
   fleetChanged(): void;
+  /** A job of the lane waited `ms` for its worker's command to load. */
+  loaded(lane: string, ms: number): void;
+  /** A worker told to leave after its job has gone: the ledger counts it out now. */
+  workerLeft(worker: WorkerRecord, why: { reason: ScaleReason; detail: string }): void;
   /** A worker ended without being asked to; `atStart`: before it was ready to work (or its command could not start). */
   workerLost(worker: WorkerRecord, reason: ScaleReason, detail: string, atStart: boolean): void;
   log(line: string): void;

@@ -88,11 +88,12 @@ export class Pool {
     }
   }
 
-  /** Busy workers: finish the current job, then exit. */
-  drain(ids: readonly string[]): void {
+  /** Busy workers: finish the current job, then exit (`why` is written to the ledger then). */
+  drain(ids: readonly string[], why?: { reason: ScaleReason; detail: string }): void {
     for (const id of ids) {
       const w = this.workers.get(id);
       if (!w || w.state === 'stopping' || w.state === 'draining') continue;
+      if (why) w.leaving = why;
       w.state = w.job ? 'draining' : 'stopping';
       w.proc.send({ t: 'drain' });
     }
@@ -172,7 +173,7 @@ export class Pool {
   /** Stop handing out jobs; idle workers leave at once, busy ones after their job. */
   close(): void {
     this.closed = true;
-    this.drain([...this.workers.keys()]);
+    this.drain([...this.workers.keys()], { reason: 'shutdown', detail: 'the engine is stopping' });
   }
 
   /** Resolves when no worker is left, or after `timeoutMs`. */
@@ -291,6 +292,7 @@ export class Pool {
       if (!w.job) w.state = 'stopping';
     } else if (w.state !== 'stopping') w.state = w.job || w.held.length > 0 ? 'busy' : 'idle';
     if (r.finished) this.hands.timed(r.finished);
+    if (m.t === 'done' && m.outcome.loadMs !== undefined) this.hooks.loaded(w.lane, m.outcome.loadMs);
     // Events carry summaries: what a started job runs stays out of them.
     for (const job of [r.finished, r.dropped, r.started && summaryOf(r.started), r.claimed && summaryOf(r.claimed)]) this.announce(job);
     if (m.t === 'pull' || (m.t === 'done' && m.pull)) {
@@ -355,11 +357,12 @@ export class Pool {
       this.deferred.attempt(job.id, giveBack);
     }
     const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
+    if (w.leaving && (expected || w.leaving.reason === 'shutdown')) this.hooks.workerLeft(w, expected ? w.leaving : { reason: 'shutdown', detail: `the engine stopped before its job finished; ${how}` });
     const atStart = w.state === 'starting';
     if (code === EXIT_COMMAND_WONT_START) this.hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job', true);
     else if (w.killedFor === 'unresponsive') this.hooks.workerLost(w, 'unresponsive', `worker stopped answering; ${how}`, atStart);
     else if (w.killedFor) this.hooks.workerLost(w, w.killedFor, `worker misbehaved; ${how}`, atStart);
-    else if (!expected) this.hooks.workerLost(w, 'crash', `worker ${how}`, atStart);
+    else if (!expected && w.leaving?.reason !== 'shutdown') this.hooks.workerLost(w, 'crash', `worker ${how}`, atStart);
     if (this.workers.size === 0) for (const wake of this.emptyWaiters.splice(0)) wake();
     this.hooks.fleetChanged();
   }

@@ -1,0 +1,70 @@
+// Control over many jobs at once: cancel or retry by a list of ids, or every job of a lane
+// and/or state ("retry all failed"). The store changes them a chunk per transaction, so a request
+// over a million jobs takes a while but never holds the engine for more than a few milliseconds;
+// jobs that workers run or hold in hand are theirs to stop or drop, and say so as job events.
+import type { JobState, JobSummary } from '../../../shared/model.js';
+import type { LanesHandlers } from '../../../shared/requests.js';
+import { JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
+import { BULK_CHUNK } from '../store/job-statements.js';
+import { existingLane, type RequestContext } from './context.js';
+
+type BulkHandlers = Pick<LanesHandlers, 'cancelJobs' | 'retryJobs'>;
+
+/** Each chunk in turn: ids a chunk at a time, or one lane's until a chunk comes back empty. */
+async function inChunks(select: { ids: number[] } | { lanes: string[] }, step: (s: { ids: number[] } | { lane: string }) => Promise<JobSummary[]>, changed: (jobs: JobSummary[]) => void): Promise<number> {
+  let n = 0;
+  if ('ids' in select) {
+    for (let i = 0; i < select.ids.length; i += BULK_CHUNK) {
+      const jobs = await step({ ids: select.ids.slice(i, i + BULK_CHUNK) });
+      n += jobs.length;
+      changed(jobs);
+    }
+    return n;
+  }
+  for (const lane of select.lanes) {
+    for (let jobs = await step({ lane }); jobs.length > 0; jobs = await step({ lane })) {
+      n += jobs.length;
+      changed(jobs);
+    }
+  }
+  return n;
+}
+
+export function bulkHandlers(e: RequestContext): BulkHandlers {
+  /** Job events for a few, one `jobs` event per chunk for many: a million events would flood every window. */
+  const announcer = (expected: number) => (jobs: JobSummary[]) => {
+    if (jobs.length === 0) return;
+    if (expected <= JOB_EVENTS_PER_REQUEST) for (const j of jobs) e.events.emit('job', j);
+    else e.events.emit('jobs', { ids: jobs.map((j) => j.id), change: 'changed' });
+  };
+  const lanesOf = (lane: string | undefined) => (lane === undefined ? e.lanes.list().map((l) => l.name) : [existingLane(e, lane).name]);
+  const queuedIn = (lanes: string[]) => lanes.reduce((n, l) => n + (e.lanes.allCounts().get(l)?.queued ?? 0), 0);
+
+  return {
+    cancelJobs: async (input) => {
+      const lanes = input.ids ? [] : lanesOf(input.lane);
+      const wants = (state: JobState) => input.ids !== undefined || input.state === undefined || input.state === state;
+      const held = e.fleet.jobsHeld(input.lane);
+      // Running, or in a worker's hand: the worker stops it or drops it, and says so.
+      const theirs = [...(wants('running') ? held.running : []), ...(wants('queued') ? held.inHand : [])].filter((id) => !input.ids || input.ids.includes(id));
+      let stopping = 0;
+      for (const id of theirs) if (e.fleet.cancel(id, e.cancelGraceMs)) stopping++;
+      if (!wants('queued')) return { cancelled: 0, stopping };
+      const skip = [...held.inHand, ...(input.ids ? e.fleet.jobsHeld().inHand : [])];
+      const select = input.ids ? { ids: input.ids } : { lanes };
+      const now = Date.now();
+      const cancelled = await inChunks(select, (s) => e.jobs.cancelQueuedChunk(s, skip, now), announcer(input.ids?.length ?? queuedIn(lanes)));
+      e.fleet.jobsLeft();
+      return { cancelled, stopping };
+    },
+    retryJobs: async (input) => {
+      const states: ('failed' | 'cancelled')[] = input.state ? [input.state as 'failed' | 'cancelled'] : input.ids ? ['failed', 'cancelled'] : ['failed'];
+      const lanes = input.ids ? [] : lanesOf(input.lane);
+      const expected = input.ids?.length ?? lanes.reduce((n, l) => n + states.reduce((m, st) => m + (e.lanes.allCounts().get(l)?.[st] ?? 0), 0), 0);
+      let retried = 0;
+      for (const state of states) retried += await inChunks(input.ids ? { ids: input.ids } : { lanes }, (s) => e.jobs.retryChunk(s, state), announcer(expected));
+      if (retried > 0) e.fleet.jobsArrived(input.ids ? e.lanes.list().map((l) => l.name) : lanes);
+      return { retried };
+    },
+  };
+}
