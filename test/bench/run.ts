@@ -65,7 +65,7 @@ try {
   }
 } finally {
   await bull.close();
-  await redis.stop();
+  await redis.remove();
 }
 const loadAtEnd = loadavg();
 

@@ -11,6 +11,8 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** A request that Redis does not answer within this is refused rather than left hanging. */
 const COMMAND_TIMEOUT_MS = 10_000;
 const RECONNECT_MAX_MS = 5_000;
+/** Redis' answers to a wrong password, an unknown or disabled user, or a user not allowed a command. */
+const REFUSED = /WRONGPASS|NOAUTH|NOPERM|invalid password|user is disabled/i;
 
 export function redisOptions(a: RedisAddress): RedisOptions {
   return {
@@ -37,6 +39,7 @@ export class LaneConnections {
   private downSince: number | null = null;
   private lastError: string | null = null;
   private readonly waiters = new Set<() => void>();
+  private readonly refusals = new Set<(why: string) => void>();
 
   constructor(
     address: RedisAddress,
@@ -54,6 +57,7 @@ export class LaneConnections {
       // Without a listener ioredis prints each failed reconnect; the lane's status says it once.
       c.on('error', (error: Error) => {
         this.lastError = describe(error);
+        if (REFUSED.test(this.lastError)) for (const told of this.refusals) told(this.lastError);
         this.check();
       });
     }
@@ -75,6 +79,14 @@ export class LaneConnections {
   whenReachable(): Promise<void> {
     if (this.reachable) return Promise.resolve();
     return new Promise((resolve) => this.waiters.add(resolve));
+  }
+
+  /** Resolves with Redis' words when it refuses who we say we are (a wrong password or user): waiting longer will not help. */
+  whenRefused(): { refused: Promise<string>; off(): void } {
+    let told: (why: string) => void = () => {};
+    const refused = new Promise<string>((resolve) => (told = resolve));
+    this.refusals.add(told);
+    return { refused, off: () => this.refusals.delete(told) };
   }
 
   /** Why a request cannot be served now, in words that name the Redis (never its password). */

@@ -25,9 +25,16 @@ export async function ready(q: SharedQueue): Promise<void> {
   const lane = q as BullLane;
   const conns = lane.p.conns;
   let timer: NodeJS.Timeout | undefined;
-  const reached = await Promise.race([conns.whenReachable().then(() => true), new Promise<false>((done) => (timer = setTimeout(() => done(false), JOIN_WAIT_MS)))]);
+  const refusal = conns.whenRefused();
+  const reached = await Promise.race([
+    conns.whenReachable().then(() => true as const),
+    refusal.refused,
+    new Promise<false>((done) => (timer = setTimeout(() => done(false), JOIN_WAIT_MS))),
+  ]);
   clearTimeout(timer);
-  if (!reached) throw new LanesError('unavailable', `cannot reach Redis at ${conns.redacted}${conns.error ? `: ${conns.error}` : ''}; the lane was not added`);
+  refusal.off();
+  if (typeof reached === 'string') throw new LanesError('queue_unreachable', `Redis at ${conns.redacted} refused Lanes (${reached}); check the user and password; the lane was not added`);
+  if (!reached) throw new LanesError('queue_unreachable', `cannot reach Redis at ${conns.redacted}${conns.error ? `: ${conns.error}` : ''}; the lane was not added`);
   const kind = lane.p.lane.workerCommand ? 'worker-command' : 'commands';
   const key = lane.p.key('meta');
   let agreed: string | null;
@@ -35,7 +42,7 @@ export async function ready(q: SharedQueue): Promise<void> {
     await conns.requests.hsetnx(key, 'kind', kind);
     agreed = await conns.requests.hget(key, 'kind');
   } catch (error) {
-    throw new LanesError('unavailable', `Redis at ${conns.redacted} refused Lanes' first request (${describe(error)}); the lane was not added`);
+    throw new LanesError('queue_unreachable', `Redis at ${conns.redacted} refused Lanes' first request (${describe(error)}); the lane was not added`);
   }
   if (agreed !== kind) {
     throw conflict(

@@ -155,12 +155,12 @@ export class BullLane implements SharedQueue {
   }
 
   async enqueue(jobs: NewJob[]): Promise<JobSummary[]> {
-    if (!this.p.conns.reachable) throw new LanesError('unavailable', `${this.p.conns.awayReason()}; nothing was queued`);
+    if (!this.p.conns.reachable) throw new LanesError('queue_unreachable', `${this.p.conns.awayReason()}; nothing was queued`);
     let added: BullJob[];
     try {
       added = await this.p.queue.addBulk(jobs.map(storedJob));
     } catch (error) {
-      throw new LanesError('unavailable', `queueing on Redis at ${this.p.conns.redacted} failed (${describe(error)}); whether it took the jobs is not known: \`lanes jobs --lane ${this.lane}\` shows what it holds`);
+      throw new LanesError('queue_unreachable', `queueing on Redis at ${this.p.conns.redacted} failed (${describe(error)}); whether it took the jobs is not known: \`lanes jobs --lane ${this.lane}\` shows what it holds`);
     }
     this.laneCounts = { ...this.laneCounts, queued: this.laneCounts.queued + added.length };
     return added.map((job) => {
@@ -211,9 +211,9 @@ export class BullLane implements SharedQueue {
   }
 
   private guard<T>(read: () => Promise<T>): Promise<T> {
-    if (!this.p.conns.reachable) return Promise.reject(new LanesError('unavailable', this.p.conns.awayReason()));
+    if (!this.p.conns.reachable) return Promise.reject(new LanesError('queue_unreachable', this.p.conns.awayReason()));
     return read().catch((error: unknown) => {
-      throw error instanceof LanesError ? error : new LanesError('unavailable', `reading Redis at ${this.p.conns.redacted} failed: ${describe(error)}`);
+      throw error instanceof LanesError ? error : new LanesError('queue_unreachable', `reading Redis at ${this.p.conns.redacted} failed: ${describe(error)}`);
     });
   }
 
