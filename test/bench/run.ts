@@ -21,6 +21,7 @@ import { inProcessFigures } from './in-process.js';
 import { machineMeasures } from './machine.js';
 import { manyLaneFigures } from './many-lanes.js';
 import { startRedis } from './redis.js';
+import { sharedLaneFigures } from './shared-lane.js';
 import { markdownTables, terminalLines } from './report.js';
 import type { Figure } from './stats.js';
 import { noopFigures, shellFigures } from './throughput.js';
@@ -50,6 +51,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['inside', 'sizer pass and event-loop blocks', () => inProcessFigures(50, size.queued, log)],
   ['idle', 'the idle engine', () => idleFigures(size.idle[0]!, size.idle[1]!)],
   ['machine', 'what watching the machine costs', () => machineMeasures(quick ? 10 : 40)],
+  ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
 ];
 
 const figures: Figure[] = [];
