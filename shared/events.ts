@@ -11,7 +11,10 @@ export interface EventMap {
   laneRemoved: { name: string };
   /** One job changed state (queued, started, finished, cancelled, retried). */
   job: JobSummary;
-  /** Many jobs changed in one request (a large batch queued, cancelled or retried): re-read what you show of them. */
+  /**
+   * Many jobs changed at once: a large batch queued, cancelled or retried, or jobs of a shared
+   * lane moved on another engine. Re-read what you show of them.
+   */
   jobs: { ids: number[]; change: 'added' | 'changed' };
   /** A worker started, stopped or began draining: one ledger row. */
   scale: ScaleEvent;

@@ -34,6 +34,8 @@ export interface JobSummary {
   error: string | null;
   /** A failed attempt's retry waits until then (backoff); null when it may run as soon as there is room. */
   runAfter: number | null;
+  /** Shared lanes only: the machine whose engine ran (or runs) it, as that engine names itself. */
+  machine?: string;
 }
 
 /** An attempt that did not succeed, kept with its own error. */
@@ -62,8 +64,8 @@ export interface Job extends JobSummary {
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {
-  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter } = job;
-  return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter };
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine } = job;
+  return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...(machine === undefined ? {} : { machine }) };
 }
 
 /** The nudge: only present when raising the cap would help right now. */
@@ -127,6 +129,20 @@ export interface LaneStatus {
   workerMemoryBytes: number | null;
   /** When the machine, not its cap, holds it back: how many workers it may run now, and why. Null: only its cap. */
   limit: LaneLimit | null;
+  /** Present when the lane's queue is shared on Redis with other engines (docs/shared-lanes.md). */
+  shared?: SharedLaneStatus;
+}
+
+/** A shared lane's queue as this engine sees it. Counts in LaneStatus are the shared queue's; workers are this machine's. */
+export interface SharedLaneStatus {
+  /** Where the queue lives, without its password. */
+  redis: string;
+  /** Since when Redis cannot be reached (no new job is taken meanwhile); null while it can. */
+  unreachableSince: number | null;
+  /** Why, in the words of the connection, while it cannot. */
+  error: string | null;
+  /** Workers other engines of the lane run now, and on how many machines. */
+  elsewhere: { workers: number; machines: number };
 }
 
 /** Why Lanes runs fewer workers than it could: the machine's limit that binds. */

@@ -37,6 +37,10 @@ import { validate } from './validate.js';
 import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
 import { endJob, engineCgroup, removeCgroupTree } from '../worker/containment.js';
 import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
+import { LocalQueue } from './queues/local-queue.js';
+import { Queues } from './queues/queues.js';
+import { SharedLanes } from './queues/shared-host.js';
+import { engineIdentity } from './machine-name.js';
 
 export interface EngineOptions {
   /** Directory holding lanes.db, logs/, the lock. Created if missing. */
@@ -111,6 +115,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     const engine = new LanesEngine(options, db, lock, machine, tickMs, startedAt, cgroupBase);
     late.fleet = engine.fleetForMachine;
     late.engine = engine;
+    await engine.begin();
     return engine;
   } catch (e) {
     machine?.stop();
@@ -126,6 +131,8 @@ class LanesEngine implements Engine {
   private readonly fleet: Fleet;
   private readonly counts: JobCounts;
   private readonly jobs: JobStore;
+  private readonly lanes: LaneStore;
+  private readonly shared: SharedLanes;
   private readonly publisher!: LanePublisher;
   private readonly board!: StatusBoard;
   private readonly recent!: RecentFiguresBoard;
@@ -154,6 +161,7 @@ class LanesEngine implements Engine {
     });
     this.counts = new JobCounts(db);
     const lanes = new LaneStore(db, this.counts);
+    this.lanes = lanes;
     const jobs = new JobStore(db, this.counts, join(options.dataDir, 'lanes.db-wal'));
     this.jobs = jobs;
     const queries = new JobQueries(db);
@@ -165,18 +173,33 @@ class LanesEngine implements Engine {
       const base = join(this.dataDir, 'logs', String(jobId));
       return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` };
     };
+    const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
+    const me = engineIdentity(options.dataDir, log);
+    this.shared = new SharedLanes(queues, {
+      ...me,
+      logPaths,
+      jobChanged: (job) => this.events.emit('job', job),
+      jobsChangedElsewhere: (ids) => this.events.emit('jobs', { ids, change: 'changed' }),
+      workArrived: (lane) => this.fleet.sharedWorkArrived(lane),
+      cancelHere: (jobId) => this.fleet.cancel(jobId, options.cancelGraceMs ?? 5_000),
+      changed: () => this.publisher.soon(),
+      log,
+    });
+    // Counts of every lane, shared ones as their queue last said.
+    const laneCounts = { list: () => lanes.list(), allCounts: () => queues.allCounts() };
 
     this.fleet = new Fleet({
       machine,
       tickMs,
-      jobs,
-      lanes,
+      queues,
+      lanes: laneCounts,
       ledger: scaleLedger,
       launcher: options.launcher ?? nodeLauncher,
       entry: options.workerEntry ?? defaultWorkerEntry,
       heartbeatMs: options.heartbeatMs ?? 5_000,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
       cgroupBase,
+      jobEnv: { LANES_MACHINE: me.machine },
       logPaths,
       log,
       jobChanged: (job) => this.events.emit('job', job),
@@ -192,8 +215,9 @@ class LanesEngine implements Engine {
       dataDir: this.dataDir,
       startedAt,
       version: appVersion,
-      lanes,
-      jobs,
+      lanes: { ...laneCounts, find: (name) => lanes.find(name) },
+      jobs: queues,
+      shared: (lane) => queues.sharedLane(lane)?.status(),
       events: this.events,
       timeline,
       fleet: this.fleet,
@@ -204,6 +228,8 @@ class LanesEngine implements Engine {
       cancelGraceMs: options.cancelGraceMs ?? 5_000,
       jobs,
       queries,
+      queues,
+      shared: this.shared,
       lanes,
       ledger,
       events: this.events,
@@ -216,6 +242,11 @@ class LanesEngine implements Engine {
     this.handlers = { ...jobHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...holdHandlers(context) };
     scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);
     for (const job of recovered) this.events.emit('job', job);
+  }
+
+  /** Shared lanes start connecting (in the background: a Redis that is away does not hold the start), then the sizer runs. */
+  async begin(): Promise<void> {
+    await this.shared.openAll(this.lanes.list());
     this.fleet.start();
   }
 
@@ -271,6 +302,7 @@ class LanesEngine implements Engine {
       this.hold.stop();
       this.machine.stop();
       await this.fleet.shutdown(options.graceMs ?? 10_000);
+      await this.shared.closeAll();
       this.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');
       this.timeline.close(Date.now());
       if (this.cgroupBase) await removeCgroupTree(this.cgroupBase);

@@ -22,6 +22,7 @@ import { machineMeasures } from './machine.js';
 import { sizerPassMeasures } from './sizer-pass.js';
 import { manyLaneFigures } from './many-lanes.js';
 import { startRedis } from './redis.js';
+import { sharedLaneFigures } from './shared-lane.js';
 import { markdownTables, terminalLines } from './report.js';
 import type { Figure } from './stats.js';
 import { noopFigures, shellFigures } from './throughput.js';
@@ -51,6 +52,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['inside', 'sizer pass and event-loop blocks', () => inProcessFigures(50, size.queued, log)],
   ['idle', 'the idle engine', () => idleFigures(size.idle[0]!, size.idle[1]!)],
   ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
+  ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
 ];
 
 const figures: Figure[] = [];
@@ -66,7 +68,7 @@ try {
   }
 } finally {
   await bull.close();
-  await redis.stop();
+  await redis.remove();
 }
 const loadAtEnd = loadavg();
 

@@ -8,7 +8,7 @@ import type { CriticalStop } from '../machine/critical.js';
 import { workerCgroups } from '../machine/worker-meter.js';
 import { SizerLoop } from '../sizer/loop.js';
 import type { Observation } from '../sizer/policy.js';
-import type { JobStore } from '../store/jobs.js';
+import type { Queues } from '../queues/queues.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../status/lane-status.js';
 import { Heartbeat } from '../workers/heartbeat.js';
@@ -39,7 +39,8 @@ export interface FleetDeps {
   /** The machine's facts and limits: the ceiling, and what each lane's memory allows. */
   machine: Machine;
   tickMs: number;
-  jobs: JobStore;
+  /** Where each lane's jobs are queued: the local store, or a shared queue on Redis. */
+  queues: Queues;
   lanes: { list(): readonly LaneRow[]; allCounts(): ReadonlyMap<string, LaneCounts> };
   ledger: ScaleLedger;
   launcher: WorkerLauncher;
@@ -48,6 +49,8 @@ export interface FleetDeps {
   logCapBytes: number;
   /** The engine's cgroup for jobs, or null where the OS offers none. */
   cgroupBase: string | null;
+  /** Added to every worker's (and so every job's) environment. */
+  jobEnv: Record<string, string>;
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string; allPath: string };
   log(line: string): void;
   /** A job changed state: claimed, finished, or given back to the queue. */
@@ -73,7 +76,7 @@ export class Fleet implements FleetPort {
 
   constructor(private readonly d: FleetDeps) {
     this.pool = new Pool(
-      d.jobs,
+      d.queues,
       {
         now: Date.now,
         workerCommand: (lane) => {
@@ -90,6 +93,7 @@ export class Fleet implements FleetPort {
         },
         fleetChanged: () => {
           this.heartbeat.update();
+          this.tellSharedLanes();
           this.loop.poke();
           d.changed();
         },
@@ -102,7 +106,7 @@ export class Fleet implements FleetPort {
         },
         log: d.log,
       },
-      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase },
+      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase, jobEnv: d.jobEnv },
     );
     this.heartbeat = new Heartbeat(this.pool, d.heartbeatMs, Date.now, (w) => {
       d.log(`worker ${w.id} stopped answering; replacing it`);
@@ -161,7 +165,7 @@ export class Fleet implements FleetPort {
   async shutdown(graceMs: number): Promise<void> {
     this.loop.stop();
     this.sweep?.stop();
-    this.stopping = shutdown(this.pool, this.d.jobs, graceMs, this.d.log);
+    this.stopping = shutdown(this.pool, this.d.queues, graceMs, this.d.log);
     await this.stopping.done;
     this.heartbeat.stop();
   }
@@ -225,7 +229,7 @@ export class Fleet implements FleetPort {
 
   private observe(): Observation {
     const now = Date.now();
-    const inputs = { now, tickMs: this.d.tickMs, ceiling: Infinity, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.jobs.delayed(now) };
+    const inputs = { now, tickMs: this.d.tickMs, ceiling: Infinity, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.queues.delayed(now) };
     const seen = observe(inputs, this.pool, this.memory);
     const limits = this.d.machine.limits(
       seen.lanes.map((l) => ({ name: l.name, class: l.class, cap: l.cap, demand: Math.max(0, l.waiting) + l.busy.length, workers: [...l.idle, ...l.busy], leaving: l.leaving })),
@@ -247,6 +251,20 @@ export class Fleet implements FleetPort {
     // Every pass follows something that moved (work arrived, a worker came or went, a tick):
     // the lanes' status may show it even when the sizer had nothing to do.
     this.d.changed();
+  }
+
+  /** What this engine runs of each shared lane, for the other engines' nudges. */
+  private tellSharedLanes(): void {
+    for (const q of this.d.queues.sharedLanes()) {
+      const { workers, busy } = this.pool.laneWorkers(q.lane);
+      q.workersChanged(workers, busy);
+    }
+  }
+
+  /** New work in a shared lane seen from Redis (another engine queued it, Redis came back): idle workers pull. */
+  sharedWorkArrived(lane: string): void {
+    this.pool.wake(lane);
+    this.loop.poke();
   }
 
   /**

@@ -9,6 +9,8 @@ import type { JobStore } from '../store/jobs.js';
 import type { LaneRow, LaneStore } from '../store/lanes.js';
 import { notFound } from '../../../shared/errors.js';
 import type { Ledger } from '../store/ledger.js';
+import type { Queues } from '../queues/queues.js';
+import type { SharedLanes } from '../queues/shared-host.js';
 import type { Hold } from '../hold.js';
 
 /** A job's log files: each stream, and both together with a line between attempts. */
@@ -32,6 +34,9 @@ export interface RequestContext {
   readonly cancelGraceMs: number;
   readonly jobs: JobStore;
   readonly queries: JobQueries;
+  /** Where each lane's and each job's store is: requests about jobs go through it. */
+  readonly queues: Queues;
+  readonly shared: SharedLanes;
   readonly lanes: LaneStore;
   readonly ledger: Ledger;
   readonly events: EventHub;

@@ -1,12 +1,11 @@
 // The status board: what a person sees of the engine and its lanes, built from the stores, the
 // fleet and the recent figures, announced as lanes change (publisher.ts) and sampled into the
 // timeline. The engine wires it; request handlers read it.
-import type { MachineStatus, Paused, Status } from '../../../shared/model.js';
+import type { MachineStatus, Paused, SharedLaneStatus, Status } from '../../../shared/model.js';
 import type { MachineLimits } from '../machine/limits.js';
 import type { EventHub } from '../event-hub.js';
 import type { StatusBoard } from '../requests/context.js';
-import type { JobStore } from '../store/jobs.js';
-import type { LaneStore } from '../store/lanes.js';
+import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import { laneStatus, laneStatuses, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
 import { LanePublisher } from './publisher.js';
 import { RecentFiguresBoard } from './recent.js';
@@ -17,8 +16,11 @@ export interface BoardDeps {
   dataDir: string;
   startedAt: number;
   version: string;
-  lanes: LaneStore;
-  jobs: JobStore;
+  /** Each lane's counts from its own store: the local one, or its shared queue as last read. */
+  lanes: { list(): readonly LaneRow[]; find(name: string): LaneRow | undefined; allCounts(): ReadonlyMap<string, LaneCounts> };
+  jobs: { delayed(now: number): ReadonlyMap<string, { n: number; next: number }>; oldestQueuedAt(lane: string): number | undefined };
+  /** A shared lane's queue as last seen; undefined for a local lane. */
+  shared(lane: string): SharedLaneStatus | undefined;
   events: EventHub;
   timeline: TimelineSamples;
   fleet: {
@@ -55,6 +57,7 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     oldestQueuedAt: (lane) => d.jobs.oldestQueuedAt(lane),
     startsBlockedUntil: (lane) => d.fleet.startsBlockedUntil(lane),
     workerMemory: (lane) => d.fleet.costOf(lane),
+    shared: (lane) => d.shared(lane),
   };
   const publisher = new LanePublisher(() => laneStatuses(inputs(), lookups), d.events, d.timeline);
   const board: StatusBoard = {

@@ -1,7 +1,8 @@
 // What a person sees of each lane: its row and counts, the live worker counts, recent figures,
 // the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
-import type { LaneLimit, LaneStatus } from '../../../shared/model.js';
+import type { LaneLimit, LaneStatus, SharedLaneStatus } from '../../../shared/model.js';
 import type { LaneLimit as MachineLaneLimit } from '../machine/limits.js';
+import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { heldByCap } from '../sizer/wants.js';
@@ -39,6 +40,8 @@ export interface StatusLookups {
   startsBlockedUntil(lane: string): number | null;
   /** What one of its workers typically holds (bytes); null until measured. */
   workerMemory(lane: string): number | null;
+  /** A shared lane's queue as last seen; undefined for a local lane. */
+  shared?(lane: string): SharedLaneStatus | undefined;
 }
 
 const NO_JOBS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
@@ -99,6 +102,11 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     workerMemoryBytes: lookups.workerMemory(lane.name),
     limit: heldByMachine(lane.cap, inputs.ceiling, machine),
   };
+  const shared = lookups.shared?.(lane.name);
+  if (shared) {
+    status.shared = shared;
+    status.nudge = withElsewhere(status.nudge, shared.elsewhere);
+  }
   return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
 }
 

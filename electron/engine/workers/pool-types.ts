@@ -70,4 +70,6 @@ export interface PoolOptions {
   stopTimeoutMs: number;
   /** The engine's cgroup for jobs, or null where the OS offers none (containment.ts). */
   cgroupBase: string | null;
+  /** Added to every worker's environment, and so to its jobs' (LANES_MACHINE). */
+  jobEnv: Record<string, string>;
 }
