@@ -33,6 +33,8 @@ export interface Found {
 /** `lanes` in command position: at the start, after `$(`, `&&`, `||`, `|`, `;` or `&`; maybe via npx. */
 const INVOCATION = /(?:^|\$\(|&&|\|\||[|;&])\s*(?:npx\s+)?lanes\s/;
 const SYNOPSIS = /[[…]|\\\||\.\.\.| \| /;
+/** In a shell block a pipe is a pipe: only brackets around options and ellipses mark a synopsis there. */
+const FENCED_SYNOPSIS = /\[-|\[\/|…|\|[a-z]+\]/;
 const SHELL_FENCES = new Set(['', 'sh', 'bash', 'shell', 'console']);
 
 const exitsOf = (line: string): number => Number(/#.*\bexits (\d)\b/.exec(line)?.[1] ?? 0);
@@ -69,7 +71,9 @@ export function fromMarkdown(text: string, file: string): Found {
       return;
     }
     if (fence) {
-      if (SHELL_FENCES.has(fence.lang) && INVOCATION.test(raw)) fence.examples.push({ where: `${file}:${i + 1}`, line: raw.trim(), exits: exitsOf(raw) });
+      const example = { where: `${file}:${i + 1}`, line: raw.trim(), exits: exitsOf(raw) };
+      // A command's shape shown in a block ("[--class cpu|ml]", "[/DB]"): checked, not typed.
+      if (SHELL_FENCES.has(fence.lang) && INVOCATION.test(raw)) (FENCED_SYNOPSIS.test(raw) ? found.synopses : fence.examples).push(example);
       outside.push('');
       return;
     }

@@ -11,10 +11,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../electron/cli/program.js';
 import type { JobPage } from '../../shared/model.js';
 import { ROOT, startDaemon, type TestDaemon } from '../support/daemon.js';
+import { startRedis, type RedisServer } from '../support/redis.js';
 import { collect, commandsOf, fromMarkdown, type Example, type Sequence } from './doc-examples.js';
 
 /** Docs written by the benchmarks: their `lanes …` name what was timed, they are not instructions. */
@@ -26,6 +27,8 @@ const GENERATED: Record<string, string> = {
 /** The placeholders the docs use, and what stands in for them here. */
 const PLACEHOLDERS: [RegExp, (w: World) => string][] = [
   [/--port N\b/g, (w) => `--port ${w.port}`],
+  // docs/shared-lanes.md's server: a redis-server of the test's own, with the password the page shows.
+  [/@server:6379\b/g, () => `@127.0.0.1:${redis!.port}`],
   [/\bID\b/g, (w) => String(w.jobId)], // a job that exists and succeeded
   [/\bLANE\b/g, () => 'worker'],
   [/\bFILE\b/g, () => 'jobs.txt'], // one command line per line
@@ -206,7 +209,18 @@ function synopsisProblems(e: Example): string[] {
   return words.filter((w) => /^--[a-z]/.test(w) && !known.has(w)).map((w) => `${e.where}: \`${e.line}\`: \`lanes ${name}\` has no option ${w}`);
 }
 
+/** The Redis that docs/shared-lanes.md's examples join (started once for the file). */
+let redis: RedisServer | null = null;
+const REDIS_PASSWORD = 'a-long-random-password';
+
 describe('every documented `lanes` command works as written', () => {
+  beforeAll(async () => {
+    redis = await startRedis({ password: REDIS_PASSWORD });
+  });
+  afterAll(async () => {
+    await redis?.remove();
+  });
+
   it('finds the examples where a reader sees them', () => {
     const lines = [...sequences.flatMap((s) => s.examples), ...inline].map((e) => `${e.where.split(':')[0]}  ${e.line}`);
     expect(lines).toContainEqual(expect.stringMatching(/^README\.md {2}npx lanes cap worker 3/));
@@ -271,7 +285,9 @@ describe('every documented `lanes` command works as written', () => {
   it('inline examples run (each once), against one engine', async () => {
     const once = new Map<string, Example>();
     for (const e of inline) if (!isName(e) && !NEVER_RETURNS.test(e.line) && !once.has(e.line)) once.set(e.line, e);
-    await runSequence({ where: 'inline', examples: [...once.values()] }, async (w) => {
+    // The lane the shared-lanes page queues into, here a local one: joining Redis is its fenced examples' part.
+    const setup: Example = { where: 'setup', line: 'lanes lane add render --cap 1', exits: 0 };
+    await runSequence({ where: 'inline', examples: [setup, ...once.values()] }, async (w) => {
       // A broken example is caught, not passed over.
       const { ran } = await runInShell([{ where: 'canary', line: 'lanes cap no-such-lane 3', exits: 0 }], w);
       expect(failures(ran)).toEqual(['canary: `lanes cap no-such-lane 3` exited 1, documented 0']);
