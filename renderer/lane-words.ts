@@ -75,10 +75,3 @@ export function lanesSummary(lanes: readonly LaneStatus[]): string {
   if (nudges > 0) parts.push(nudges === 1 ? '1 lane could run faster' : `${plural(nudges, 'lane')} could run faster`);
   return parts.join(' · ');
 }
-
-/** What the nudge's estimate says a higher cap buys: "at cap 1 about 38 min; at 4 about 10 min". */
-export function nudgeEstimate(lane: Pick<LaneStatus, 'cap' | 'nudge'>): string | null {
-  const n = lane.nudge;
-  if (!n?.estimate) return null;
-  return `At cap ${lane.cap}: ${aboutDuration(n.estimate.atCapMs)}; at ${n.suggestedCap}: ${aboutDuration(n.estimate.atSuggestedMs)}.`;
-}

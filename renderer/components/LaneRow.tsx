@@ -1,13 +1,13 @@
 // One lane on one line: its state (and, when it runs nothing, why; when it has a pace, when what
 // it holds will be done), its workers, its cap and its numbers. Only when raising the cap would
-// help right now does the row grow a second, slim line: the engine's nudge, what the higher cap
-// buys, the one click that acts on it, and "Not now" for a person who has decided otherwise. A
+// help right now does the row grow a second, slim line: the engine's nudge (with what the higher
+// cap buys), the one click that acts on it, and "Not now" for a person who has decided otherwise. A
 // failed count opens those jobs.
 import { dismissCapError, setCap, setJobFilter } from '../actions';
 import { snoozeNudge } from '../commands';
 import { DEFAULT_LANE } from '../../shared/limits';
 import { formatCount, formatRate, MOOD_WORDS } from '../format';
-import { classHint, laneEta, laneReason, laneWait, nudgeEstimate } from '../lane-words';
+import { classHint, laneEta, laneReason, laneWait } from '../lane-words';
 import { useLanes } from '../stores/lanes';
 import { CapStepper } from './CapStepper';
 import { useSecondClock } from '../stores/clock';
@@ -37,7 +37,6 @@ export function LaneRow({ name }: { name: string }) {
   const reason = laneReason({ ...lane, cap }, now, paused);
   const eta = laneEta(lane);
   const wait = laneWait(lane, now);
-  const estimate = nudge ? nudgeEstimate(lane) : null;
 
   return (
     <li className={`lane lane-${lane.mood}${nudge ? ' lane-nudged' : ''}`} aria-labelledby={titleId} data-lane={name}>
@@ -118,15 +117,8 @@ export function LaneRow({ name }: { name: string }) {
           <span className="nudge-icon" aria-hidden="true">
             ↑
           </span>
-          <span className="lane-line-text">
-            {nudge.text}
-            {estimate && (
-              <span className="nudge-estimate" data-testid="nudge-estimate">
-                {' '}
-                {estimate}
-              </span>
-            )}
-          </span>
+          {/* The engine's words say what the higher cap buys, once there is a pace to go by. */}
+          <span className="lane-line-text">{nudge.text}</span>
           <button type="button" className="button button-primary button-small" onClick={() => void setCap(name, nudge.suggestedCap)}>
             Raise to {nudge.suggestedCap}
           </button>

@@ -4,7 +4,7 @@
 import { describe, expect, it as test } from 'vitest';
 import type { JobState, JobSummary, LaneStatus } from '../../shared/model.js';
 import { formatElapsed, isCancelling, outcomeOf, preferredStream, ranText, settleCancels, tookText } from '../../renderer/job-words.js';
-import { classHint, laneEta, laneReason, lanesSummary, laneWait, nudgeEstimate } from '../../renderer/lane-words.js';
+import { classHint, laneEta, laneReason, lanesSummary, laneWait } from '../../renderer/lane-words.js';
 import { ledgerLane, reasonWords } from '../../renderer/format.js';
 import { splitWords } from '../../shared/format.js';
 import { EMPTY_LOG, logForState } from '../../renderer/stores/jobs.js';
@@ -108,12 +108,6 @@ describe('lanes', () => {
     expect(laneWait(lane({ oldestQueuedAt: now - 125_000, medianWaitMs: 11_000 }), now).text).toBe('2 min 5 s');
     expect(laneWait(lane({ medianWaitMs: 11_000 }), now).text).toBe('11 s');
     expect(laneWait(lane(), now).text).toBe('—');
-  });
-
-  test('the nudge says what the higher cap buys, once there is a pace', () => {
-    const nudge = { text: 'n', waiting: 400, busy: 1, ceiling: 7, suggestedCap: 4, estimate: { atCapMs: 40 * 60_000, atSuggestedMs: 10 * 60_000 } };
-    expect(nudgeEstimate(lane({ cap: 1, nudge }))).toBe('At cap 1: about 40 min; at 4: about 10 min.');
-    expect(nudgeEstimate(lane({ cap: 1, nudge: { ...nudge, estimate: null } }))).toBeNull();
   });
 
   test('the ledger says which way a cap went, and names the engine’s own starts and stops', () => {
