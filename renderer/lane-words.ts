@@ -18,7 +18,7 @@ export function laneReason(lane: LaneStatus, now: number, paused: Paused | null 
   if (lane.cap === 0) {
     // The built-in ml lane starts off on purpose (a model can take gigabytes): say so, or a person
     // reads "Off" as broken.
-    if (lane.class === 'ml' && lane.workerCommand === null) return 'cap 0 — ml lanes start off; raise the cap to run its jobs';
+    if (lane.class === 'ml' && lane.workerCommand === null) return 'ml lanes start off — raise the cap to run jobs';
     return 'cap 0 — raise the cap to run its jobs';
   }
   if (lane.waiting === 0 && lane.delayed > 0) return `${plural(lane.delayed, 'retry', 'retries')} waiting to run again`;

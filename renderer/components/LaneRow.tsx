@@ -35,7 +35,8 @@ export function LaneRow({ name }: { name: string }) {
   const nudge = lane.nudge && cap < lane.nudge.suggestedCap ? lane.nudge : null;
   // A pending cap above 0 is the answer to "cap 0": say nothing stale meanwhile.
   const reason = laneReason({ ...lane, cap }, now, paused);
-  const eta = laneEta(lane);
+  // Paused, nothing starts: a time to clear at the pace before the pause would mislead.
+  const eta = paused ? null : laneEta(lane);
   const wait = laneWait(lane, now);
 
   return (

@@ -94,7 +94,7 @@ describe('lanes', () => {
   });
 
   test('an ml lane off by default, and a paused one, say so and until when', () => {
-    expect(laneReason(lane({ name: 'ml', class: 'ml', cap: 0, mood: 'off' }), now)).toBe('cap 0 — ml lanes start off; raise the cap to run its jobs');
+    expect(laneReason(lane({ name: 'ml', class: 'ml', cap: 0, mood: 'off' }), now)).toBe('ml lanes start off — raise the cap to run jobs');
     expect(laneReason(lane({ mood: 'paused', waiting: 3 }), now, { since: now - 1, until: null })).toBe('all work paused until you resume');
     expect(laneReason(lane({ mood: 'paused' }), now, { since: now - 1, until: now + 3_600_000 })).toMatch(/^all work paused until \d/);
     // Off is off, paused or not: the cap is the nearer reason.

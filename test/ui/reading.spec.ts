@@ -22,7 +22,7 @@ test('a backlog shows its oldest wait at once, and "N left, about T" once there 
 test('the built-in ml lane says why it is off', async ({ lanes: page }) => {
   const ml = laneRow(page, 'ml');
   await expect(ml.getByTestId('mood')).toHaveText('Off');
-  await expect(ml.getByTestId('lane-reason')).toHaveText('cap 0 — ml lanes start off; raise the cap to run its jobs');
+  await expect(ml.getByTestId('lane-reason')).toHaveText('ml lanes start off — raise the cap to run jobs');
 });
 
 test('a persistent worker’s load shows apart from its first job’s run', async ({ lanes: page, daemon }) => {
