@@ -175,6 +175,8 @@ test.describe('a day’s control, at 100 %', () => {
       await shoot(page, 'search-oldest');
       await page.getByRole('searchbox', { name: 'Search commands' }).fill('');
       await page.getByRole('radio', { name: 'Newest' }).click();
+      await expect(page.getByRole('grid')).toHaveAttribute('aria-label', 'Jobs, newest first');
+      await expect(page.getByTestId('job-count')).toHaveText(/jobs$/);
 
       // Ticked jobs, and the bar that acts on them.
       const rows = page.locator('[data-job-id]');
