@@ -2,8 +2,8 @@
 """A persistent Lanes worker: load once, answer one JSON line per job.
 
 Start-up is where a real worker would load its model (seconds, gigabytes); here it builds a
-small stop-word "model" so the example runs anywhere with Python 3. Each job's payload is
-{"text": "..."}; the answer is word statistics. See docs/worker-protocol.md.
+small stop-word "model" so the example runs anywhere with Python 3, then says {"ready": true}.
+Each job's payload is {"text": "..."}; the answer is word statistics. See docs/worker-protocol.md.
 
     lanes lane add words --class ml --cap 1 --worker-command python3 examples/word_stats_worker.py
     lanes add --lane words --payload '{"text": "the cat sat on the mat"}'
@@ -44,6 +44,9 @@ def handle(payload):
 
 
 def main():
+    # Loaded: saying so lets Lanes show the load time apart from the first job's own time.
+    sys.stdout.write(json.dumps({"ready": True}) + "\n")
+    sys.stdout.flush()
     for line in sys.stdin:
         job = json.loads(line)
         try:

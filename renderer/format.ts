@@ -69,6 +69,7 @@ export const REASON_WORDS: Record<ScaleReason, string> = {
   budget: 'Machine budget',
   turn: 'Took turns',
   pause: 'All work paused',
+  machine: 'Machine limit',
   crash: 'Worker crashed',
   unresponsive: 'Stopped answering',
   shutdown: 'Engine stopping',

@@ -28,14 +28,14 @@ export function preferredStream(state: JobState | undefined): LogChunk['stream']
 
 /**
  * How long it ran, and apart from that how long it waited for its worker to load (a persistent
- * lane's first job): the engine's start and finish span both, so the load is taken out of the run.
+ * lane's first job). The engine counts the job as started once the command had loaded, so the
+ * run is start to finish and the load is told beside it, never inside it.
  */
 export function ranText(job: Pick<Job, 'startedAt' | 'finishedAt' | 'loadMs'>, now: number): string {
   if (job.startedAt === null) return '';
   if (job.finishedAt === null) return `running for ${formatElapsed(now - job.startedAt)}`;
-  const load = job.loadMs ?? 0;
-  const ran = `ran ${formatDuration(Math.max(0, job.finishedAt - job.startedAt - load))}`;
-  return load > 0 ? `${ran}, after ${formatDuration(load)} loading its worker` : ran;
+  const ran = `ran ${formatDuration(job.finishedAt - job.startedAt)}`;
+  return job.loadMs !== null && job.loadMs > 0 ? `${ran}, after ${formatDuration(job.loadMs)} loading its worker` : ran;
 }
 
 /** A cancel sent and not yet seen through: shown only while the job still looks unfinished. */

@@ -12,6 +12,8 @@ export type ErrorCode =
   /** The engine this client knew is gone (it restarted); this client cannot reach the new one. */
   | 'gone'
   | 'unavailable'
+  /** A shared lane's queue is on a Redis the engine cannot reach now: nothing was done (docs/shared-lanes.md). */
+  | 'queue_unreachable'
   | 'insufficient_storage'
   | 'internal';
 
@@ -33,6 +35,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   gone: 410,
   internal: 500,
   unavailable: 503,
+  queue_unreachable: 503,
   insufficient_storage: 507,
 };
 

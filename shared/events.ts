@@ -3,7 +3,7 @@
 // runs of the engine (see EventHub), so a client that reconnects asks for what it missed by the
 // last number it saw, over any transport, and a number from an earlier run is plainly not one
 // of this run's.
-import type { JobSummary, LaneStatus, Paused, ScaleEvent } from './model.js';
+import type { JobSummary, LaneStatus, MachineStatus, Paused, ScaleEvent } from './model.js';
 
 export interface EventMap {
   /** A lane's status moved (workers, waiting, cap, mood, nudge …). */
@@ -11,12 +11,17 @@ export interface EventMap {
   laneRemoved: { name: string };
   /** One job changed state (queued, started, finished, cancelled, retried). */
   job: JobSummary;
-  /** Many jobs changed in one request (a large batch queued, cancelled or retried): re-read what you show of them. */
+  /**
+   * Many jobs changed at once: a large batch queued, cancelled or retried, or jobs of a shared
+   * lane moved on another engine. Re-read what you show of them.
+   */
   jobs: { ids: number[]; change: 'added' | 'changed' };
   /** A worker started, stopped or began draining: one ledger row. */
   scale: ScaleEvent;
   /** All work was paused or resumed. */
   paused: { paused: Paused | null };
+  /** The machine's limits moved (the effective ceiling, what binds it, the person at it, power): Status.machine. */
+  machine: MachineStatus;
 }
 
 export type EventName = keyof EventMap;

@@ -34,6 +34,8 @@ export interface JobSummary {
   error: string | null;
   /** A failed attempt's retry waits until then (backoff); null when it may run as soon as there is room. */
   runAfter: number | null;
+  /** Shared lanes only: the machine whose engine ran (or runs) it, as that engine names itself. */
+  machine?: string;
 }
 
 /** An attempt that did not succeed, kept with its own error. */
@@ -62,8 +64,8 @@ export interface Job extends JobSummary {
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {
-  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter } = job;
-  return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter };
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine } = job;
+  return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...(machine === undefined ? {} : { machine }) };
 }
 
 /** The nudge: only present when raising the cap would help right now. */
@@ -123,6 +125,52 @@ export interface LaneStatus {
   nudge: Nudge | null;
   /** Its worker command keeps dying as it starts: no new worker before this moment. Null: none held back. */
   startsBlockedUntil: number | null;
+  /** What one of its workers typically holds in memory, with all it runs (bytes); null until measured. */
+  workerMemoryBytes: number | null;
+  /** When the machine, not its cap, holds it back: how many workers it may run now, and why. Null: only its cap. */
+  limit: LaneLimit | null;
+  /** Present when the lane's queue is shared on Redis with other engines (docs/shared-lanes.md). */
+  shared?: SharedLaneStatus;
+}
+
+/** A shared lane's queue as this engine sees it. Counts in LaneStatus are the shared queue's; workers are this machine's. */
+export interface SharedLaneStatus {
+  /** Where the queue lives, without its password. */
+  redis: string;
+  /** Since when Redis cannot be reached (no new job is taken meanwhile); null while it can. */
+  unreachableSince: number | null;
+  /** Why, in the words of the connection, while it cannot. */
+  error: string | null;
+  /** Workers other engines of the lane run now, and on how many machines. */
+  elsewhere: { workers: number; machines: number };
+}
+
+/** Why Lanes runs fewer workers than it could: the machine's limit that binds. */
+export type LimitReason = 'cores' | 'container' | 'memory' | 'battery' | 'in-use' | 'load';
+
+export interface LaneLimit {
+  workers: number;
+  by: LimitReason;
+  /** In words: "memory for 3 of these, about 410 MB each". */
+  text: string;
+}
+
+/** The machine as the sizer sees it now. */
+export interface MachineStatus {
+  /** Logical cores (or LANES_CORES). */
+  cores: number;
+  /** What the cores (or the container's CPU quota) allow alone: one kept free. */
+  coreCeiling: number;
+  /** Bytes Lanes' workers may use between them now (LANES_MEMORY, or a share of what is free). */
+  memoryBytes: number;
+  power: 'ac' | 'battery' | 'unknown';
+  /** Someone is using the computer; null where nobody can tell (a headless daemon). */
+  personActive: boolean | null;
+  /** The effective ceiling: the lowest of the limits. */
+  ceiling: number;
+  limitedBy: LimitReason;
+  /** In words: "quiet: on battery". */
+  text: string;
 }
 
 /**
@@ -141,7 +189,9 @@ export interface Paused {
 }
 
 export interface Status extends Snapshot {
+  /** The most workers all lanes together may run now (machine.ceiling). */
   ceiling: number;
+  machine: MachineStatus;
   /** Held by a person; null when not. */
   paused: Paused | null;
   /** Worker processes alive across all lanes. */
@@ -155,9 +205,10 @@ export interface Status extends Snapshot {
 
 /**
  * Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped
- * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole).
+ * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole); `machine`: the machine's limits
+ * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
  */
-export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
+export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
 
 export interface ScaleEvent {
   id: number;

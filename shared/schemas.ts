@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { JOB_STATES } from './model.js';
 import { jsonProblem } from './json-limits.js';
+import { parseRedisUrl } from './redis-url.js';
 import {
   BATCH_MAX,
   CAP_MAX,
@@ -97,6 +98,18 @@ const addJob = z
     if (payload) ctx.addIssue({ code: 'custom', path: ['payload'], message: `the payload ${payload}` });
   });
 
+/** Where a lane's queue lives, when not in this engine's own store: shared on Redis (docs/shared-lanes.md). */
+const sharedQueue = z
+  .object({
+    redis: z.string().superRefine((text, ctx) => {
+      const parsed = parseRedisUrl(text);
+      if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+    }),
+    /** A Redis beyond this machine without a password: anyone who reaches it runs commands here. */
+    insecure: z.boolean().optional(),
+  })
+  .strict();
+
 const empty = z.object({}).strict();
 
 /** Jobs named one by one, or chosen by lane and state; not neither (that would be every job). */
@@ -169,6 +182,8 @@ export const inputs = {
       workerCwd: text.pipe(z.string().min(1)).optional(),
       /** The timeout of its jobs that do not set their own. */
       timeoutSeconds: timeoutSeconds.optional(),
+      /** Its queue is shared with other engines on this Redis; default: this engine's own store. */
+      queue: sharedQueue.optional(),
     })
     .strict(),
   /** `cancel`: cancel what the lane still holds first, instead of refusing. */

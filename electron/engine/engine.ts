@@ -6,7 +6,11 @@ import type { Status } from '../../shared/model.js';
 import { conflict } from '../../shared/errors.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { appVersion, migrationsDir, workerEntry as defaultWorkerEntry } from '../paths/app-files.js';
-import { detectCores, machineCeiling, tickFromEnv } from './ceiling.js';
+import { sampleFromEnv, tickFromEnv } from './ceiling.js';
+import { Machine } from './machine/machine.js';
+import type { DesktopSignals } from './machine/facts.js';
+import type { MachineReaders } from './machine/watcher.js';
+import { LaneCosts } from './store/lane-costs.js';
 import { EventHub } from './event-hub.js';
 import { Fleet } from './fleet/fleet.js';
 import { ScaleLedger } from './fleet/ledger.js';
@@ -33,12 +37,24 @@ import { validate } from './validate.js';
 import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
 import { endJob, engineCgroup, removeCgroupTree } from '../worker/containment.js';
 import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
+import { LocalQueue } from './queues/local-queue.js';
+import { Queues } from './queues/queues.js';
+import { SharedLanes } from './queues/shared-host.js';
+import { engineIdentity } from './machine-name.js';
 
 export interface EngineOptions {
   /** Directory holding lanes.db, logs/, the lock. Created if missing. */
   dataDir: string;
-  /** Logical core count; default: LANES_CORES, else systeminformation. Ceiling = cores − 1, ≥ 1. */
+  /** Logical core count; default: LANES_CORES, else systeminformation. Ceiling = cores − 1, ≥ 1, lower when the machine's limits say so. */
   cores?: number;
+  /** The desktop's powerMonitor, adapted (the shell passes it); none under `lanes daemon`. */
+  desktop?: DesktopSignals | null;
+  /** Where the machine's facts come from (LANES_MEMORY, LANES_POWER…); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** How often the machine is read; default LANES_SAMPLE_MS, else 15 000. */
+  sampleMs?: number;
+  /** Tests replace some of the machine's readers (fixtures for cgroups, memory). */
+  machineReaders?: Partial<MachineReaders>;
   /** Sizer tick; default: LANES_TICK_MS, else 60 000. */
   tickMs?: number;
   /** How worker processes are started; default: forked Node children. */
@@ -62,6 +78,7 @@ export interface EngineOptions {
 
 export interface Engine {
   readonly dataDir: string;
+  /** The most workers all lanes together may run now. */
   readonly ceiling: number;
   readonly startedAt: number;
   readonly events: EventHub;
@@ -77,14 +94,31 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   privateSubdir(join(options.dataDir, 'logs'));
   const startedAt = Date.now();
   const tickMs = options.tickMs ?? tickFromEnv();
-  const cores = options.cores ?? (await detectCores());
+  const sampleMs = options.sampleMs ?? sampleFromEnv(options.env);
   const lock = acquireLock(options.dataDir, startedAt);
+  let machine: Machine | null = null;
   try {
     const db = openDatabase(options.dataDir, migrationsDir);
     for (const file of ['lanes.db', 'lanes.db-wal', 'lanes.db-shm', 'engine.lock']) makePrivate(join(options.dataDir, file));
     const cgroupBase = options.cgroups === false ? null : await engineCgroup();
-    return new LanesEngine(options, db, lock, machineCeiling(cores), tickMs, startedAt, cgroupBase);
+    // The fleet is made after the machine's first reading; until then the machine sees no workers.
+    const late: { fleet: Fleet | null; engine: LanesEngine | null } = { fleet: null, engine: null };
+    const log = options.log ?? defaultLog;
+    machine = await Machine.open({
+      watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs, readers: options.machineReaders, log },
+      costs: new LaneCosts(db),
+      workers: () => late.fleet?.liveWorkers() ?? [],
+      moved: () => late.engine?.machineMoved(),
+      critical: (stop) => late.fleet?.criticalStop(stop),
+      log,
+    });
+    const engine = new LanesEngine(options, db, lock, machine, tickMs, startedAt, cgroupBase);
+    late.fleet = engine.fleetForMachine;
+    late.engine = engine;
+    await engine.begin();
+    return engine;
   } catch (e) {
+    machine?.stop();
     lock.release();
     throw e;
   }
@@ -97,6 +131,8 @@ class LanesEngine implements Engine {
   private readonly fleet: Fleet;
   private readonly counts: JobCounts;
   private readonly jobs: JobStore;
+  private readonly lanes: LaneStore;
+  private readonly shared: SharedLanes;
   private readonly publisher!: LanePublisher;
   private readonly board!: StatusBoard;
   private readonly recent!: RecentFiguresBoard;
@@ -105,12 +141,13 @@ class LanesEngine implements Engine {
   private readonly scaleLedger: ScaleLedger;
   private readonly handlers;
   private stopping: Promise<void> | null = null;
+  private machineSaid = '';
 
   constructor(
     private readonly options: EngineOptions,
     private readonly db: Db,
     private readonly lock: EngineLock,
-    readonly ceiling: number,
+    private readonly machine: Machine,
     tickMs: number,
     readonly startedAt: number,
     private readonly cgroupBase: string | null,
@@ -124,6 +161,7 @@ class LanesEngine implements Engine {
     });
     this.counts = new JobCounts(db);
     const lanes = new LaneStore(db, this.counts);
+    this.lanes = lanes;
     const jobs = new JobStore(db, this.counts, join(options.dataDir, 'lanes.db-wal'));
     this.jobs = jobs;
     const queries = new JobQueries(db);
@@ -135,18 +173,33 @@ class LanesEngine implements Engine {
       const base = join(this.dataDir, 'logs', String(jobId));
       return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` };
     };
+    const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
+    const me = engineIdentity(options.dataDir, log);
+    this.shared = new SharedLanes(queues, {
+      ...me,
+      logPaths,
+      jobChanged: (job) => this.events.emit('job', job),
+      jobsChangedElsewhere: (ids) => this.events.emit('jobs', { ids, change: 'changed' }),
+      workArrived: (lane) => this.fleet.sharedWorkArrived(lane),
+      cancelHere: (jobId) => this.fleet.cancel(jobId, options.cancelGraceMs ?? 5_000),
+      changed: () => this.publisher.soon(),
+      log,
+    });
+    // Counts of every lane, shared ones as their queue last said.
+    const laneCounts = { list: () => lanes.list(), allCounts: () => queues.allCounts() };
 
     this.fleet = new Fleet({
-      ceiling,
+      machine,
       tickMs,
-      jobs,
-      lanes,
+      queues,
+      lanes: laneCounts,
       ledger: scaleLedger,
       launcher: options.launcher ?? nodeLauncher,
       entry: options.workerEntry ?? defaultWorkerEntry,
       heartbeatMs: options.heartbeatMs ?? 5_000,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
       cgroupBase,
+      jobEnv: { LANES_MACHINE: me.machine },
       logPaths,
       log,
       jobChanged: (job) => this.events.emit('job', job),
@@ -158,13 +211,13 @@ class LanesEngine implements Engine {
     const timeline = new TimelineSamples(db);
     this.timeline = timeline;
     ({ board: this.board, publisher: this.publisher, recent: this.recent } = createStatusBoard({
-      ceiling,
       tickMs,
       dataDir: this.dataDir,
       startedAt,
       version: appVersion,
-      lanes,
-      jobs,
+      lanes: { ...laneCounts, find: (name) => lanes.find(name) },
+      jobs: queues,
+      shared: (lane) => queues.sharedLane(lane)?.status(),
       events: this.events,
       timeline,
       fleet: this.fleet,
@@ -172,10 +225,11 @@ class LanesEngine implements Engine {
     }));
 
     const context: RequestContext = {
-      ceiling,
       cancelGraceMs: options.cancelGraceMs ?? 5_000,
       jobs,
       queries,
+      queues,
+      shared: this.shared,
       lanes,
       ledger,
       events: this.events,
@@ -188,11 +242,36 @@ class LanesEngine implements Engine {
     this.handlers = { ...jobHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...holdHandlers(context) };
     scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);
     for (const job of recovered) this.events.emit('job', job);
+  }
+
+  /** Shared lanes start connecting (in the background: a Redis that is away does not hold the start), then the sizer runs. */
+  async begin(): Promise<void> {
+    await this.shared.openAll(this.lanes.list());
     this.fleet.start();
   }
 
   get dataDir(): string {
     return this.options.dataDir;
+  }
+
+  /** A new reading of the machine: the sizer looks again, and a change in its limits is announced. */
+  machineMoved(): void {
+    if (this.stopping) return;
+    this.fleet.machineMoved();
+    const now = this.fleet.machineStatus();
+    const key = JSON.stringify(now);
+    if (key === this.machineSaid) return;
+    this.machineSaid = key;
+    this.events.emit('machine', now);
+  }
+
+  get ceiling(): number {
+    return this.fleet.limits().ceiling;
+  }
+
+  /** What the machine's watcher asks of the fleet (the workers to measure, where to say it moved). */
+  get fleetForMachine(): Fleet {
+    return this.fleet;
   }
 
   async request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>> {
@@ -221,7 +300,9 @@ class LanesEngine implements Engine {
     this.stopping = (async () => {
       this.publisher.stop();
       this.hold.stop();
+      this.machine.stop();
       await this.fleet.shutdown(options.graceMs ?? 10_000);
+      await this.shared.closeAll();
       this.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');
       this.timeline.close(Date.now());
       if (this.cgroupBase) await removeCgroupTree(this.cgroupBase);

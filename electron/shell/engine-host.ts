@@ -7,6 +7,7 @@ import { inProcessTransport, type Engine, type WorkerLauncher } from '../engine/
 import { LanesClient } from '../../shared/client/client.js';
 import { coalesce } from './coalesce.js';
 import type { ShellStore } from './shell-state.js';
+import type { DesktopSignals } from '../engine/machine/facts.js';
 
 export interface EngineHost {
   /** The running engine, or null while starting, after a failure, or once stopped. */
@@ -31,6 +32,8 @@ const STATUS_COALESCE_MS = 250;
 export function createEngineHost(options: {
   dataDir: string;
   launcher: WorkerLauncher;
+  /** powerMonitor, adapted (desktop-signals.ts): the sizer sees the battery and the person at the machine. */
+  desktop?: DesktopSignals;
   store: ShellStore;
   log: (line: string) => void;
 }): EngineHost {
@@ -51,7 +54,7 @@ export function createEngineHost(options: {
     options.store.set({ error: null, status: null });
     let api: HostedEngine;
     try {
-      api = await hostEngine({ dataDir: options.dataDir, launcher: options.launcher, log: options.log });
+      api = await hostEngine({ dataDir: options.dataDir, launcher: options.launcher, log: options.log, desktop: options.desktop });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       options.log(`engine: could not start: ${message}`);

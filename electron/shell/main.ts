@@ -9,7 +9,7 @@ import { createEngineHost } from './engine-host.js';
 import { setupIpc } from './ipc.js';
 import { createLog } from './log.js';
 import { adoptLoginShellPath } from './login-path.js';
-import { notify, setupNudgeNotifications } from './notifications.js';
+import { notify, setupNotifications } from './notifications.js';
 import { appPaths } from './paths.js';
 import { claimSingleInstance, setupPowerEvents } from './lifecycle.js';
 import { QuitSequence, SHUTDOWN_GRACE_MS } from './quit.js';
@@ -20,6 +20,7 @@ import { setupTray } from './tray.js';
 import { utilityLauncher } from './utility-launcher.js';
 import { limitPermissions, guardWebContents, registerAppScheme, serveWindow } from './web-pages.js';
 import { setupWindow } from './window.js';
+import { desktopSignals } from './desktop-signals.js';
 
 // Before `ready`: the CLI, `lanes daemon` and the app must share one data directory. Chromium's
 // own files (caches, local storage) go in a folder of their own inside it.
@@ -58,7 +59,7 @@ async function start(): Promise<void> {
   serveWindow(appPaths.windowDir);
   const login = createLoginItem();
   const store = createShellStore({ status: null, error: null, stopping: false, startAtLogin: login.isOn(), startAtLoginSupported: login.supported });
-  const host = createEngineHost({ dataDir: app.getPath('userData'), launcher: utilityLauncher(), store, log });
+  const host = createEngineHost({ dataDir: app.getPath('userData'), launcher: utilityLauncher(), desktop: desktopSignals(), store, log });
   setupIpc(host);
 
   let destroyTray = () => {};
@@ -92,7 +93,7 @@ async function start(): Promise<void> {
   const tray = setupTray({ store, iconsDir: appPaths.iconsDir, dispatch, onClick: mainWindow.open });
   destroyTray = () => tray.destroy();
   installTestHooks(tray.template);
-  setupNudgeNotifications({ store, icon: appPaths.appIcon, onClick: mainWindow.open });
+  setupNotifications({ store, icon: appPaths.appIcon, onClick: mainWindow.open });
   setupPowerEvents({ refresh: host.refresh, quit: (graceMs) => void quit.drain(graceMs), shutdownGraceMs: SHUTDOWN_GRACE_MS, log });
   app.on('activate', () => mainWindow.open());
 

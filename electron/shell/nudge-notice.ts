@@ -1,9 +1,10 @@
 // When to tell the person, with a desktop notification, that raising a cap would help. Once per
 // appearance: a nudge that stays is not repeated, one that goes away and comes back is announced
 // again — but not within `quietMs` of the last notice for that lane, so a nudge that flickers at
-// the threshold does not become a stream of notifications.
+// the threshold does not become a stream of notifications. A snoozed nudge needs nothing here: the
+// engine leaves the lane's nudge out while it is quiet, so it is not there to announce.
 import type { LaneStatus, Nudge } from '../../shared/model.js';
-import { groupedCount } from '../../shared/format.js';
+import { aboutDuration, groupedCount } from '../../shared/format.js';
 
 export interface NudgeNotice {
   lane: string;
@@ -23,10 +24,12 @@ export const emptyNoticeMemory: NoticeMemory = { active: new Set(), lastAnnounce
 export const DEFAULT_QUIET_MS = 10 * 60_000;
 
 export function noticeFor(lane: string, nudge: Nudge): NudgeNotice {
+  // What raising buys, when the engine has a pace to say it by: the reason to act on it.
+  const buys = nudge.estimate ? ` At ${nudge.suggestedCap}: ${aboutDuration(nudge.estimate.atSuggestedMs)} instead of ${aboutDuration(nudge.estimate.atCapMs).replace(/^about /, '')}.` : '';
   return {
     lane,
     title: `Raise ${lane} to ${nudge.suggestedCap}?`,
-    body: `${groupedCount(nudge.waiting)} waiting, ${nudge.busy} running. Raise the cap from the tray menu or the window.`,
+    body: `${groupedCount(nudge.waiting)} waiting, ${nudge.busy} running.${buys} Raise it or snooze it from ${lane}'s tray menu.`,
     suggestedCap: nudge.suggestedCap,
   };
 }

@@ -29,17 +29,36 @@ export interface TrayActionDeps {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** What to call a request that failed, for the log and the notification's title. */
+type EngineAction = Extract<TrayAction, { type: 'setCap' | 'snoozeNudge' | 'pause' | 'resume' }>;
+const failedTitle = (action: EngineAction): string => {
+  switch (action.type) {
+    case 'setCap':
+      return `Could not set ${action.lane}'s cap`;
+    case 'snoozeNudge':
+      return `Could not snooze ${action.lane}'s suggestion`;
+    case 'pause':
+      return 'Could not pause';
+    case 'resume':
+      return 'Could not resume';
+  }
+};
+
 export function trayActions(deps: TrayActionDeps): TrayDispatch {
-  const setCap = async (lane: string, cap: number): Promise<ActionOutcome> => {
+  // Every engine action answers the same way: the engine announces the change as an event
+  // (`lane`, `paused`), and that is what moves the tray, never this answer.
+  const onEngine = async (action: EngineAction): Promise<ActionOutcome> => {
     const client = deps.client();
     if (!client) return 'failed';
     try {
-      // The engine announces the new cap as a `lane` event; that is what moves the tray.
-      await client.call('setCap', { lane, cap });
+      if (action.type === 'setCap') await client.call('setCap', { lane: action.lane, cap: action.cap });
+      else if (action.type === 'snoozeNudge') await client.call('snoozeNudge', { lane: action.lane, forSeconds: action.forSeconds });
+      else if (action.type === 'pause') await client.call('pause', action.forSeconds === undefined ? {} : { forSeconds: action.forSeconds });
+      else await client.call('resume', {});
       return 'done';
     } catch (error) {
-      deps.log(`tray: setting ${lane}'s cap to ${cap} failed: ${messageOf(error)}`);
-      deps.warn(`Could not set ${lane}'s cap`, messageOf(error));
+      deps.log(`tray: ${action.type} ${JSON.stringify(action)} failed: ${messageOf(error)}`);
+      deps.warn(failedTitle(action), messageOf(error));
       return 'failed';
     }
   };
@@ -58,7 +77,7 @@ export function trayActions(deps: TrayActionDeps): TrayDispatch {
   };
 
   // Actions that cannot fail here: they hand over to the window, the engine host or the quit sequence.
-  const handOver: Record<Exclude<TrayAction['type'], 'setCap' | 'toggleStartAtLogin'>, () => void> = {
+  const handOver: Record<Exclude<TrayAction['type'], EngineAction['type'] | 'toggleStartAtLogin'>, () => void> = {
     open: deps.openWindow,
     retry: deps.retry,
     quit: deps.quit,
@@ -66,10 +85,12 @@ export function trayActions(deps: TrayActionDeps): TrayDispatch {
   };
 
   const run = async (action: TrayAction): Promise<ActionOutcome> => {
-    if (action.type === 'setCap') return setCap(action.lane, action.cap);
     if (action.type === 'toggleStartAtLogin') return toggleStartAtLogin(action.on);
-    handOver[action.type]();
-    return 'done';
+    if (action.type === 'open' || action.type === 'retry' || action.type === 'quit' || action.type === 'quitNow') {
+      handOver[action.type]();
+      return 'done';
+    }
+    return onEngine(action);
   };
 
   return async (action) => {

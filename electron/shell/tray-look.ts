@@ -1,12 +1,15 @@
 // How the tray icon looks and what its tooltip says, from the same state the menu is built from.
-// One precedence, so the icon never contradicts the menu: error, then a nudge waiting, then
-// working, then idle.
-import { groupedCount, plural } from '../../shared/format.js';
+// One precedence, so the icon never contradicts the menu: error, then a pause (the reason the
+// machine is quiet), then a nudge waiting, then working, then idle. Where the tooltip names one
+// lane it names the one with the largest backlog: the first lane's "1 waiting" said nothing
+// about the lane with 4,666.
+import { aboutDuration, groupedCount, plural } from '../../shared/format.js';
+import type { LaneStatus, Nudge } from '../../shared/model.js';
 import type { ShellState } from './shell-state.js';
-import { oneLine } from './tray-menu.js';
+import { holdingBack, largestBacklog, oneLine, pausedLabel } from './tray-words.js';
 
-export type TrayIconState = 'idle' | 'working' | 'nudge' | 'error';
-export const TRAY_ICON_STATES: readonly TrayIconState[] = ['idle', 'working', 'nudge', 'error'];
+export type TrayIconState = 'idle' | 'working' | 'nudge' | 'paused' | 'error';
+export const TRAY_ICON_STATES: readonly TrayIconState[] = ['idle', 'working', 'nudge', 'paused', 'error'];
 
 export interface TrayLook {
   icon: TrayIconState;
@@ -14,35 +17,48 @@ export interface TrayLook {
   tooltip: string;
 }
 
-export function trayLook(state: ShellState): TrayLook {
-  const look = lookFor(state);
+/** `now` only words a pause's end. */
+export function trayLook(state: ShellState, now: number): TrayLook {
+  const look = lookFor(state, now);
   // Windows cuts tooltips at 127 characters; every OS shows one line.
   return { ...look, tooltip: oneLine(look.tooltip, 120) };
 }
 
-function lookFor(state: ShellState): TrayLook {
+/**
+ * "worker: 4,060 waiting, about 38 min". A lane that is off says so instead, since nothing will
+ * clear it; a paused one gives no ETA, since its pace is falling to nothing.
+ */
+function backlogWords(lane: LaneStatus): string {
+  const off = lane.cap === 0 && lane.running === 0;
+  const why = off ? ' (off)' : lane.etaMs !== null && lane.mood !== 'paused' ? `, ${aboutDuration(lane.etaMs)}` : '';
+  return `${lane.name}: ${groupedCount(lane.waiting)} waiting${why}`;
+}
+
+function lookFor(state: ShellState, now: number): TrayLook {
   if (state.error) return { icon: 'error', tooltip: `Lanes — not running: ${state.error}` };
   const status = state.status;
   if (!status) return { icon: 'idle', tooltip: state.stopping ? 'Lanes — stopping' : 'Lanes — starting' };
 
-  const busy = status.lanes.reduce((n, lane) => n + lane.busy, 0);
-  const waiting = status.lanes.reduce((n, lane) => n + lane.waiting, 0);
+  const running = status.lanes.reduce((n, lane) => n + lane.running, 0);
   if (state.stopping) {
-    const running = status.lanes.reduce((n, lane) => n + lane.running, 0);
     return { icon: running > 0 ? 'working' : 'idle', tooltip: `Lanes — stopping, finishing ${plural(running, 'job')}` };
   }
-  const nudged = status.lanes.find((lane) => lane.nudge);
+  const largest = largestBacklog(status.lanes);
+  const held = holdingBack(status.machine);
+  const backlog = (largest ? ` · ${backlogWords(largest)}` : '') + (held ? ` · ${held}` : '');
+  if (status.paused) {
+    const finishing = running > 0 ? `, finishing ${plural(running, 'job')}` : '';
+    return { icon: 'paused', tooltip: `Lanes — ${pausedLabel(status.paused, now).toLowerCase()}${finishing}${backlog}` };
+  }
+  const nudged = largestBacklog(status.lanes.filter((lane) => lane.nudge));
   if (nudged?.nudge) {
     return {
       icon: 'nudge',
-      tooltip: `Lanes — raise ${nudged.name} to ${nudged.nudge.suggestedCap}: ${groupedCount(nudged.nudge.waiting)} waiting`,
+      tooltip: `Lanes — raise ${nudged.name} to ${nudged.nudge.suggestedCap}: ${groupedCount(nudged.nudge.waiting)} waiting${buys(nudged.nudge)}`,
     };
   }
-  if (busy > 0) {
-    const tail = waiting > 0 ? `, ${groupedCount(waiting)} waiting` : '';
-    return { icon: 'working', tooltip: `Lanes — ${groupedCount(busy)} busy${tail}` };
-  }
-  if (waiting > 0) return { icon: 'idle', tooltip: `Lanes — idle, ${groupedCount(waiting)} waiting` };
+  if (running > 0) return { icon: 'working', tooltip: `Lanes — ${groupedCount(running)} running${backlog}` };
+  if (largest) return { icon: 'idle', tooltip: `Lanes — nothing running${backlog}` };
   return { icon: 'idle', tooltip: status.lanes.length === 0 ? 'Lanes — no lanes yet' : 'Lanes — idle' };
 }
 
@@ -55,4 +71,9 @@ export function trayIconFile(state: TrayIconState, platform: NodeJS.Platform): s
   if (platform === 'darwin') return `tray-${state}Template.png`;
   if (platform === 'win32') return `tray-${state}.png`;
   return `tray-${state}@2x.png`;
+}
+
+/** What the raise buys, from the engine's estimate: ", about 2 h instead of 11 h"; nothing until there is a pace. */
+function buys(nudge: Nudge): string {
+  return nudge.estimate ? `, ${aboutDuration(nudge.estimate.atSuggestedMs)} instead of ${aboutDuration(nudge.estimate.atCapMs).replace(/^about /, '')}` : '';
 }

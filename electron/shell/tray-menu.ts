@@ -2,13 +2,18 @@
 // tests (and the smoke test) can find "the cap item 2 of lane ml" without reading labels. Items
 // are shaped like Electron's own menu template (same field names), with an `action` where
 // Electron has `click`, so turning the model into a template is a plain map and nothing here
-// loads Electron.
-import type { LaneStatus, Status } from '../../shared/model.js';
-import { groupedCount, plural } from '../../shared/format.js';
+// loads Electron. Each lane is one submenu titled with its name and state, holding everything
+// about that lane: five bare "Cap: N" submenus that did not name their lane could not be told apart.
+import type { LaneStatus, Paused } from '../../shared/model.js';
+import { plural } from '../../shared/format.js';
 import type { ShellState } from './shell-state.js';
+import { holdingBack, laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
 
 export type TrayAction =
   | { type: 'setCap'; lane: string; cap: number }
+  | { type: 'snoozeNudge'; lane: string; forSeconds: number }
+  | { type: 'pause'; forSeconds?: number }
+  | { type: 'resume' }
   | { type: 'open' }
   | { type: 'toggleStartAtLogin'; on: boolean }
   | { type: 'retry' }
@@ -31,30 +36,24 @@ export interface TrayItem {
 /** What Electron's Menu.buildFromTemplate takes, as far as the tray uses it. */
 export type MenuTemplateItem = Omit<TrayItem, 'submenu' | 'action'> & { submenu?: MenuTemplateItem[]; click?: () => void };
 
-/** One line of at most `max` characters: OS menus and tooltips show no more. */
-export function oneLine(text: string, max = 120): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-/** "worker — 1/1 busy, 4,060 waiting"; a lane at cap 0 says it is off. */
-export function laneLine(lane: LaneStatus): string {
-  const waiting = lane.waiting > 0 ? `, ${groupedCount(lane.waiting)} waiting` : '';
-  if (lane.cap === 0) return `${lane.name} — off (cap 0)${waiting}`;
-  return `${lane.name} — ${groupedCount(lane.busy)}/${groupedCount(lane.cap)} busy${waiting}`;
-}
-
-/** "Raise ml to 3 — 4,060 waiting". */
-export function nudgeLine(lane: LaneStatus): string | null {
-  if (!lane.nudge) return null;
-  return `Raise ${lane.name} to ${lane.nudge.suggestedCap} — ${groupedCount(lane.nudge.waiting)} waiting`;
-}
+/** "Snooze for a day": as long as the engine keeps a dismissed nudge quiet, said here so the label stays true. */
+export const SNOOZE_SECONDS = 24 * 3600;
+/** "Pause all → For 1 hour". */
+export const PAUSE_HOUR_SECONDS = 3600;
 
 export const itemId = {
-  laneStatus: (lane: string) => `lane:${lane}:status`,
-  laneCap: (lane: string) => `lane:${lane}:cap`,
+  holdingBack: 'holding-back',
+  /** The lane's submenu, titled with its name and state. */
+  lane: (lane: string) => `lane:${lane}`,
+  laneDetail: (lane: string) => `lane:${lane}:detail`,
   laneCapValue: (lane: string, cap: number) => `lane:${lane}:cap:${cap}`,
   laneNudge: (lane: string) => `lane:${lane}:nudge`,
+  laneSnooze: (lane: string) => `lane:${lane}:snooze`,
+  paused: 'paused',
+  resume: 'resume',
+  pauseAll: 'pause-all',
+  pauseHour: 'pause-all:hour',
+  pauseUntilResumed: 'pause-all:until-resumed',
   open: 'open',
   startAtLogin: 'start-at-login',
   state: 'state',
@@ -65,6 +64,7 @@ export const itemId = {
 
 /** A line that says something and cannot be clicked. */
 const line = (id: string, label: string): TrayItem => ({ id, label, enabled: false });
+const separator = (id: string): TrayItem => ({ id, type: 'separator' });
 
 function capItems(lane: LaneStatus, ceiling: number): TrayItem[] {
   // The radio always shows the truth, even a cap above today's ceiling (fewer cores than before).
@@ -79,23 +79,39 @@ function capItems(lane: LaneStatus, ceiling: number): TrayItem[] {
   return items;
 }
 
-function laneItems(status: Status): TrayItem[] {
-  if (status.lanes.length === 0) return [line('no-lanes', 'No lanes yet')];
+/** A lane's submenu: its numbers, its nudge (raise or snooze), then its cap choices. */
+function laneMenu(lane: LaneStatus, ceiling: number): TrayItem {
   const items: TrayItem[] = [];
-  for (const lane of status.lanes) {
-    items.push(line(itemId.laneStatus(lane.name), laneLine(lane)));
-    items.push({ id: itemId.laneCap(lane.name), type: 'submenu', label: `Cap: ${lane.cap}`, submenu: capItems(lane, status.ceiling) });
+  const detail = laneDetail(lane);
+  if (detail) items.push(line(itemId.laneDetail(lane.name), detail), separator(`lane:${lane.name}:sep-detail`));
+  if (lane.nudge) {
+    items.push(
+      { id: itemId.laneNudge(lane.name), label: raiseLabel(lane.nudge), action: { type: 'setCap', lane: lane.name, cap: lane.nudge.suggestedCap } },
+      { id: itemId.laneSnooze(lane.name), label: 'Snooze for a day', action: { type: 'snoozeNudge', lane: lane.name, forSeconds: SNOOZE_SECONDS } },
+      separator(`lane:${lane.name}:sep-nudge`),
+    );
   }
-  const nudges = status.lanes.flatMap((lane): TrayItem[] => {
-    const label = nudgeLine(lane);
-    if (!label || !lane.nudge) return [];
-    return [{ id: itemId.laneNudge(lane.name), label, action: { type: 'setCap', lane: lane.name, cap: lane.nudge.suggestedCap } }];
-  });
-  if (nudges.length > 0) items.push({ id: 'sep-nudges', type: 'separator' }, ...nudges);
-  return items;
+  items.push(line(`lane:${lane.name}:cap`, 'Cap — how many run at once'), ...capItems(lane, ceiling));
+  return { id: itemId.lane(lane.name), type: 'submenu', label: laneTitle(lane), submenu: items };
 }
 
-export function trayMenuModel(state: ShellState): TrayItem[] {
+/** At the top while paused, since it is why nothing starts; otherwise a submenu beside Open Lanes. */
+function pauseItems(paused: Paused | null, now: number): { top: TrayItem[]; control: TrayItem[] } {
+  if (paused) {
+    return {
+      top: [line(itemId.paused, pausedLabel(paused, now)), { id: itemId.resume, label: 'Resume', action: { type: 'resume' } }, separator('sep-paused')],
+      control: [],
+    };
+  }
+  const submenu: TrayItem[] = [
+    { id: itemId.pauseHour, label: 'For 1 hour', action: { type: 'pause', forSeconds: PAUSE_HOUR_SECONDS } },
+    { id: itemId.pauseUntilResumed, label: 'Until I resume', action: { type: 'pause' } },
+  ];
+  return { top: [], control: [{ id: itemId.pauseAll, type: 'submenu', label: 'Pause all', submenu }] };
+}
+
+/** The whole menu for the shell's state; `now` only words a pause's end. */
+export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
   const items: TrayItem[] = [];
   if (state.stopping) {
     const running = state.status?.lanes.reduce((n, lane) => n + lane.running, 0) ?? 0;
@@ -103,15 +119,23 @@ export function trayMenuModel(state: ShellState): TrayItem[] {
     items.push({ id: itemId.quitNow, label: 'Quit now (running jobs run again next start)', action: { type: 'quitNow' } });
     return items;
   }
+  let control: TrayItem[] = [];
   if (state.error) {
     items.push(line(itemId.state, oneLine(`Lanes is not running: ${state.error}`)));
     items.push({ id: itemId.retry, label: 'Try again', action: { type: 'retry' } });
   } else if (!state.status) {
     items.push(line(itemId.state, 'Starting…'));
   } else {
-    items.push(...laneItems(state.status));
+    const { status } = state;
+    const pause = pauseItems(status.paused, now);
+    control = pause.control;
+    items.push(...pause.top);
+    const held = holdingBack(status.machine);
+    if (held) items.push(line(itemId.holdingBack, `Holding back — ${held}`));
+    if (status.lanes.length === 0) items.push(line('no-lanes', 'No lanes yet'));
+    for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling));
   }
-  items.push({ id: 'sep-app', type: 'separator' });
+  items.push(separator('sep-app'), ...control);
   items.push({ id: itemId.open, label: 'Open Lanes', action: { type: 'open' } });
   if (state.startAtLoginSupported) {
     items.push({
@@ -122,7 +146,7 @@ export function trayMenuModel(state: ShellState): TrayItem[] {
       action: { type: 'toggleStartAtLogin', on: !state.startAtLogin },
     });
   }
-  items.push({ id: 'sep-quit', type: 'separator' });
+  items.push(separator('sep-quit'));
   items.push({ id: itemId.quit, label: 'Quit Lanes', action: { type: 'quit' } });
   return items;
 }

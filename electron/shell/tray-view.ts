@@ -27,6 +27,8 @@ export class TrayView {
       dispatch: TrayDispatch;
       /** The icon the tray was created with, if any. */
       shownIcon?: TrayIconState;
+      /** The clock, for words like "Paused until 15:30"; Date.now unless a test says otherwise. */
+      now?: () => number;
     },
   ) {
     this.shownIcon = options.shownIcon ?? null;
@@ -40,7 +42,8 @@ export class TrayView {
   render(): void {
     const state = this.options.state();
     const { surface } = this.options;
-    const look = trayLook(state);
+    const now = (this.options.now ?? Date.now)();
+    const look = trayLook(state, now);
     if (look.icon !== this.shownIcon) {
       surface.setIcon(look.icon);
       this.shownIcon = look.icon;
@@ -49,7 +52,7 @@ export class TrayView {
       surface.setToolTip(look.tooltip);
       this.shownTooltip = look.tooltip;
     }
-    const model = trayMenuModel(state);
+    const model = trayMenuModel(state, now);
     const key = JSON.stringify(model);
     if (key !== this.shownMenu) {
       this.template = toMenuTemplate(model, (item) => this.click(item));

@@ -33,7 +33,7 @@ export function setupTray(options: {
   onClick: () => void;
 }): TrayHandle {
   const icons = new Map<TrayIconState, NativeImage>(TRAY_ICON_STATES.map((state) => [state, loadIcon(path.join(options.iconsDir, trayIconFile(state, process.platform)))]));
-  const first = trayLook(options.store.get()).icon;
+  const first = trayLook(options.store.get(), Date.now()).icon;
   const tray = new Tray(icons.get(first) ?? nativeImage.createEmpty());
   const view = new TrayView({
     surface: {

@@ -2,15 +2,13 @@
 // the tail kept, because the end of a log is where the failure is. It is opened without
 // following links, readable by its owner alone, and a write that fails (a full disk) stops the
 // log with a mark instead of failing the job or the worker.
-import { closeSync, openSync, readSync, rmSync, writeSync, ftruncateSync, fstatSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, rmSync, writeSync, ftruncateSync, fstatSync } from 'node:fs';
 import { APPEND_NO_FOLLOW } from '../paths/private-dir.js';
 
 export const TRUNCATION_MARK = '[… earlier output dropped to keep this log within its size cap …]\n';
 
 export const STOPPED_MARK = (why: string) => `\n[… output after this point was not kept: ${why} …]\n`;
 
-/** What a full disk's log gives back for its mark: two pages on any common file system. */
-const ROOM_FOR_MARK = 8192;
 
 export class CappedLog {
   private fd: number | null = null;
@@ -68,22 +66,31 @@ export class CappedLog {
   }
 
   /**
-   * Writing failed: end the log with a mark and write no more. On a full disk the mark only fits
-   * in room this log gives back, so its last few KiB go (the mark says output stops there).
+   * Writing failed: end the log with a mark and write no more. On a full disk there is no room to
+   * append it, so it goes over the log's last bytes instead: space the file already holds, which
+   * no other process can take meanwhile (freeing room first and then writing into it could lose
+   * the race to the engine's own writes, and leave an empty log).
    */
   private stop(error: NodeJS.ErrnoException): void {
     this.stopped = true;
     if (this.fd === null) return;
     const why = error.code === 'ENOSPC' ? 'the disk is full' : error.code === 'ELOOP' ? 'the log is a link, which Lanes does not follow' : (error.code ?? error.message);
     const mark = Buffer.from(STOPPED_MARK(why));
-    for (const giveBack of [0, ROOM_FOR_MARK]) {
-      try {
-        const at = Math.max(0, this.size - giveBack);
-        if (giveBack > 0) ftruncateSync(this.fd, at);
-        if (writeSync(this.fd, mark, 0, mark.length, at) === mark.length) return;
-      } catch {
-        // Not even the mark fits; the job's record still says how it ended.
-      }
+    try {
+      if (writeSync(this.fd, mark) === mark.length) return;
+    } catch {
+      // No room to append: over the last bytes, below.
+    }
+    // Through a descriptor of its own: on Linux a write through the append-only one lands at the end whatever the offset.
+    let fd: number | null = null;
+    try {
+      fd = openSync(this.path, constants.O_WRONLY | constants.O_NOFOLLOW);
+      const at = Math.max(0, this.size - mark.length);
+      if (writeSync(fd, mark, 0, mark.length, at) === mark.length) ftruncateSync(fd, at + mark.length);
+    } catch {
+      // Not even the mark fits; the job's record still says how it ended.
+    } finally {
+      if (fd !== null) closeSync(fd);
     }
   }
 

@@ -19,8 +19,10 @@ import { enqueueFigures } from './enqueue.js';
 import { idleFigures } from './idle.js';
 import { inProcessFigures } from './in-process.js';
 import { machineMeasures } from './machine.js';
+import { sizerPassMeasures } from './sizer-pass.js';
 import { manyLaneFigures } from './many-lanes.js';
 import { startRedis } from './redis.js';
+import { sharedLaneFigures } from './shared-lane.js';
 import { markdownTables, terminalLines } from './report.js';
 import type { Figure } from './stats.js';
 import { noopFigures, shellFigures } from './throughput.js';
@@ -49,7 +51,8 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['lanes', 'many lanes under a ceiling of 2', () => manyLaneFigures(size.lanes[0]!, size.lanes[1]!, size.lanes[2]!)],
   ['inside', 'sizer pass and event-loop blocks', () => inProcessFigures(50, size.queued, log)],
   ['idle', 'the idle engine', () => idleFigures(size.idle[0]!, size.idle[1]!)],
-  ['machine', 'what watching the machine costs', () => machineMeasures(quick ? 10 : 40)],
+  ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
+  ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
 ];
 
 const figures: Figure[] = [];
@@ -65,7 +68,7 @@ try {
   }
 } finally {
   await bull.close();
-  await redis.stop();
+  await redis.remove();
 }
 const loadAtEnd = loadavg();
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BullPeer } from './bullmq-peer.js';
 import { drain, NOOP_WORKER, type Drain } from './lanes-daemon.js';
-import { findOnPath } from './redis.js';
+import { findOnPath } from '../support/redis.js';
 import { alternate, compared, perSecond, summarize, type Figure } from './stats.js';
 
 const SECTION = 'Jobs through the engine';

@@ -104,8 +104,11 @@ describe('lanes status / cap / lane / events', () => {
   it('shows the nudge as text in status --json when raising the cap would help', async () => {
     const gate = join(work.dir, 'nudge-gate');
     const hold = `while [ ! -f "${gate}" ]; do sleep 0.05; done`;
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await daemon.cli('add', '--', hold)).stdout.trim());
+    // Queued in one request: one at a time, a slow machine may let the nudge speak between them.
+    const lines = join(work.dir, 'nudge-jobs');
+    writeFileSync(lines, `${hold}\n`.repeat(3));
+    const ids = (await daemon.cli('add', '--from', lines)).stdout.trim().split('\n');
+    expect(ids).toHaveLength(3);
     // The engine says when the nudge appears; the CLI must then print its words.
     await events.next((e) => e.type === 'lane' && e.data.name === 'worker' && e.data.nudge !== null);
     const worker = (await status()).lanes.find((l) => l.name === 'worker');

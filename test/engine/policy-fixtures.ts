@@ -22,6 +22,8 @@ export function lane(
     waitingSince?: number | null;
     arriving?: number;
     capWas?: number | null;
+    limit?: number;
+    limitText?: string | null;
   } = {},
 ): LaneObservation {
   return {
@@ -42,6 +44,8 @@ export function lane(
     waitingSince: o.waitingSince ?? null,
     arriving: o.arriving ?? 0,
     capWas: o.capWas ?? null,
+    limit: o.limit ?? Infinity,
+    limitText: o.limitText ?? null,
   };
 }
 

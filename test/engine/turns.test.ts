@@ -67,6 +67,8 @@ function simulate(o: { lanes: number; ceiling: number; jobMs: number; movable: b
         heldSince: heldSince.get(name) ?? null,
         waitingSince: waitingSince.get(name) ?? null,
         capWas: null,
+        limit: Infinity,
+        limitText: null,
       };
     });
     for (const a of decide({ now, tickMs: 60_000, ceiling: o.ceiling, lanes }).actions) {

@@ -16,7 +16,7 @@ function job(patch: Partial<JobSummary> = {}): JobSummary {
 function lane(patch: Partial<LaneStatus> = {}): LaneStatus {
   return {
     name: 'worker', class: 'cpu', cap: 1, workerCommand: null, workerCwd: null, timeoutMs: null, workers: 0, busy: 0, idle: 0, draining: 0, waiting: 0, delayed: 0,
-    running: 0, succeeded: 0, failed: 0, cancelled: 0, throughputPerMin: 0, medianWaitMs: null, oldestQueuedAt: null, etaMs: null, workerLoadMs: null, nudgeQuietUntil: null, mood: 'idle', nudge: null, startsBlockedUntil: null, ...patch,
+    running: 0, succeeded: 0, failed: 0, cancelled: 0, throughputPerMin: 0, medianWaitMs: null, oldestQueuedAt: null, etaMs: null, workerLoadMs: null, nudgeQuietUntil: null, mood: 'idle', nudge: null, startsBlockedUntil: null, workerMemoryBytes: null, limit: null, ...patch,
   };
 }
 
@@ -135,8 +135,8 @@ describe('lanes', () => {
 
 describe('a job’s run', () => {
   test('a persistent worker’s load is told apart from the run', () => {
-    // The engine's start and finish span the load: 14 s in all is 12 s loading and 2 s running.
-    expect(ranText({ startedAt: 0, finishedAt: 14_000, loadMs: 12_000 }, 0)).toBe('ran 2 s, after 12 s loading its worker');
+    // The engine counts the job as started once its worker had loaded: the load is told beside the run.
+    expect(ranText({ startedAt: 12_000, finishedAt: 14_000, loadMs: 12_000 }, 0)).toBe('ran 2 s, after 12 s loading its worker');
     expect(ranText({ startedAt: 0, finishedAt: 2_000, loadMs: null }, 0)).toBe('ran 2 s');
     expect(ranText({ startedAt: 0, finishedAt: null, loadMs: null }, 5_000)).toBe('running for 5 s');
   });

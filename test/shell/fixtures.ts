@@ -29,6 +29,8 @@ export function lane(name: string, change: Partial<LaneStatus> = {}): LaneStatus
     nudgeQuietUntil: null,
     mood: 'idle',
     nudge: null,
+    workerMemoryBytes: null,
+    limit: null,
     ...change,
   };
 }
@@ -38,7 +40,8 @@ export function nudge(suggestedCap: number, waiting: number, busy = 1, ceiling =
 }
 
 export function status(lanes: LaneStatus[], ceiling = 3): Status {
-  return { seq: 0, ceiling, paused: null, workersInUse: lanes.reduce((n, l) => n + l.workers, 0), dataDir: '/data', pid: 1, startedAt: 0, version: '0.1.0', lanes };
+  const machine = { cores: ceiling + 1, coreCeiling: ceiling, memoryBytes: 8 * 2 ** 30, power: 'ac' as const, personActive: null, ceiling, limitedBy: 'cores' as const, text: `${ceiling + 1} cores: ${ceiling} workers, one core kept free` };
+  return { seq: 0, ceiling, machine, paused: null, workersInUse: lanes.reduce((n, l) => n + l.workers, 0), dataDir: '/data', pid: 1, startedAt: 0, version: '0.1.0', lanes };
 }
 
 export function shell(s: Status | null, change: Partial<ShellState> = {}): ShellState {

@@ -67,7 +67,7 @@ describe('the desktop shell, wired', () => {
     expect(await invoke('status', {})).toMatchObject({ ok: false, error: { code: 'internal' } });
     await blocker.stop({ graceMs: 0 });
     findItem(tray().template, 'retry')?.click?.();
-    await vi.waitFor(() => expect(findItem(tray().template, 'lane:worker:status')).toBeDefined(), { timeout: 20_000 });
+    await vi.waitFor(() => expect(findItem(tray().template, 'lane:worker')).toBeDefined(), { timeout: 20_000 });
     expect(String((tray().image as { file: string }).file)).toMatch(/tray-idle/);
   });
 
@@ -123,13 +123,13 @@ describe('the desktop shell, wired', () => {
 
   it('a cap that cannot be set says why, and the menu is handed back fresh', async () => {
     await owner().call('addLane', { name: 'extra' });
-    await vi.waitFor(() => expect(findItem(tray().template, 'lane:extra:cap')).toBeDefined(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(findItem(tray().template, 'lane:extra')).toBeDefined(), { timeout: 5_000 });
     // Any cap but the current one (clicking the current one does nothing).
-    const stale = findItem(tray().template, 'lane:extra:cap')?.submenu?.find((item) => !item.checked);
+    const stale = findItem(tray().template, 'lane:extra')?.submenu?.find((item) => item.id?.startsWith('lane:extra:cap:') && !item.checked);
     await owner().call('removeLane', { name: 'extra' });
     stale?.click?.();
     await vi.waitFor(() => expect(recorded.notifications.map((n) => n.title)).toContain("Could not set extra's cap"));
-    await vi.waitFor(() => expect(findItem(tray().template, 'lane:extra:status')).toBeUndefined(), { timeout: 5_000 });
+    await vi.waitFor(() => expect(findItem(tray().template, 'lane:extra')).toBeUndefined(), { timeout: 5_000 });
   });
 
   it('runs jobs in workers started through the utility-process adapter; tray and window hear of it', async () => {
@@ -147,7 +147,7 @@ describe('the desktop shell, wired', () => {
     await owner().call('addJob', { lane: 'worker', argv: [process.execPath, '-e', 'setTimeout(() => {}, 1500)'] });
     // The window may not queue batches; the CLI and the API do.
     expect(await invoke('addJobs', { jobs: [{ argv: ['true'] }] })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    await vi.waitFor(() => expect(tray().tooltip).toMatch(/^Lanes — 1 busy/), { timeout: 15_000 });
+    await vi.waitFor(() => expect(tray().tooltip).toMatch(/^Lanes — 1 running/), { timeout: 15_000 });
     expect(String((tray().image as { file: string }).file)).toMatch(/tray-working/);
     expect(recorded.utility[0]).toMatchObject({ entry: workerEntry, serviceName: expect.stringContaining('worker') });
     await vi.waitFor(() => expect(eventsSent().some((e) => e.type === 'job')).toBe(true));
@@ -173,6 +173,30 @@ describe('the desktop shell, wired', () => {
     recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w3', since: 1 });
     expect(starts[1]).toEqual([expect.any(Number), true]);
     recorded.ipcListeners.get(IPC.subscribe)?.({ ...ourPage, sender: late }, { id: 'w3', stop: true });
+  });
+
+  it('Pause all holds the engine and says so at the top with Resume; Resume lets work go on', async () => {
+    findItem(tray().template, 'pause-all:hour')?.click?.();
+    await vi.waitFor(() => expect(findItem(tray().template, 'paused')?.label).toMatch(/^Paused until \d\d:\d\d$/), { timeout: 5_000 });
+    expect((await status()).paused).toMatchObject({ until: expect.any(Number) });
+    expect(tray().template[0]?.id).toBe('paused');
+    expect(String((tray().image as { file: string }).file)).toMatch(/tray-paused/);
+    findItem(tray().template, 'resume')?.click?.();
+    await vi.waitFor(() => expect(findItem(tray().template, 'pause-all')).toBeDefined(), { timeout: 5_000 });
+    expect((await status()).paused).toBeNull();
+  });
+
+  it('a finished batch and its failures are one notification, not one per job', async () => {
+    const before = recorded.notifications.length;
+    const jobs = Array.from({ length: 12 }, (_, i) => ({ lane: 'worker', argv: [process.execPath, '-e', `process.exit(${i < 3 ? 1 : 0})`], maxAttempts: 1 }));
+    await owner().call('addJobs', { jobs });
+    // The single job of a test above may still count: it finished less than the settling time before.
+    const done = () => recorded.notifications.slice(before).find((n) => /^Done: 1[23] jobs in worker$/.test(n.title ?? ''));
+    await vi.waitFor(() => expect(done()).toBeDefined(), { timeout: 30_000, interval: 200 });
+    const said = recorded.notifications.slice(before);
+    expect(done()?.body).toMatch(/^(9|10) succeeded, 3 failed — about \d+ s\.$/);
+    // At most one notice about the failures besides the batch's own, never three.
+    expect(said.filter((n) => /failed/.test(n.title ?? '')).length).toBeLessThanOrEqual(1);
   });
 
   it('quitting drains, removes the tray and exits 0', async () => {

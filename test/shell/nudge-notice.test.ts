@@ -38,6 +38,17 @@ describe('nudgeNotices', () => {
     expect(run([{ at: 0, lanes: [ml(true)] }, { at: 1, lanes: [] }, { at: 2, lanes: [ml(true)] }])).toEqual([['ml'], [], ['ml']]);
   });
 
+  it('a snoozed lane (the engine leaves its nudge out) is not announced; one whose backlog then grew is', () => {
+    const snoozed = lane('ml', { waiting: 4060, nudge: null, nudgeQuietUntil: QUIET * 100 });
+    const grown = lane('ml', { waiting: 9000, nudge: nudge(3, 9000), nudgeQuietUntil: QUIET * 100 });
+    expect(run([{ at: 0, lanes: [ml(true)] }, { at: 10, lanes: [snoozed] }, { at: QUIET, lanes: [snoozed] }, { at: QUIET + 1, lanes: [grown] }])).toEqual([['ml'], [], [], ['ml']]);
+  });
+
+  it('says what raising buys, when there is a pace to say it by', () => {
+    const withEstimate = lane('ml', { nudge: { ...nudge(3, 4060), estimate: { atCapMs: 38 * 60_000, atSuggestedMs: 12 * 60_000 } } });
+    expect(nudgeNotices(emptyNoticeMemory, [withEstimate], 0).notices[0]?.body).toBe("4,060 waiting, 1 running. At 3: about 12 min instead of 38 min. Raise it or snooze it from ml's tray menu.");
+  });
+
   it('says what to raise and why', () => {
     const { notices } = nudgeNotices(emptyNoticeMemory, [ml(true)], 0);
     expect(notices[0]).toMatchObject({ title: 'Raise ml to 3?', suggestedCap: 3 });

@@ -52,6 +52,29 @@ describe('tray actions', () => {
     expect(deps.warn).toHaveBeenCalledWith("Could not set extra's cap", 'there is no lane named "extra"');
   });
 
+  it.each([
+    [{ type: 'snoozeNudge', lane: 'worker', forSeconds: 86_400 }, 'snoozeNudge', { lane: 'worker', forSeconds: 86_400 }],
+    [{ type: 'pause', forSeconds: 3600 }, 'pause', { forSeconds: 3600 }],
+    [{ type: 'pause' }, 'pause', {}],
+    [{ type: 'resume' }, 'resume', {}],
+  ] as const)('%j is the %s request', async (action, name, input) => {
+    const { dispatch, request } = actions();
+    expect(await dispatch(action)).toBe('done');
+    expect(request).toHaveBeenCalledWith(name, input);
+  });
+
+  it.each([
+    [{ type: 'snoozeNudge', lane: 'ml', forSeconds: 60 }, "Could not snooze ml's suggestion"],
+    [{ type: 'pause' }, 'Could not pause'],
+    [{ type: 'resume' }, 'Could not resume'],
+  ] as const)('a refused %j says so: %s', async (action, title) => {
+    const { dispatch, deps } = actions(() => {
+      throw new LanesError('unavailable', 'the engine is stopping');
+    });
+    expect(await dispatch(action)).toBe('failed');
+    expect(deps.warn).toHaveBeenCalledWith(title, 'the engine is stopping');
+  });
+
   it('with no engine running a cap is not set', async () => {
     const { deps, request } = actions();
     deps.client = () => null;

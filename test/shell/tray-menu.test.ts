@@ -1,8 +1,14 @@
 // The tray menu and icon for a table of engine states, and what clicking an item does.
 import { describe, expect, it, vi } from 'vitest';
 import { trayLook, trayIconFile } from '../../electron/shell/tray-look.js';
-import { findItem, itemId, toMenuTemplate, trayMenuModel, type TrayAction, type TrayItem } from '../../electron/shell/tray-menu.js';
+import { findItem, itemId, PAUSE_HOUR_SECONDS, SNOOZE_SECONDS, toMenuTemplate, trayMenuModel, type TrayAction, type TrayItem } from '../../electron/shell/tray-menu.js';
 import { lane, nudge, shell, status } from './fixtures.js';
+import type { ShellState } from '../../electron/shell/shell-state.js';
+
+/** Tuesday 3 June 2025, 14:30 local time: pause ends are worded in local time. */
+const NOW = new Date(2025, 5, 3, 14, 30).getTime();
+const menu = (state: ShellState) => trayMenuModel(state, NOW);
+const look = (state: ShellState) => trayLook(state, NOW);
 
 function ids(items: TrayItem[]): string[] {
   return items.flatMap((item) => [item.id, ...(item.submenu ? ids(item.submenu) : [])]);
@@ -11,10 +17,12 @@ function label(items: TrayItem[], id: string): string | undefined {
   return findItem(items, id)?.label;
 }
 function checkedCaps(items: TrayItem[], laneName: string): string[] {
-  const cap = items.find((item) => item.id === itemId.laneCap(laneName));
-  if (cap?.type !== 'submenu') return [];
-  return (cap.submenu ?? []).flatMap((item) => (item.type === 'radio' && item.checked ? [item.id] : []));
+  const sub = findItem(items, itemId.lane(laneName));
+  if (sub?.type !== 'submenu') return [];
+  return (sub.submenu ?? []).flatMap((item) => (item.type === 'radio' && item.checked ? [item.id] : []));
 }
+/** The top-level labels, as a person scanning the menu reads them. */
+const topLabels = (items: TrayItem[]) => items.filter((item) => item.type !== 'separator').map((item) => item.label);
 
 const idle = shell(status([lane('worker'), lane('ml', { class: 'ml' })]));
 const busy = shell(status([lane('worker', { busy: 1, workers: 1, running: 1, waiting: 4060, mood: 'saturated' }), lane('ml', { class: 'ml' })]));
@@ -23,71 +31,125 @@ const nudged = shell(
 );
 const capZero = shell(status([lane('worker', { cap: 0, waiting: 12, mood: 'off' })]));
 const ceilingOne = shell(status([lane('worker', { cap: 1, busy: 1, workers: 1, running: 1, waiting: 7 })], 1));
+// Finding 3: the first lane nudges with 1 waiting, another with 4,666; the tooltip must name the second.
+const twoNudges = shell(
+  status([
+    lane('small', { running: 1, busy: 1, workers: 1, waiting: 1, nudge: nudge(2, 1) }),
+    lane('thumbs', { running: 1, busy: 1, workers: 1, waiting: 4666, nudge: nudge(4, 4666) }),
+  ]),
+);
+// A small backlog first, a large one later, and an ETA on the large one.
+const twoBacklogs = shell(
+  status([lane('small', { running: 1, busy: 1, workers: 1, waiting: 3 }), lane('worker', { running: 2, busy: 2, workers: 2, cap: 2, waiting: 4533, etaMs: 38 * 60_000 })]),
+);
+const pausedHour = shell({ ...status([lane('worker', { running: 1, busy: 1, workers: 1, waiting: 40, mood: 'paused', etaMs: 60_000 })]), paused: { since: NOW, until: NOW + 3_600_000 } });
+const pausedOpen = shell({ ...status([lane('worker')]), paused: { since: NOW, until: null } });
 
 describe('tray menu for engine states', () => {
   it.each([
-    { name: 'idle', state: idle, icon: 'idle', tooltip: 'Lanes — idle', line: ['worker', 'worker — 0/1 busy'] },
-    { name: 'busy', state: busy, icon: 'working', tooltip: 'Lanes — 1 busy, 4,060 waiting', line: ['worker', 'worker — 1/1 busy, 4,060 waiting'] },
-    { name: 'nudge', state: nudged, icon: 'nudge', tooltip: 'Lanes — raise ml to 3: 4,060 waiting', line: ['ml', 'ml — 1/1 busy, 4,060 waiting'] },
-    { name: 'cap 0', state: capZero, icon: 'idle', tooltip: 'Lanes — idle, 12 waiting', line: ['worker', 'worker — off (cap 0), 12 waiting'] },
-    { name: 'ceiling 1', state: ceilingOne, icon: 'working', tooltip: 'Lanes — 1 busy, 7 waiting', line: ['worker', 'worker — 1/1 busy, 7 waiting'] },
-  ] as const)('$name', ({ state, icon, tooltip, line }) => {
-    const model = trayMenuModel(state);
-    expect(trayLook(state)).toEqual({ icon, tooltip });
-    expect(label(model, itemId.laneStatus(line[0]))).toBe(line[1]);
+    { name: 'idle', state: idle, icon: 'idle', tooltip: 'Lanes — idle', title: ['worker', 'worker — idle'] },
+    { name: 'busy', state: busy, icon: 'working', tooltip: 'Lanes — 1 running · worker: 4,060 waiting', title: ['worker', 'worker — 1 running, 4,060 waiting'] },
+    { name: 'nudge', state: nudged, icon: 'nudge', tooltip: 'Lanes — raise ml to 3: 4,060 waiting', title: ['ml', 'ml — 1 running, 4,060 waiting · raise to 3?'] },
+    { name: 'cap 0', state: capZero, icon: 'idle', tooltip: 'Lanes — nothing running · worker: 12 waiting (off)', title: ['worker', 'worker — off, 12 waiting'] },
+    { name: 'ceiling 1', state: ceilingOne, icon: 'working', tooltip: 'Lanes — 1 running · worker: 7 waiting', title: ['worker', 'worker — 1 running, 7 waiting'] },
+    { name: 'largest nudge', state: twoNudges, icon: 'nudge', tooltip: 'Lanes — raise thumbs to 4: 4,666 waiting', title: ['small', 'small — 1 running, 1 waiting · raise to 2?'] },
+    { name: 'largest backlog', state: twoBacklogs, icon: 'working', tooltip: 'Lanes — 3 running · worker: 4,533 waiting, about 38 min', title: ['worker', 'worker — 2 running, 4,533 waiting'] },
+    { name: 'paused 1 h', state: pausedHour, icon: 'paused', tooltip: 'Lanes — paused until 15:30, finishing 1 job · worker: 40 waiting', title: ['worker', 'worker — 1 running, 40 waiting'] },
+    { name: 'paused open-ended', state: pausedOpen, icon: 'paused', tooltip: 'Lanes — paused until you resume', title: ['worker', 'worker — idle'] },
+  ] as const)('$name', ({ state, icon, tooltip, title }) => {
+    const model = menu(state);
+    expect(look(state)).toEqual({ icon, tooltip });
+    expect(label(model, itemId.lane(title[0]))).toBe(title[1]);
     // Always there, always the same ids.
     for (const id of [itemId.open, itemId.startAtLogin, itemId.quit]) expect(ids(model)).toContain(id);
   });
 
-  it('a Cap submenu per lane with radio items 0..ceiling, the current cap checked', () => {
-    const model = trayMenuModel(busy);
+  it('one submenu per lane, titled with its name and state, not five bare "Cap: N"', () => {
+    const five = shell(
+      status([
+        lane('worker', { cap: 3, running: 3, busy: 3, workers: 3, waiting: 4060 }),
+        lane('ml', { cap: 0, mood: 'off' }),
+        lane('thumbs', { running: 1, busy: 1, workers: 1 }),
+        lane('words', { waiting: 2 }),
+        lane('R&D', { cap: 2 }),
+      ]),
+    );
+    expect(topLabels(menu(five)).slice(0, 5)).toEqual(['worker — 3 running, 4,060 waiting', 'ml — off', 'thumbs — 1 running', 'words — 2 waiting', 'R&D — idle']);
+    for (const item of menu(five).slice(0, 5)) expect(item.type).toBe('submenu');
+  });
+
+  it('a lane\'s submenu: its numbers, then its cap choices 0..ceiling with the current cap checked', () => {
+    const model = menu(twoBacklogs);
+    expect(label(model, itemId.laneDetail('worker'))).toBe('4,535 left, about 38 min');
+    expect(findItem(model, itemId.laneDetail('worker'))?.enabled).toBe(false);
     expect(ids(model).filter((id) => id.startsWith('lane:worker:cap:'))).toEqual([0, 1, 2, 3].map((n) => itemId.laneCapValue('worker', n)));
-    expect(checkedCaps(model, 'worker')).toEqual([itemId.laneCapValue('worker', 1)]);
+    expect(checkedCaps(model, 'worker')).toEqual([itemId.laneCapValue('worker', 2)]);
     expect(label(model, itemId.laneCapValue('worker', 0))).toBe('0 — off');
     expect(label(model, itemId.laneCapValue('worker', 3))).toBe('3 — machine ceiling');
+    // Nothing to say about an idle lane: no detail line.
+    expect(findItem(menu(idle), itemId.laneDetail('worker'))).toBeUndefined();
   });
 
   it('ceiling 1 offers only 0 and 1', () => {
-    const model = trayMenuModel(ceilingOne);
-    expect(ids(model).filter((id) => id.startsWith('lane:worker:cap:'))).toEqual(['lane:worker:cap:0', 'lane:worker:cap:1']);
+    expect(ids(menu(ceilingOne)).filter((id) => id.startsWith('lane:worker:cap:'))).toEqual(['lane:worker:cap:0', 'lane:worker:cap:1']);
   });
 
   it('cap 0 checks 0', () => {
-    expect(checkedCaps(trayMenuModel(capZero), 'worker')).toEqual(['lane:worker:cap:0']);
+    expect(checkedCaps(menu(capZero), 'worker')).toEqual(['lane:worker:cap:0']);
   });
 
   it('a cap above today\'s ceiling still shows, checked', () => {
-    const model = trayMenuModel(shell(status([lane('worker', { cap: 5 })], 3)));
+    const model = menu(shell(status([lane('worker', { cap: 5 })], 3)));
     expect(checkedCaps(model, 'worker')).toEqual(['lane:worker:cap:5']);
+    expect(ids(model).filter((id) => id.startsWith('lane:worker:cap:'))).toHaveLength(6);
   });
 
-  it('the nudge is an item only when a lane has one', () => {
-    expect(label(trayMenuModel(nudged), itemId.laneNudge('ml'))).toBe('Raise ml to 3 — 4,060 waiting');
-    for (const state of [idle, busy, capZero, ceilingOne]) expect(ids(trayMenuModel(state)).some((id) => id.endsWith(':nudge'))).toBe(false);
+  it('the nudge lives in its lane\'s submenu: raise (with what it buys) and snooze, only when the lane has one', () => {
+    const model = menu(nudged);
+    expect(label(model, itemId.laneNudge('ml'))).toBe('Raise to 3 — 4,060 waiting');
+    expect(findItem(model, itemId.laneSnooze('ml'))).toMatchObject({ label: 'Snooze for a day', action: { type: 'snoozeNudge', lane: 'ml', forSeconds: SNOOZE_SECONDS } });
+    const withEstimate = menu(shell(status([lane('ml', { waiting: 4060, nudge: { ...nudge(3, 4060), estimate: { atCapMs: 38 * 60_000, atSuggestedMs: 12 * 60_000 } } })])));
+    expect(label(withEstimate, itemId.laneNudge('ml'))).toBe('Raise to 3 — about 12 min instead of 38 min');
+    // The worker lane has no nudge; no other state has one.
+    expect(findItem(model, itemId.laneNudge('worker'))).toBeUndefined();
+    for (const state of [idle, busy, capZero, ceilingOne, pausedHour]) expect(ids(menu(state)).some((id) => id.endsWith(':nudge') || id.endsWith(':snooze'))).toBe(false);
+  });
+
+  it('paused: said at the top with Resume; otherwise Pause all offers an hour or until resumed', () => {
+    expect(topLabels(menu(pausedHour)).slice(0, 2)).toEqual(['Paused until 15:30', 'Resume']);
+    expect(findItem(menu(pausedHour), itemId.resume)?.action).toEqual({ type: 'resume' });
+    expect(ids(menu(pausedHour))).not.toContain(itemId.pauseAll);
+    expect(label(menu(pausedOpen), itemId.paused)).toBe('Paused until you resume');
+    const running = menu(busy);
+    expect(ids(running)).not.toContain(itemId.paused);
+    expect(findItem(running, itemId.pauseHour)?.action).toEqual({ type: 'pause', forSeconds: PAUSE_HOUR_SECONDS });
+    expect(findItem(running, itemId.pauseUntilResumed)?.action).toEqual({ type: 'pause' });
+    // Nothing to pause while the engine is not running.
+    for (const state of [shell(null), shell(null, { error: 'boom' })]) expect(ids(menu(state))).not.toContain(itemId.pauseAll);
   });
 
   it('no lanes, starting, failed, stopping', () => {
-    expect(ids(trayMenuModel(shell(status([]))))).toContain('no-lanes');
-    expect(label(trayMenuModel(shell(null)), itemId.state)).toBe('Starting…');
+    expect(ids(menu(shell(status([]))))).toContain('no-lanes');
+    expect(label(menu(shell(null)), itemId.state)).toBe('Starting…');
     const failed = shell(null, { error: 'data dir in use by lanes daemon (pid 42)' });
-    expect(label(trayMenuModel(failed), itemId.state)).toBe('Lanes is not running: data dir in use by lanes daemon (pid 42)');
-    expect(trayLook(failed).icon).toBe('error');
-    expect(ids(trayMenuModel(failed))).toContain(itemId.retry);
-    const stopping = trayMenuModel({ ...busy, stopping: true });
+    expect(label(menu(failed), itemId.state)).toBe('Lanes is not running: data dir in use by lanes daemon (pid 42)');
+    expect(look(failed).icon).toBe('error');
+    expect(ids(menu(failed))).toContain(itemId.retry);
+    const stopping = menu({ ...busy, stopping: true });
     expect(ids(stopping)).toEqual([itemId.state, itemId.quitNow]);
     expect(label(stopping, itemId.state)).toBe('Stopping — finishing 1 running job…');
   });
 
   it('keeps the tooltip to one short line', () => {
-    const look = trayLook(shell(null, { error: `cannot open the store:\n${'x'.repeat(300)}` }));
-    expect(look.tooltip).not.toContain('\n');
-    expect(look.tooltip.length).toBeLessThanOrEqual(120);
-    expect(look.tooltip.endsWith('…')).toBe(true);
+    const long = look(shell(null, { error: `cannot open the store:\n${'x'.repeat(300)}` }));
+    expect(long.tooltip).not.toContain('\n');
+    expect(long.tooltip.length).toBeLessThanOrEqual(120);
+    expect(long.tooltip.endsWith('…')).toBe(true);
   });
 
   it('hides Start at login where the platform has none, and shows it checked when on', () => {
-    expect(ids(trayMenuModel({ ...idle, startAtLoginSupported: false }))).not.toContain(itemId.startAtLogin);
-    const on = trayMenuModel({ ...idle, startAtLogin: true }).find((item) => item.id === itemId.startAtLogin);
+    expect(ids(menu({ ...idle, startAtLoginSupported: false }))).not.toContain(itemId.startAtLogin);
+    const on = menu({ ...idle, startAtLogin: true }).find((item) => item.id === itemId.startAtLogin);
     expect(on).toMatchObject({ type: 'checkbox', checked: true, action: { type: 'toggleStartAtLogin', on: false } });
   });
 });
@@ -96,7 +158,7 @@ describe('clicking menu items', () => {
   function clickable(state = busy) {
     const setCap = vi.fn<(lane: string, cap: number) => void>();
     const other = vi.fn<(action: TrayAction) => void>();
-    const template = toMenuTemplate(trayMenuModel(state), ({ action }) => {
+    const template = toMenuTemplate(menu(state), ({ action }) => {
       if (action?.type === 'setCap') setCap(action.lane, action.cap);
       else if (action) other(action);
     });
@@ -115,25 +177,28 @@ describe('clicking menu items', () => {
     expect(setCap.mock.calls).toEqual([['worker', 3], ['ml', 0]]);
   });
 
-  it('the checked cap does nothing; the nudge raises to its suggestion', () => {
-    const { setCap, click } = clickable(nudged);
+  it('the checked cap does nothing; the nudge raises to its suggestion; snooze snoozes that lane', () => {
+    const { setCap, other, click } = clickable(nudged);
     click(itemId.laneCapValue('ml', 1));
     expect(setCap).not.toHaveBeenCalled();
     click(itemId.laneNudge('ml'));
     expect(setCap).toHaveBeenCalledWith('ml', 3);
+    click(itemId.laneSnooze('ml'));
+    expect(other).toHaveBeenCalledWith({ type: 'snoozeNudge', lane: 'ml', forSeconds: SNOOZE_SECONDS });
   });
 
   it('open and quit dispatch their actions; status lines are not clickable', () => {
-    const { template, other, click } = clickable();
+    const { template, other, click } = clickable(twoBacklogs);
     click(itemId.open);
     click(itemId.quit);
     expect(other.mock.calls.map(([a]) => a.type)).toEqual(['open', 'quit']);
-    expect(findItem(template, itemId.laneStatus('worker'))).toMatchObject({ enabled: false });
+    expect(findItem(template, itemId.laneDetail('worker'))).toMatchObject({ enabled: false });
+    expect(findItem(template, itemId.laneDetail('worker'))?.click).toBeUndefined();
   });
 
   it('escapes & in lane names so Windows and Linux do not eat it', () => {
     const { template } = clickable(shell(status([lane('R&D')])));
-    expect(findItem(template, itemId.laneStatus('R&D'))?.label).toBe('R&&D — 0/1 busy');
+    expect(findItem(template, itemId.lane('R&D'))?.label).toBe('R&&D — idle');
   });
 });
 
@@ -144,5 +209,32 @@ describe('tray icon files', () => {
     ['linux', 'tray-nudge@2x.png'],
   ] as const)('%s → %s', (platform, file) => {
     expect(trayIconFile('nudge', platform)).toBe(file);
+  });
+});
+
+describe('the machine holding back, and what a raise buys', () => {
+  const battery = (s: ReturnType<typeof status>) => ({ ...s, ceiling: 3, machine: { ...s.machine, ceiling: 3, limitedBy: 'battery' as const, power: 'battery' as const, text: 'quiet: on battery' } });
+
+  it('says why Lanes holds back at the top of the menu and in the tooltip; says nothing when only the cores bind', () => {
+    const busy = lane('worker', { running: 3, busy: 3, workers: 3, waiting: 40 });
+    const held = shell(battery(status([busy], 7)));
+    expect(findItem(menu(held), itemId.holdingBack)).toMatchObject({ label: 'Holding back — quiet: on battery', enabled: false });
+    expect(look(held).tooltip).toBe('Lanes — 3 running · worker: 40 waiting · quiet: on battery');
+    const plain = shell(status([busy], 7));
+    expect(findItem(menu(plain), itemId.holdingBack)).toBeUndefined();
+    expect(look(plain).tooltip).not.toContain('quiet');
+  });
+
+  it("a lane held by its memory says so in its submenu", () => {
+    const models = lane('models', { class: 'ml', cap: 7, running: 3, busy: 3, workers: 3, waiting: 37, limit: { workers: 3, by: 'memory', text: 'memory for 3 of these, about 410 MB each' } });
+    const sub = findItem(menu(shell(status([models], 7))), itemId.lane('models'))!.submenu!;
+    expect(sub.find((i) => i.id === itemId.laneDetail('models'))?.label).toContain('memory for 3 of these, about 410 MB each');
+  });
+
+  it('the nudge tooltip gives the estimate at the suggested cap beside the current one', () => {
+    const n = { ...nudge(6, 4060), estimate: { atCapMs: 11 * 3600_000, atSuggestedMs: 2 * 3600_000 } };
+    const w = lane('worker', { running: 1, busy: 1, workers: 1, waiting: 4060, nudge: n });
+    expect(look(shell(status([w], 7))).tooltip).toBe('Lanes — raise worker to 6: 4,060 waiting, about 2 h instead of 11 h');
+    expect(look(shell(status([{ ...w, nudge: nudge(6, 4060) }], 7))).tooltip).toBe('Lanes — raise worker to 6: 4,060 waiting');
   });
 });

@@ -71,9 +71,9 @@ test.afterAll(async ({ browserName: _unused }, testInfo) => {
 
 test('launches with its tray menu', async () => {
   const tray = hooks(app);
-  await expect.poll(tray.ids, { timeout: 30_000 }).toContain('lane:worker:status');
+  await expect.poll(tray.ids, { timeout: 30_000 }).toContain('lane:worker');
   const ids = await tray.ids();
-  for (const id of ['open', 'quit', 'lane:worker:cap', 'lane:worker:cap:0', 'lane:worker:cap:3']) expect(ids).toContain(id);
+  for (const id of ['open', 'quit', 'pause-all', 'lane:worker:cap', 'lane:worker:cap:0', 'lane:worker:cap:3']) expect(ids).toContain(id);
 });
 
 test('the window is sandboxed and has only window.lanes', async () => {

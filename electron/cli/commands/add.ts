@@ -66,8 +66,10 @@ export function registerAdd(program: Command): void {
         'as a program without a shell. Examples:\n' +
         '  lanes add -- ffmpeg -i in.mov out.mp4\n' +
         "  lanes add -- 'make -j4 && ./run-tests'\n" +
-        '  lanes add --lane words --payload \'{"text":"hello"}\'   (a lane with a worker command)\n' +
-        '  ls *.wav | sed "s/.*/flac &/" | lanes add --from -',
+        '  ls *.wav | sed "s/.*/flac &/" | lanes add --from -\n' +
+        'A lane with a worker command takes a JSON payload per job instead:\n' +
+        '  lanes lane add words --class ml --cap 1 --worker-command python3 examples/word_stats_worker.py\n' +
+        '  lanes add --lane words --payload \'{"text":"hello"}\'',
     )
     .action(async (words: string[], opts: AddOptions, cmd: Command) => {
       const sources = [words.length > 0, opts.payload !== undefined, opts.from !== undefined].filter(Boolean).length;

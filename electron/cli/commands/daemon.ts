@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { wholeNumber } from '../args.js';
 import { connectionFor, dataDirOf, note, print } from '../context.js';
 import { CliError } from '../errors.js';
-import { count } from '../format.js';
+import { plural } from '../../../shared/format.js';
 
 interface DaemonOptions {
   port?: number;
@@ -23,12 +23,8 @@ export function registerDaemon(program: Command): void {
       const { hostEngine } = await import('../../api/host.js');
       const hosted = await hostEngine({ dataDir: dataDirOf(cmd), ...(opts.port !== undefined ? { port: opts.port } : {}) });
       const { engine } = hosted;
-      note(`Lanes engine running: pid ${process.pid}, up to ${count(engine.ceiling)} workers at once, data in ${engine.dataDir}`);
-      // No credential on stdout, where a service manager's journal would keep it.
-      print(`Window: http://127.0.0.1:${hosted.port}/ — open it with \`lanes open\` (add --browser to open it in your browser)`);
-      note('Press Ctrl-C to stop.');
-
-      await new Promise<void>((done) => {
+      // Listening for the signals before saying it runs: whoever reads that line may stop it at once.
+      const stopped = new Promise<void>((done) => {
         let stopping = false;
         const stop = (signal: NodeJS.Signals) => {
           if (stopping) {
@@ -52,6 +48,11 @@ export function registerDaemon(program: Command): void {
         process.on('SIGTERM', stop);
         process.on('SIGHUP', stop);
       });
+      note(`Lanes engine running: pid ${process.pid}, up to ${plural(engine.ceiling, 'worker')} at once, data in ${engine.dataDir}`);
+      // No credential on stdout, where a service manager's journal would keep it.
+      print(`Window: http://127.0.0.1:${hosted.port}/ — open it with \`lanes open\` (add --browser to open it in your browser)`);
+      note('Press Ctrl-C to stop.');
+      await stopped;
     });
 }
 

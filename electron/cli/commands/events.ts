@@ -14,6 +14,7 @@ const REASONS: Record<ScaleEvent['reason'], string> = {
   budget: 'machine budget',
   turn: 'took turns',
   pause: 'paused',
+  machine: 'machine limit',
   crash: 'worker crashed',
   unresponsive: 'worker stopped answering',
   shutdown: 'engine stopping',

@@ -150,6 +150,8 @@ export function showText(job: Job): string {
   if (job.spec.kind !== 'payload' && job.spec.env) lines.push(`  env:      ${Object.keys(job.spec.env).join(', ')}`);
   lines.push(`  queued:   ${clock(job.createdAt)}`);
   if (job.startedAt !== null) lines.push(`  ran:      ${jobTime(job)} from ${clock(job.startedAt)}`);
+  // Apart from its run: a model loading for this job is the worker's cost, not the job's.
+  if (job.loadMs !== null && job.loadMs !== undefined) lines.push(`  loading:  its worker command took ${duration(job.loadMs)} to load first`);
   lines.push(`  attempts: ${job.attempts} of ${job.maxAttempts}${job.runAfter !== null ? `, next at ${clock(job.runAfter)}` : ''}`);
   if (job.timeoutMs !== null) lines.push(`  timeout:  ${duration(job.timeoutMs)}`);
   for (const a of job.history) lines.push(`  attempt ${a.attempt}: ${a.outcome}${a.exitCode !== null ? ` (exit ${a.exitCode})` : ''}${a.error ? ` — ${a.error}` : ''}`);

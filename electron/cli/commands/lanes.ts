@@ -30,7 +30,9 @@ function outlook(l: LaneStatus, now: number): string {
 
 export function statusText(status: Status, now = Date.now()): string {
   const paused = status.paused ? `All work paused ${status.paused.until === null ? 'until resumed (lanes resume)' : `until ${clock(status.paused.until)}`}.\n` : '';
-  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (this machine's ceiling)\n\n`;
+  // Cores are the ceiling's ordinary reason; anything else (battery, memory, someone at the machine) is said.
+  const why = status.machine.limitedBy === 'cores' ? "this machine's ceiling" : `holding back — ${status.machine.text}`;
+  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (${why})\n\n`;
   const rows = status.lanes.map((l) => [
     l.name,
     l.class,
@@ -50,11 +52,24 @@ export function statusText(status: Status, now = Date.now()): string {
     ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
   );
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
-  return head + body + nudges.join('') + (nudges.length ? '\n' : '');
+  // A lane the machine holds below its cap for a reason of its own (memory): the person should know it is not the cap.
+  const limits = status.lanes.filter((l) => l.limit && l.limit.by === 'memory' && (l.waiting > 0 || l.busy > 0)).map((l) => `\n${l.name}: ${l.limit!.text}`);
+  const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}`);
+  const notes = [...shared, ...nudges, ...limits];
+  return head + body + notes.join('') + (notes.length ? '\n' : '');
+}
+
+/** A shared lane in a few words: where its queue is, whether it can be reached, what the others run. */
+export function sharedWords(lane: LaneStatus): string {
+  const s = lane.shared!;
+  if (s.unreachableSince !== null) return `Redis unreachable since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
+  const others = s.elsewhere.workers > 0 ? `; ${plural(s.elsewhere.workers, 'more worker')} on ${plural(s.elsewhere.machines, 'other machine')}` : '';
+  return `shared on ${s.redis}${others}`;
 }
 
 function laneLine(lane: LaneStatus): string {
-  return `${lane.name}: cap ${count(lane.cap)}, ${plural(lane.workers, 'worker')}, ${count(lane.waiting)} waiting`;
+  const shared = lane.shared ? ` (${sharedWords(lane)})` : '';
+  return `${lane.name}: cap ${count(lane.cap)}, ${plural(lane.workers, 'worker')}, ${count(lane.waiting)} waiting${shared}`;
 }
 
 export function registerLanes(program: Command): void {
@@ -91,8 +106,11 @@ export function registerLanes(program: Command): void {
     .option('--cap <n>', `its cap (default: ${DEFAULT_CAP.cpu} for cpu, ${DEFAULT_CAP.ml} for ml)`, wholeNumber('the cap', 0))
     .option('--timeout <seconds>', 'fail a run of its jobs that takes longer, unless a job sets its own', seconds('--timeout'))
     .option('--worker-command <command...>', 'a persistent worker command: the rest of the line, e.g. --worker-command python3 serve.py --model m')
+    .option('--redis <url>', 'share its queue with other engines on this Redis: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS')
+    .option('--insecure-redis', 'allow a Redis on another machine that has no password')
     .option('--json', 'print the lane as JSON')
-    .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; timeout?: number; workerCommand?: string[]; json?: boolean }, cmd: Command) => {
+    .action(async (name: string, words: string[], opts: { class: 'cpu' | 'ml'; cap?: number; timeout?: number; workerCommand?: string[]; redis?: string; insecureRedis?: boolean; json?: boolean }, cmd: Command) => {
+      if (opts.insecureRedis && opts.redis === undefined) throw new UsageError('--insecure-redis only goes with --redis');
       // One quoted argument is a command line ("python3 serve.py --model m"); several words are
       // the command as given. Words left after it (a script path commander parsed as positional)
       // belong to it too: --worker-command takes the whole command.
@@ -106,6 +124,7 @@ export function registerLanes(program: Command): void {
         ...(opts.timeout !== undefined ? { timeoutSeconds: opts.timeout } : {}),
         // The command names its script relative to where it was typed.
         ...(workerCommand ? { workerCommand, workerCwd: process.cwd() } : {}),
+        ...(opts.redis !== undefined ? { queue: { redis: opts.redis, ...(opts.insecureRedis ? { insecure: true } : {}) } } : {}),
       });
       if (opts.json) printJson(status);
       else print(`added ${laneLine(status)}`);

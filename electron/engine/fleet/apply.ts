@@ -81,10 +81,14 @@ export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory):
       startsBlockedUntil: memory.startFailures.get(l.name)?.until ?? null,
       lastShrinkAt: memory.lastShrinkAt.get(l.name) ?? null,
       surplusSince: memory.surplusSince.get(l.name) ?? null,
-      movable: l.workerCommand === null,
+      // A shared lane's worker stays with it: its jobs are claimed and finished on its queue.
+      movable: l.workerCommand === null && l.queue === null,
       heldSince: null,
       waitingSince: null,
       capWas: memory.caps.has(l.name) && memory.caps.get(l.name) !== l.cap ? memory.caps.get(l.name)! : null,
+      // The machine's per-lane limits are laid over by the fleet (machine/limits.ts).
+      limit: Infinity,
+      limitText: null,
     });
   }
   for (const w of pool.workers.values()) {

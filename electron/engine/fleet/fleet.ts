@@ -1,10 +1,14 @@
 // The engine's workers as a whole: the pool that starts and talks to them, the heartbeat that
 // replaces a hung one, and the sizer loop that decides how many each lane runs. Request handlers
 // reach it only through FleetPort; what it knows flows out as data (worker counts) and events.
-import type { JobSummary, ScaleReason } from '../../../shared/model.js';
+import type { JobSummary, MachineStatus, ScaleReason } from '../../../shared/model.js';
+import type { LiveWorker, Machine } from '../machine/machine.js';
+import type { MachineLimits } from '../machine/limits.js';
+import type { CriticalStop } from '../machine/critical.js';
+import { workerCgroups } from '../machine/worker-meter.js';
 import { SizerLoop } from '../sizer/loop.js';
 import type { Observation } from '../sizer/policy.js';
-import type { JobStore } from '../store/jobs.js';
+import type { Queues } from '../queues/queues.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../status/lane-status.js';
 import { Heartbeat } from '../workers/heartbeat.js';
@@ -32,9 +36,11 @@ export interface FleetPort {
 }
 
 export interface FleetDeps {
-  ceiling: number;
+  /** The machine's facts and limits: the ceiling, and what each lane's memory allows. */
+  machine: Machine;
   tickMs: number;
-  jobs: JobStore;
+  /** Where each lane's jobs are queued: the local store, or a shared queue on Redis. */
+  queues: Queues;
   lanes: { list(): readonly LaneRow[]; allCounts(): ReadonlyMap<string, LaneCounts> };
   ledger: ScaleLedger;
   launcher: WorkerLauncher;
@@ -43,6 +49,8 @@ export interface FleetDeps {
   logCapBytes: number;
   /** The engine's cgroup for jobs, or null where the OS offers none. */
   cgroupBase: string | null;
+  /** Added to every worker's (and so every job's) environment. */
+  jobEnv: Record<string, string>;
   logPaths(jobId: number): { stdoutPath: string; stderrPath: string; allPath: string };
   log(line: string): void;
   /** A job changed state: claimed, finished, or given back to the queue. */
@@ -62,12 +70,13 @@ export class Fleet implements FleetPort {
   private readonly memory = new SizerMemory();
   private stopping: Shutdown | null = null;
   private observed: Observation | null = null;
+  private lastLimits: MachineLimits | null = null;
   /** Only needed where jobs get no cgroup of their own (see sweep.ts). */
   private readonly sweep: EscapeeSweep | null;
 
   constructor(private readonly d: FleetDeps) {
     this.pool = new Pool(
-      d.jobs,
+      d.queues,
       {
         now: Date.now,
         workerCommand: (lane) => {
@@ -84,6 +93,7 @@ export class Fleet implements FleetPort {
         },
         fleetChanged: () => {
           this.heartbeat.update();
+          this.tellSharedLanes();
           this.loop.poke();
           d.changed();
         },
@@ -96,7 +106,7 @@ export class Fleet implements FleetPort {
         },
         log: d.log,
       },
-      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase },
+      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase, jobEnv: d.jobEnv },
     );
     this.heartbeat = new Heartbeat(this.pool, d.heartbeatMs, Date.now, (w) => {
       d.log(`worker ${w.id} stopped answering; replacing it`);
@@ -148,13 +158,14 @@ export class Fleet implements FleetPort {
   laneRemoved(name: string): void {
     this.pool.stopLane(name);
     this.memory.forget(name);
+    this.d.machine.forget(name);
   }
 
   /** Take no more work; let running jobs finish within `graceMs`; then end the rest. */
   async shutdown(graceMs: number): Promise<void> {
     this.loop.stop();
     this.sweep?.stop();
-    this.stopping = shutdown(this.pool, this.d.jobs, graceMs, this.d.log);
+    this.stopping = shutdown(this.pool, this.d.queues, graceMs, this.d.log);
     await this.stopping.done;
     this.heartbeat.stop();
   }
@@ -180,10 +191,55 @@ export class Fleet implements FleetPort {
     return until !== null && until > Date.now() ? until : null;
   }
 
+  /** The machine's limits at the last pass (before the first: worked out now). */
+  limits(): MachineLimits {
+    if (!this.lastLimits) this.observe();
+    return this.lastLimits!;
+  }
+
+  /** What one worker of the lane typically holds (bytes), measured; null until it is. */
+  costOf(lane: string): number | null {
+    return this.d.machine.costOf(lane)?.bytes ?? null;
+  }
+
+  machineStatus(): MachineStatus {
+    return this.d.machine.status(this.limits());
+  }
+
+  /** The machine's facts moved (a new reading): the sizer looks again now, so the limits it reports are this reading's. */
+  machineMoved(): void {
+    this.loop.pass();
+  }
+
+  /** Memory is critically low: this worker stops now, its job queued again with its attempt given back. */
+  criticalStop(stop: CriticalStop): void {
+    this.d.log(stop.text);
+    this.pool.kill(stop.worker, 'machine', stop.text);
+  }
+
+  /** The live workers, as the machine's meter measures them. */
+  liveWorkers(): LiveWorker[] {
+    const live: LiveWorker[] = [];
+    for (const w of this.pool.workers.values()) {
+      if (w.proc.pid === undefined) continue;
+      live.push({ id: w.id, pid: w.proc.pid, lane: w.lane, busy: w.job !== null, since: w.job?.since ?? null, cgroups: workerCgroups(this.d.cgroupBase, w.proc.pid, w.job) });
+    }
+    return live;
+  }
+
   private observe(): Observation {
     const now = Date.now();
-    const inputs = { now, tickMs: this.d.tickMs, ceiling: this.d.ceiling, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.jobs.delayed(now) };
-    this.observed = { ...observe(inputs, this.pool, this.memory), paused: this.d.paused() };
+    const inputs = { now, tickMs: this.d.tickMs, ceiling: Infinity, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.queues.delayed(now) };
+    const seen = observe(inputs, this.pool, this.memory);
+    const limits = this.d.machine.limits(
+      seen.lanes.map((l) => ({ name: l.name, class: l.class, cap: l.cap, demand: Math.max(0, l.waiting) + l.busy.length, workers: [...l.idle, ...l.busy], leaving: l.leaving })),
+    );
+    this.lastLimits = limits;
+    const lanes = seen.lanes.map((l) => {
+      const m = limits.lanes.get(l.name);
+      return { ...l, limit: m?.limit ?? Infinity, limitText: m && m.limitedBy === 'memory' ? m.text : null };
+    });
+    this.observed = { ...seen, lanes, ceiling: limits.ceiling, ceilingText: limits.limits[0]!.text, paused: this.d.paused() };
     return this.observed;
   }
 
@@ -195,6 +251,20 @@ export class Fleet implements FleetPort {
     // Every pass follows something that moved (work arrived, a worker came or went, a tick):
     // the lanes' status may show it even when the sizer had nothing to do.
     this.d.changed();
+  }
+
+  /** What this engine runs of each shared lane, for the other engines' nudges. */
+  private tellSharedLanes(): void {
+    for (const q of this.d.queues.sharedLanes()) {
+      const { workers, busy } = this.pool.laneWorkers(q.lane);
+      q.workersChanged(workers, busy);
+    }
+  }
+
+  /** New work in a shared lane seen from Redis (another engine queued it, Redis came back): idle workers pull. */
+  sharedWorkArrived(lane: string): void {
+    this.pool.wake(lane);
+    this.loop.poke();
   }
 
   /**

@@ -1,7 +1,7 @@
 // An orderly stop: take no more work, let running jobs finish within the grace period, then end
 // the rest. What did not finish runs again at the next start, without losing an attempt, since
 // an engine stopping is not the job's fault.
-import type { JobStore } from '../store/jobs.js';
+import type { Queues } from '../queues/queues.js';
 import type { Pool } from '../workers/pool.js';
 
 export interface Shutdown {
@@ -10,7 +10,7 @@ export interface Shutdown {
   hurry(ms: number): void;
 }
 
-export function shutdown(pool: Pool, jobs: JobStore, graceMs: number, log: (line: string) => void): Shutdown {
+export function shutdown(pool: Pool, queues: Queues, graceMs: number, log: (line: string) => void): Shutdown {
   const busy = [...pool.workers.values()].filter((w) => w.job !== null).length;
   pool.close();
   if (busy) log(`stopping: letting ${busy} running job(s) finish, up to ${Math.round(graceMs / 1000)} s`);
@@ -25,17 +25,23 @@ export function shutdown(pool: Pool, jobs: JobStore, graceMs: number, log: (line
     // Whichever comes first; the timer is cleared either way, so nothing holds the process open.
     await Promise.race([grace, pool.whenEmpty(graceMs)]);
     if (timer) clearTimeout(timer);
+    const givenBack: Promise<unknown>[] = [];
     for (const w of [...pool.workers.values()]) {
-      for (const job of jobs.runningFor(w.id, w.job?.id)) {
+      const q = queues.forLane(w.lane);
+      for (const job of q.runningFor(w.id, w.job?.id)) {
+        const failed = (error: unknown) => log(`could not give back job ${job.id} while stopping: ${(error as Error).message}`);
         try {
-          jobs.requeue(job, { why: 'the engine stopped before it finished', refund: true, retryAt: null }, Date.now(), job.interrupted);
+          // A shared job goes back to its queue at once, for another engine to take.
+          const back = q.requeue(job, { why: 'the engine stopped before it finished', refund: true, retryAt: null }, Date.now());
+          if (back instanceof Promise) givenBack.push(back.catch(failed));
         } catch (error) {
           // Still recorded as running: the next start gives it back (see recovery.ts).
-          log(`could not give back job ${job.id} while stopping: ${(error as Error).message}`);
+          failed(error);
         }
       }
       pool.kill(w.id);
     }
+    await Promise.all(givenBack);
     await pool.whenEmpty(5_000);
   })();
   return {

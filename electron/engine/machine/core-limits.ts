@@ -3,8 +3,9 @@
 // programs' load. Memory is per lane (memory-limits.ts). Pure.
 import type { MachineFacts } from './facts.js';
 import type { Presence } from './person.js';
+import type { LimitReason } from '../../../shared/model.js';
 
-export type LimitReason = 'cores' | 'container' | 'memory' | 'battery' | 'in-use' | 'load';
+export type { LimitReason };
 
 export interface Limit {
   reason: LimitReason;

@@ -7,6 +7,8 @@ import type { LanesHandlers } from '../../../shared/requests.js';
 import { JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
 import { BULK_CHUNK } from '../store/job-statements.js';
 import { existingLane, type RequestContext } from './context.js';
+import { cancelShared, isSharedLane, retryShared, sharedIds } from './bulk-shared.js';
+import { isSharedId } from '../queues/ids.js';
 
 type BulkHandlers = Pick<LanesHandlers, 'cancelJobs' | 'retryJobs'>;
 
@@ -38,31 +40,46 @@ export function bulkHandlers(e: RequestContext): BulkHandlers {
     else e.events.emit('jobs', { ids: jobs.map((j) => j.id), change: 'changed' });
   };
   const lanesOf = (lane: string | undefined) => (lane === undefined ? e.lanes.list().map((l) => l.name) : [existingLane(e, lane).name]);
+  // A request's shared part goes through the lanes' queues (bulk-shared.ts); the rest through the store.
+  const localIds = (ids: number[]) => ids.filter((id) => !isSharedId(id));
+  const split = (lanes: string[]) => ({ local: lanes.filter((l) => !isSharedLane(e, l)), shared: lanes.filter((l) => isSharedLane(e, l)) });
   const queuedIn = (lanes: string[]) => lanes.reduce((n, l) => n + (e.lanes.allCounts().get(l)?.queued ?? 0), 0);
 
   return {
     cancelJobs: async (input) => {
       const lanes = input.ids ? [] : lanesOf(input.lane);
       const wants = (state: JobState) => input.ids !== undefined || input.state === undefined || input.state === state;
+      const shared = input.ids ? sharedIds(input.ids) : [];
+      const { local: localLanes, shared: sharedLanes } = split(lanes);
+      const announce = announcer(input.ids?.length ?? queuedIn(lanes));
+      let sharedDone = { cancelled: 0, stopping: 0 };
+      for (const select of [...(shared.length > 0 ? [{ ids: shared }] : []), ...sharedLanes.map((lane) => ({ lane }))]) {
+        const r = await cancelShared(e, select, wants, announce);
+        sharedDone = { cancelled: sharedDone.cancelled + r.cancelled, stopping: sharedDone.stopping + r.stopping };
+      }
+      if (input.lane !== undefined && sharedLanes.length > 0) return sharedDone;
       const held = e.fleet.jobsHeld(input.lane);
       // Running, or in a worker's hand: the worker stops it or drops it, and says so.
-      const theirs = [...(wants('running') ? held.running : []), ...(wants('queued') ? held.inHand : [])].filter((id) => !input.ids || input.ids.includes(id));
-      let stopping = 0;
+      const theirs = [...(wants('running') ? held.running : []), ...(wants('queued') ? held.inHand : [])].filter((id) => !isSharedId(id) && (!input.ids || input.ids.includes(id)));
+      let stopping = sharedDone.stopping;
       for (const id of theirs) if (e.fleet.cancel(id, e.cancelGraceMs)) stopping++;
-      if (!wants('queued')) return { cancelled: 0, stopping };
+      if (!wants('queued')) return { cancelled: sharedDone.cancelled, stopping };
       const skip = [...held.inHand, ...(input.ids ? e.fleet.jobsHeld().inHand : [])];
-      const select = input.ids ? { ids: input.ids } : { lanes };
+      const select = input.ids ? { ids: localIds(input.ids) } : { lanes: localLanes };
       const now = Date.now();
-      const cancelled = await inChunks(select, (s) => e.jobs.cancelQueuedChunk(s, skip, now), announcer(input.ids?.length ?? queuedIn(lanes)));
+      const cancelled = await inChunks(select, (s) => e.jobs.cancelQueuedChunk(s, skip, now), announce);
       e.fleet.jobsLeft();
-      return { cancelled, stopping };
+      return { cancelled: cancelled + sharedDone.cancelled, stopping };
     },
     retryJobs: async (input) => {
       const states: ('failed' | 'cancelled')[] = input.state ? [input.state as 'failed' | 'cancelled'] : input.ids ? ['failed', 'cancelled'] : ['failed'];
       const lanes = input.ids ? [] : lanesOf(input.lane);
       const expected = input.ids?.length ?? lanes.reduce((n, l) => n + states.reduce((m, st) => m + (e.lanes.allCounts().get(l)?.[st] ?? 0), 0), 0);
+      const { local: localLanes, shared: sharedLanes } = split(lanes);
+      const shared = input.ids ? sharedIds(input.ids) : [];
       let retried = 0;
-      for (const state of states) retried += await inChunks(input.ids ? { ids: input.ids } : { lanes }, (s) => e.jobs.retryChunk(s, state), announcer(expected));
+      for (const select of [...(shared.length > 0 ? [{ ids: shared }] : []), ...sharedLanes.map((lane) => ({ lane }))]) retried += await retryShared(e, select, states, announcer(expected));
+      for (const state of states) retried += await inChunks(input.ids ? { ids: localIds(input.ids) } : { lanes: localLanes }, (s) => e.jobs.retryChunk(s, state), announcer(expected));
       if (retried > 0) e.fleet.jobsArrived(input.ids ? e.lanes.list().map((l) => l.name) : lanes);
       return { retried };
     },

@@ -1,5 +1,5 @@
 // What request handlers work with: the stores, the event hub, the fleet through its narrow port,
-// and the status board. Handlers check what only the engine knows (the ceiling, which lanes
+// and the status board. Handlers check what only the engine knows (which lanes
 // exist, a job's state); the input itself was validated before they are called.
 import type { LaneStatus, LaneTimeline, Status } from '../../../shared/model.js';
 import type { EventHub } from '../event-hub.js';
@@ -9,6 +9,8 @@ import type { JobStore } from '../store/jobs.js';
 import type { LaneRow, LaneStore } from '../store/lanes.js';
 import { notFound } from '../../../shared/errors.js';
 import type { Ledger } from '../store/ledger.js';
+import type { Queues } from '../queues/queues.js';
+import type { SharedLanes } from '../queues/shared-host.js';
 import type { Hold } from '../hold.js';
 
 /** A job's log files: each stream, and both together with a line between attempts. */
@@ -29,10 +31,12 @@ export interface StatusBoard {
 }
 
 export interface RequestContext {
-  readonly ceiling: number;
   readonly cancelGraceMs: number;
   readonly jobs: JobStore;
   readonly queries: JobQueries;
+  /** Where each lane's and each job's store is: requests about jobs go through it. */
+  readonly queues: Queues;
+  readonly shared: SharedLanes;
   readonly lanes: LaneStore;
   readonly ledger: Ledger;
   readonly events: EventHub;

@@ -6,7 +6,6 @@ import { DEFAULT_MAX_ATTEMPTS, JOB_EVENTS_PER_REQUEST } from '../../../shared/li
 import type { NewJob } from '../store/jobs.js';
 import { existingLane, type RequestContext } from './context.js';
 import { checkDirectory } from './places.js';
-import { readLog } from './read-log.js';
 
 /** How long a cancel waits for a worker to drop a job from its hand: one message there and back. */
 const LEAVE_QUEUE_WAIT_MS = 2_000;
@@ -15,13 +14,14 @@ type JobHandlers = Pick<LanesHandlers, 'addJob' | 'addJobs' | 'listJobs' | 'job'
 
 export function jobHandlers(e: RequestContext): JobHandlers {
   const lane = (name: string, field = 'lane') => existingLane(e, name, field);
-  const job = (id: number): Job => {
-    const row = e.jobs.get(id);
+  // Every job lives in its lane's store: the local one, or a shared queue (queues/queues.ts).
+  const job = async (id: number): Promise<Job> => {
+    const row = await e.queues.forJob(id).get(id);
     if (!row) throw notFound(`there is no job ${id}`, 'id');
     return row;
   };
-  const summary = (id: number): JobSummary => {
-    const row = e.jobs.summary(id);
+  const summary = async (id: number): Promise<JobSummary> => {
+    const row = await e.queues.forJob(id).summary(id);
     if (!row) throw notFound(`there is no job ${id}`, 'id');
     return row;
   };
@@ -45,7 +45,7 @@ export function jobHandlers(e: RequestContext): JobHandlers {
     return { lane: target.name, spec, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, timeoutMs };
   };
   const enqueue = async (jobs: NewJob[]): Promise<number[]> => {
-    const added = await e.jobs.enqueue(jobs, Date.now());
+    const added = await enqueueByStore(jobs);
     const ids = added.map((j) => j.id);
     if (ids.length <= JOB_EVENTS_PER_REQUEST) for (const job of added) e.events.emit('job', job);
     else e.events.emit('jobs', { ids, change: 'added' });
@@ -53,15 +53,28 @@ export function jobHandlers(e: RequestContext): JobHandlers {
     return ids;
   };
 
+  /** Jobs of one store in one write; a batch spanning a shared lane and others is split by store, answered in its order. */
+  const enqueueByStore = async (jobs: NewJob[]): Promise<JobSummary[]> => {
+    const stores = new Set(jobs.map((j) => e.queues.forLane(j.lane)));
+    if (stores.size === 1) return [...stores][0]!.enqueue(jobs, Date.now());
+    const answers = new Map<NewJob, JobSummary>();
+    for (const q of stores) {
+      const mine = jobs.filter((j) => e.queues.forLane(j.lane) === q);
+      (await q.enqueue(mine, Date.now())).forEach((added, i) => answers.set(mine[i]!, added));
+    }
+    return jobs.map((j) => answers.get(j)!);
+  };
+
   /** The job's next state after queued (cancelled, or running if it had just started), as it happens. */
-  const leavesQueue = (id: number) => {
+  const leavesQueue = (queued: JobSummary) => {
+    const id = queued.id;
     let off = () => {};
     const promise = new Promise<JobSummary>((resolve) => {
       const settle = (job: JobSummary) => {
         off();
         resolve(job);
       };
-      const timer = setTimeout(() => settle(summary(id)), LEAVE_QUEUE_WAIT_MS);
+      const timer = setTimeout(() => void summary(id).then(settle, () => settle(queued)), LEAVE_QUEUE_WAIT_MS);
       const unsubscribe = e.events.subscribe((ev) => {
         if (ev.type === 'job' && ev.data.id === id && ev.data.state !== 'queued') settle(ev.data);
       });
@@ -79,18 +92,26 @@ export function jobHandlers(e: RequestContext): JobHandlers {
     listJobs: (input) => {
       if (input.lane) lane(input.lane);
       const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, order: input.order, beforeId: input.beforeId, afterId: input.afterId, text: input.text, limit: input.limit };
-      return { seq: e.events.lastSeq, ...e.queries.page(filter, e.lanes.allCounts()) };
+      const seq = e.events.lastSeq;
+      return e.queues.page(filter).then((page) => ({ seq, ...page }));
     },
-    job: (input) => ({ ...job(input.id), seq: e.events.lastSeq }),
-    logTail: (input) => readLog(e.logPaths(summary(input.id).id)[input.stream === 'stderr' ? 'stderrPath' : input.stream === 'all' ? 'allPath' : 'stdoutPath'], input),
-    cancel: (input) => {
-      const current = summary(input.id);
+    job: async (input) => {
+      const seq = e.events.lastSeq;
+      return { ...(await job(input.id)), seq };
+    },
+    logTail: async (input) => {
+      await summary(input.id);
+      return e.queues.forJob(input.id).log(input.id, input);
+    },
+    cancel: async (input) => {
+      const q = e.queues.forJob(input.id);
+      const current = await summary(input.id);
       if (current.state === 'queued') {
         // A job in a worker's hand is the worker's to drop: it may be starting it this instant.
-        const left = leavesQueue(input.id);
+        const left = leavesQueue(current);
         if (e.fleet.cancel(input.id, e.cancelGraceMs)) return left.promise;
         left.off();
-        const done = e.jobs.cancelQueued(input.id, Date.now());
+        const done = await q.cancelQueued(input.id, Date.now());
         if (done) {
           e.events.emit('job', done);
           e.fleet.jobsLeft();
@@ -98,15 +119,15 @@ export function jobHandlers(e: RequestContext): JobHandlers {
         }
       }
       if (current.state === 'running') {
-        // The outcome arrives as a job event once its processes have ended.
-        e.fleet.cancel(input.id, e.cancelGraceMs);
+        // The outcome arrives as a job event once its processes have ended (on whichever engine runs it).
+        if (!e.fleet.cancel(input.id, e.cancelGraceMs)) await q.cancelElsewhere(input.id);
         return summary(input.id);
       }
       throw conflict(`job ${input.id} has already ${current.state === 'cancelled' ? 'been cancelled' : current.state}`, 'id');
     },
-    retry: (input) => {
-      const current = summary(input.id);
-      const again = e.jobs.retry(input.id);
+    retry: async (input) => {
+      const current = await summary(input.id);
+      const again = await e.queues.forJob(input.id).retry(input.id);
       if (!again) throw conflict(`only a failed or cancelled job can be retried; job ${input.id} is ${current.state}`, 'id');
       e.events.emit('job', again);
       e.fleet.jobsArrived([again.lane]);

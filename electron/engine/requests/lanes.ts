@@ -15,20 +15,30 @@ type LaneHandlers = Pick<LanesHandlers, 'status' | 'setCap' | 'addLane' | 'remov
 const STOPPED_WAIT_MS = 30_000;
 
 export function laneHandlers(e: RequestContext, cancelJobs: LanesHandlers['cancelJobs']): LaneHandlers {
-  /** Cancels what the lane holds and waits until its running jobs have stopped (or a bound). */
-  const cancelAll = async (name: string) => {
+  /** Cancels (`cancel`) and waits until what `running` counts has stopped, or a bound. */
+  const stopAll = async (running: () => number, cancel: () => Promise<unknown>) => {
     const stopped = new Promise<void>((done) => {
       const timer = setTimeout(finish, STOPPED_WAIT_MS);
-      const off = e.events.subscribe(() => (e.lanes.allCounts().get(name)?.running ?? 0) === 0 && finish());
+      const off = e.events.subscribe(() => running() === 0 && finish());
       function finish() {
         clearTimeout(timer);
         off();
         done();
       }
     });
-    await cancelJobs({ lane: name });
-    if ((e.lanes.allCounts().get(name)?.running ?? 0) > 0) await stopped;
+    await cancel();
+    if (running() > 0) await stopped;
   };
+  /** Everything the lane holds. */
+  const cancelAll = (name: string) => stopAll(() => e.lanes.allCounts().get(name)?.running ?? 0, async () => cancelJobs({ lane: name }));
+  /** Only what this engine runs of a shared lane: the rest of its queue is the other engines' too. */
+  const cancelHere = (name: string) =>
+    stopAll(
+      () => e.fleet.jobsHeld(name).running.length,
+      async () => {
+        for (const id of e.fleet.jobsHeld(name).running) e.fleet.cancel(id, e.cancelGraceMs);
+      },
+    );
   const lane = (name: string, field = 'lane') => existingLane(e, name, field);
   // The lane event that shows the change goes out before the answer, so the answer's seq covers it.
   const laneAnswer = (name: string) => {
@@ -48,7 +58,7 @@ export function laneHandlers(e: RequestContext, cancelJobs: LanesHandlers['cance
       e.fleet.lanesChanged();
       return laneAnswer(input.lane);
     },
-    addLane: (input) => {
+    addLane: async (input) => {
       if (e.lanes.find(input.name)) throw conflict(`a lane named "${input.name}" already exists`, 'name');
       const cap = input.cap ?? DEFAULT_CAP[input.class];
       if (input.workerCwd !== undefined && !input.workerCommand) throw badRequest('workerCwd only applies to a lane with a worker command', 'workerCwd');
@@ -58,23 +68,40 @@ export function laneHandlers(e: RequestContext, cancelJobs: LanesHandlers['cance
         throw badRequest(`the worker command "${program}" cannot be found (not on the engine's PATH, nor a path to a program)`, 'workerCommand');
       }
       const timeoutMs = input.timeoutSeconds === undefined ? null : Math.round(input.timeoutSeconds * 1000);
-      e.lanes.add({ name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs, nudgeQuietUntil: null, nudgeQuietBacklog: null }, Date.now());
+      const queue = input.queue ? { redis: input.queue.redis, insecure: input.queue.insecure ?? false } : null;
+      const row = { name: input.name, class: input.class, cap, workerCommand: input.workerCommand ?? null, workerCwd: input.workerCwd ?? null, timeoutMs, nudgeQuietUntil: null, nudgeQuietBacklog: null, queue };
+      // A shared lane is joined (Redis answers, agrees about the lane) before anything is stored.
+      if (queue) await e.shared.join(row);
+      try {
+        e.lanes.add(row, Date.now());
+      } catch (error) {
+        if (queue) await e.shared.leave(row.name);
+        throw error;
+      }
       e.fleet.lanesChanged();
       return laneAnswer(input.name);
     },
     removeLane: async (input) => {
-      lane(input.name, 'name');
+      const row = lane(input.name, 'name');
       if (input.name === DEFAULT_LANE) throw conflict(`"${DEFAULT_LANE}" is the default lane and stays; set its cap to 0 to turn it off`, 'name');
-      const unfinished = () => {
-        const c = e.lanes.allCounts().get(input.name);
-        return (c?.queued ?? 0) + (c?.running ?? 0);
-      };
-      if (unfinished() > 0 && input.cancel) await cancelAll(input.name);
-      if (unfinished() > 0) {
-        throw conflict(`lane "${input.name}" still holds ${unfinished()} unfinished job(s); remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to cancel them first`, 'name');
+      if (row.queue) {
+        // Leaving a shared lane: its queue stays on Redis for the other engines; only what runs here must be done.
+        if (input.cancel) await cancelHere(input.name);
+        const busy = e.fleet.jobsHeld(input.name).running.length;
+        if (busy > 0) throw conflict(`this engine is running ${busy} job(s) of shared lane "${input.name}"; remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to stop them, or let them finish first`, 'name');
+      } else {
+        const unfinished = () => {
+          const c = e.lanes.allCounts().get(input.name);
+          return (c?.queued ?? 0) + (c?.running ?? 0);
+        };
+        if (unfinished() > 0 && input.cancel) await cancelAll(input.name);
+        if (unfinished() > 0) {
+          throw conflict(`lane "${input.name}" still holds ${unfinished()} unfinished job(s); remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to cancel them first`, 'name');
+        }
       }
       const ids = e.lanes.remove(input.name);
       e.fleet.laneRemoved(input.name);
+      if (row.queue) await e.shared.leave(input.name);
       for (const id of ids) for (const p of Object.values(e.logPaths(id))) rmSync(p, { force: true });
       e.board.forget(input.name);
       e.events.emit('laneRemoved', { name: input.name });

@@ -2,7 +2,7 @@
 // higher cap buys. Pure: facts in, the nudge (or none) out.
 import type { Nudge } from '../../../shared/model.js';
 import { aboutDuration, groupedCount, plural } from '../../../shared/format.js';
-import { heldByCap, type LaneDemand } from './wants.js';
+import { heldByCap, machineAllows, type LaneDemand } from './wants.js';
 
 export interface NudgeFacts extends LaneDemand {
   /** When the lane's oldest waiting job was queued; null when nothing waits. */
@@ -15,6 +15,8 @@ export interface NudgeFacts extends LaneDemand {
   perMinute: number;
   /** A person quieted it (lowered the cap, snoozed, dismissed): until then, unless the backlog grows past `backlog`. */
   quiet: { until: number; backlog: number } | null;
+  /** When the lane's memory, not the cores, bounds it: in words ("memory for 3 of these, about 410 MB each"). */
+  limitText?: string | null;
 }
 
 /** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
@@ -37,11 +39,14 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
   const suggestedCap = suggestCap(f);
   const estimate = estimateAt(f, suggestedCap);
   const buys = estimate ? ` — ${aboutDuration(estimate.atCapMs)} at ${plural(f.cap, 'worker')}, ${aboutDuration(estimate.atSuggestedMs)} at ${suggestedCap}` : '';
+  const most = machineAllows(f);
+  // Where memory bounds the lane, the number the person reads is what fits, and it says so.
+  const allows = most < f.ceiling ? `this machine has memory for ${plural(most, 'of these workers', 'of these workers')}` : `this machine allows up to ${most}`;
   const text =
     f.cap === 0
-      ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — this machine allows up to ${f.ceiling}.`
-      : `${waiting} waiting and all ${plural(f.busy, 'worker')} busy${buys}. Raise the cap to run more at once — this machine allows up to ${f.ceiling}.`;
-  return { text, waiting: f.waiting, busy: f.busy, ceiling: f.ceiling, suggestedCap, estimate };
+      ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — ${allows}.`
+      : `${waiting} waiting and all ${plural(f.busy, 'worker')} busy${buys}. Raise the cap to run more at once — ${allows}.`;
+  return { text, waiting: f.waiting, busy: f.busy, ceiling: most, suggestedCap, estimate };
 }
 
 /** Jobs per minute one of the lane's workers does, from the live pace; null until there is one. */
@@ -49,12 +54,14 @@ const perWorker = (f: NudgeFacts): number | null => (f.perMinute > 0 && f.busy >
 
 /**
  * A cap that clears the backlog within CLEAR_WITHIN_MS at the lane's pace, at least one more than
- * now and at most the ceiling. Without a pace yet: enough for every waiting job, within the ceiling.
+ * now and at most what the machine allows the lane (the ceiling, or fewer for its memory). Without
+ * a pace yet: enough for every waiting job, within that.
  */
 export function suggestCap(f: NudgeFacts): number {
   const each = perWorker(f);
   const enough = each === null ? f.busy + f.waiting : Math.ceil((f.busy + f.waiting) / (each * (CLEAR_WITHIN_MS / 60_000)));
-  return Math.max(Math.min(f.cap + 1, f.ceiling), Math.min(f.ceiling, enough));
+  const most = machineAllows(f);
+  return Math.max(Math.min(f.cap + 1, most), Math.min(most, enough));
 }
 
 /** About how long the backlog takes at the current cap and at `cap`; null without a pace. */

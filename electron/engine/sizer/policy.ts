@@ -38,12 +38,18 @@ export interface LaneObservation {
   arriving: number;
   /** Its cap at the previous pass, when a person has changed it since; null otherwise. */
   capWas: number | null;
+  /** The most workers the machine lets it run for its memory (machine/limits.ts); Infinity: no such limit. */
+  limit: number;
+  /** Why, in words, when `limit` is below the ceiling; null otherwise. */
+  limitText: string | null;
 }
 
 export interface Observation {
   now: number;
   tickMs: number;
   ceiling: number;
+  /** Why the ceiling is what it is, in words ("quiet: on battery"); absent: the cores. */
+  ceilingText?: string;
   lanes: readonly LaneObservation[];
   /** A person paused all work: idle workers stop, busy ones finish their job and leave. */
   paused?: boolean;
@@ -81,7 +87,7 @@ export type Shares = ReadonlyMap<string, number>;
 export const inService = (l: LaneObservation): number => l.idle.length + l.busy.length + l.arriving;
 /** Worker processes the lane has alive, those on their way out included (not those arriving: they are counted where they come from). */
 const alive = (l: LaneObservation): number => l.idle.length + l.busy.length + l.leaving;
-const demandOf = (l: LaneObservation, ceiling: number) => ({ cap: l.cap, ceiling, waiting: l.waiting, busy: l.busy.length });
+const demandOf = (l: LaneObservation, ceiling: number) => ({ cap: l.cap, ceiling, waiting: l.waiting, busy: l.busy.length, limit: l.limit });
 
 export function decide(o: Observation): Decision {
   const sorted = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -172,8 +178,8 @@ export function giveBack(lanes: readonly LaneObservation[], shares: Shares, o: O
     const running = inService(l);
     const share = shares.get(l.name)!;
     if (running <= share) continue;
-    if (running > allowed({ cap: l.cap, ceiling: o.ceiling }) || share < wanted(demandOf(l, o.ceiling))) {
-      actions.push(...trimToShare(l, share, o.ceiling));
+    if (running > allowed(demandOf(l, o.ceiling)) || share < wanted(demandOf(l, o.ceiling))) {
+      actions.push(...trimToShare(l, share, o.ceiling, o.ceilingText));
       continue;
     }
     // Demand fell: only idle workers are surplus here (wanted ≥ busy whenever cap ≥ busy).
@@ -200,11 +206,17 @@ function starvedFor(lanes: readonly LaneObservation[], shares: Shares, ceiling: 
   return Math.max(0, shortfall - Math.max(0, ceiling - all));
 }
 
-/** Over the cap or its share of the machine: stop idle workers now, drain busy ones (newest first). */
-export function trimToShare(l: LaneObservation, share: number, ceiling: number): Action[] {
+/**
+ * Over the cap, what the machine allows it, or its share of the machine: stop idle workers now,
+ * drain busy ones (newest first). The reason names what binds: the cap when it is the lowest.
+ */
+export function trimToShare(l: LaneObservation, share: number, ceiling: number, ceilingText?: string): Action[] {
   const running = inService(l);
-  const reason: ScaleReason = running > allowed({ cap: l.cap, ceiling }) ? 'cap' : 'budget';
-  const detail = reason === 'budget' ? `sharing ${ceiling} workers with other lanes` : l.capWas !== null && l.cap < l.capWas ? `cap lowered to ${l.cap}` : `cap is ${l.cap}`;
+  const over = running > allowed({ cap: l.cap, ceiling, limit: l.limit });
+  const reason: ScaleReason = !over ? 'budget' : l.cap <= Math.min(ceiling, l.limit) ? 'cap' : 'machine';
+  const machineWhy = l.limit < ceiling ? (l.limitText ?? `the machine allows ${l.limit}`) : (ceilingText ?? `the machine allows ${ceiling}`);
+  const detail =
+    reason === 'budget' ? `sharing ${ceiling} workers with other lanes` : reason === 'machine' ? machineWhy : l.capWas !== null && l.cap < l.capWas ? `cap lowered to ${l.cap}` : `cap is ${l.cap}`;
   const excess = running - share;
   const stop = l.idle.slice(0, excess);
   const drain = l.busy.slice(l.busy.length - (excess - stop.length));

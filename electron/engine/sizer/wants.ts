@@ -8,10 +8,15 @@ export interface LaneDemand {
   waiting: number;
   /** Workers of this lane running a job. */
   busy: number;
+  /** What the machine allows this lane alone (its memory); absent: only the ceiling. */
+  limit?: number;
 }
 
-/** The most workers a lane may run: its cap, within the machine ceiling. */
-export const allowed = (d: Pick<LaneDemand, 'cap' | 'ceiling'>): number => Math.max(0, Math.min(d.cap, d.ceiling));
+/** The most the machine lets this lane run: the ceiling, or less where its memory says so. */
+export const machineAllows = (d: Pick<LaneDemand, 'ceiling' | 'limit'>): number => Math.min(d.ceiling, d.limit ?? Infinity);
+
+/** The most workers a lane may run: its cap, within what the machine allows it. */
+export const allowed = (d: Pick<LaneDemand, 'cap' | 'ceiling' | 'limit'>): number => Math.max(0, Math.min(d.cap, machineAllows(d)));
 
 /** The workers a lane could use right now if it had the machine to itself. */
 export const wanted = (d: LaneDemand): number => Math.min(allowed(d), d.waiting + d.busy);
@@ -20,8 +25,9 @@ export const wanted = (d: LaneDemand): number => Math.min(allowed(d), d.waiting 
 export const atLimit = (d: LaneDemand): boolean => d.waiting > 0 && d.busy >= allowed(d);
 
 /**
- * Held back by its cap and nothing else: at its limit, the cap is below the ceiling (so raising it
- * is possible), and the machine has a worker to spare. At cap 0 "every worker busy" holds vacuously.
+ * Held back by its cap and nothing else: at its limit, the cap is below what the machine allows it
+ * (so raising it would run more), and the machine has a worker to spare. At cap 0 "every worker
+ * busy" holds vacuously.
  */
 export const heldByCap = (d: LaneDemand & { machineInUse: number }): boolean =>
-  atLimit(d) && d.cap < d.ceiling && d.machineInUse < d.ceiling;
+  atLimit(d) && d.cap < machineAllows(d) && d.machineInUse < d.ceiling;

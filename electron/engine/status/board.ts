@@ -1,55 +1,71 @@
 // The status board: what a person sees of the engine and its lanes, built from the stores, the
 // fleet and the recent figures, announced as lanes change (publisher.ts) and sampled into the
 // timeline. The engine wires it; request handlers read it.
-import type { Paused, Status } from '../../../shared/model.js';
+import type { MachineStatus, Paused, SharedLaneStatus, Status } from '../../../shared/model.js';
+import type { MachineLimits } from '../machine/limits.js';
 import type { EventHub } from '../event-hub.js';
 import type { StatusBoard } from '../requests/context.js';
-import type { JobStore } from '../store/jobs.js';
-import type { LaneStore } from '../store/lanes.js';
+import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import { laneStatus, laneStatuses, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
 import { LanePublisher } from './publisher.js';
 import { RecentFiguresBoard } from './recent.js';
 import type { TimelineSamples } from './timeline.js';
 
 export interface BoardDeps {
-  ceiling: number;
   tickMs: number;
   dataDir: string;
   startedAt: number;
   version: string;
-  lanes: LaneStore;
-  jobs: JobStore;
+  /** Each lane's counts from its own store: the local one, or its shared queue as last read. */
+  lanes: { list(): readonly LaneRow[]; find(name: string): LaneRow | undefined; allCounts(): ReadonlyMap<string, LaneCounts> };
+  jobs: { delayed(now: number): ReadonlyMap<string, { n: number; next: number }>; oldestQueuedAt(lane: string): number | undefined };
+  /** A shared lane's queue as last seen; undefined for a local lane. */
+  shared(lane: string): SharedLaneStatus | undefined;
   events: EventHub;
   timeline: TimelineSamples;
-  fleet: { workerCounts(): Map<string, WorkerCounts>; alive(): number; startsBlockedUntil(lane: string): number | null };
+  fleet: {
+    workerCounts(): Map<string, WorkerCounts>;
+    alive(): number;
+    startsBlockedUntil(lane: string): number | null;
+    limits(): MachineLimits;
+    machineStatus(): MachineStatus;
+    costOf(lane: string): number | null;
+  };
   paused(): Paused | null;
 }
 
 export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher: LanePublisher; recent: RecentFiguresBoard } {
   const recent = new RecentFiguresBoard();
   d.events.subscribe(recent.observe);
-  const inputs = (): StatusInputs => ({
+  const inputs = (): StatusInputs => {
+    const limits = d.fleet.limits();
+    return {
     now: Date.now(),
     tickMs: d.tickMs,
-    ceiling: d.ceiling,
+    ceiling: limits.ceiling,
+    laneLimits: limits.lanes,
     lanes: d.lanes.list(),
     counts: d.lanes.allCounts(),
     delayed: d.jobs.delayed(Date.now()),
     workers: d.fleet.workerCounts(),
     machineInUse: d.fleet.alive(),
     paused: d.paused() !== null,
-  });
+    };
+  };
   const lookups: StatusLookups = {
     recent: (lane, now) => recent.of(lane, now),
     oldestQueuedAt: (lane) => d.jobs.oldestQueuedAt(lane),
     startsBlockedUntil: (lane) => d.fleet.startsBlockedUntil(lane),
+    workerMemory: (lane) => d.fleet.costOf(lane),
+    shared: (lane) => d.shared(lane),
   };
   const publisher = new LanePublisher(() => laneStatuses(inputs(), lookups), d.events, d.timeline);
   const board: StatusBoard = {
     status: (): Status => ({
       // Taken before the lanes are read: every event after it is news to this snapshot.
       seq: d.events.lastSeq,
-      ceiling: d.ceiling,
+      ceiling: d.fleet.limits().ceiling,
+      machine: d.fleet.machineStatus(),
       paused: d.paused(),
       workersInUse: d.fleet.alive(),
       dataDir: d.dataDir,

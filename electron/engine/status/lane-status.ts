@@ -1,6 +1,8 @@
 // What a person sees of each lane: its row and counts, the live worker counts, recent figures,
 // the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
-import type { LaneStatus } from '../../../shared/model.js';
+import type { LaneLimit, LaneStatus, SharedLaneStatus } from '../../../shared/model.js';
+import type { LaneLimit as MachineLaneLimit } from '../machine/limits.js';
+import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { heldByCap } from '../sizer/wants.js';
@@ -18,6 +20,8 @@ export interface StatusInputs {
   now: number;
   tickMs: number;
   ceiling: number;
+  /** What the machine lets each lane run (its memory); a lane missing here has no such limit. */
+  laneLimits: ReadonlyMap<string, MachineLaneLimit>;
   lanes: readonly LaneRow[];
   counts: ReadonlyMap<string, LaneCounts>;
   /** Queued retries still waiting out their backoff, per lane. */
@@ -34,6 +38,10 @@ export interface StatusLookups {
   recent(lane: string, now: number): RecentFigures;
   oldestQueuedAt(lane: string): number | undefined;
   startsBlockedUntil(lane: string): number | null;
+  /** What one of its workers typically holds (bytes); null until measured. */
+  workerMemory(lane: string): number | null;
+  /** A shared lane's queue as last seen; undefined for a local lane. */
+  shared?(lane: string): SharedLaneStatus | undefined;
 }
 
 const NO_JOBS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
@@ -57,11 +65,12 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const w = inputs.workers.get(lane.name) ?? NO_WORKERS;
   const running = w.idle + w.busy;
   const delayed = inputs.delayed.get(lane.name)?.n ?? 0;
-  const demand = { cap: lane.cap, ceiling: inputs.ceiling, waiting: c.queued - delayed, busy: w.busy, machineInUse: inputs.machineInUse };
+  const machine = inputs.laneLimits.get(lane.name);
+  const demand = { cap: lane.cap, ceiling: inputs.ceiling, limit: machine?.limit, waiting: c.queued - delayed, busy: w.busy, machineInUse: inputs.machineInUse };
   const oldestQueuedAt = demand.waiting > 0 ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
   const recent = lookups.recent(lane.name, inputs.now);
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
-  const facts = { ...demand, waitingSince: heldByCap(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: recent.throughputPerMin, quiet };
+  const facts = { ...demand, waitingSince: heldByCap(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: recent.throughputPerMin, quiet, limitText: machine?.limitedBy === 'memory' ? machine.text : null };
   const left = demand.waiting + delayed + c.running;
   const status: LaneStatus = {
     name: lane.name,
@@ -90,6 +99,20 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     mood: moodOf({ ...demand, running, paused: inputs.paused }),
     nudge: inputs.paused ? null : nudgeFor(facts),
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
+    workerMemoryBytes: lookups.workerMemory(lane.name),
+    limit: heldByMachine(lane.cap, inputs.ceiling, machine),
   };
+  const shared = lookups.shared?.(lane.name);
+  if (shared) {
+    status.shared = shared;
+    status.nudge = withElsewhere(status.nudge, shared.elsewhere);
+  }
   return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
+}
+
+/** What holds the lane below its cap, when the machine does: its memory, or the machine's ceiling and why. */
+function heldByMachine(cap: number, ceiling: number, m: MachineLaneLimit | undefined): LaneLimit | null {
+  const workers = Math.min(ceiling, m?.limit ?? Infinity);
+  if (!m || workers >= cap) return null;
+  return { workers, by: m.limitedBy, text: m.text };
 }

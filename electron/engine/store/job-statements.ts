@@ -56,9 +56,12 @@ export function prepareJobStatements(db: Db) {
       `SELECT ${SUMMARY_COLUMNS}, spec, timeout_ms FROM jobs
        WHERE id IN (SELECT id FROM ${ACTIVE} AND lane = @lane AND ${READY} ORDER BY id LIMIT ${HAND_MAX}) ORDER BY id`,
     ),
-    // A failed run goes back in the queue while it has attempts left, to wait for its retry.
+    // A failed run goes back in the queue while it has attempts left, to wait for its retry. A
+    // persistent worker's command loading for this job is the worker's time, not the job's: the
+    // job counts as started once it was loaded (load_ms keeps how long that took).
     finish: db.prepare<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET
+         started_at = CASE WHEN @loadMs IS NULL THEN started_at ELSE min(started_at + @loadMs, @now) END,
          state = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN 'queued' ELSE @state END,
          finished_at = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN NULL ELSE @now END,
          run_after = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN @retryAt ELSE NULL END,

@@ -14,6 +14,14 @@ export interface LaneRow {
   /** The nudge is quiet until then, unless the backlog grows past `nudgeQuietBacklog` (sizer/nudge.ts). */
   nudgeQuietUntil: number | null;
   nudgeQuietBacklog: number | null;
+  /** Where its queue lives when shared with other engines; null: in this store. */
+  queue: SharedQueueConfig | null;
+}
+
+/** A shared lane's queue: the Redis URL as given (password included: never shown), and whether a non-loopback Redis without a password was allowed. */
+export interface SharedQueueConfig {
+  redis: string;
+  insecure: boolean;
 }
 
 export type { LaneCounts } from './counts.js';
@@ -27,6 +35,7 @@ interface RawLane {
   timeout_ms: number | null;
   nudge_quiet_until: number | null;
   nudge_quiet_backlog: number | null;
+  queue: string | null;
 }
 
 const toLane = (r: RawLane): LaneRow => ({
@@ -38,6 +47,7 @@ const toLane = (r: RawLane): LaneRow => ({
   timeoutMs: r.timeout_ms,
   nudgeQuietUntil: r.nudge_quiet_until,
   nudgeQuietBacklog: r.nudge_quiet_backlog,
+  queue: r.queue === null ? null : (JSON.parse(r.queue) as SharedQueueConfig),
 });
 
 export class LaneStore {
@@ -52,9 +62,9 @@ export class LaneStore {
     private readonly db: Db,
     private readonly counts: JobCounts,
   ) {
-    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, nudge_quiet_until, nudge_quiet_backlog FROM lanes ORDER BY created_at, rowid');
+    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, nudge_quiet_until, nudge_quiet_backlog, queue FROM lanes ORDER BY created_at, rowid');
     this.updateQuiet = db.prepare('UPDATE lanes SET nudge_quiet_until = ?, nudge_quiet_backlog = ? WHERE name = ?');
-    this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, queue, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
     this.deleteLane = db.prepare('DELETE FROM lanes WHERE name = ?');
     this.deleteJobs = db.prepare<[string], { id: number }>('DELETE FROM jobs WHERE lane = ? RETURNING id');
@@ -74,7 +84,7 @@ export class LaneStore {
 
   add(lane: LaneRow, now: number): void {
     durably(this.db, () => {
-      this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, lane.workerCwd, lane.timeoutMs, now);
+      this.insert.run(lane.name, lane.class, lane.cap, lane.workerCommand ? JSON.stringify(lane.workerCommand) : null, lane.workerCwd, lane.timeoutMs, lane.queue ? JSON.stringify(lane.queue) : null, now);
     });
     this.reload();
   }

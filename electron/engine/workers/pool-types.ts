@@ -5,6 +5,8 @@ import type { WorkerLauncher, WorkerProcess } from './launcher.js';
 export interface JobRef {
   id: number;
   attempt: number;
+  /** When this worker took it on (ms); the machine's critical stop picks the newest. */
+  since?: number;
 }
 
 export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
@@ -39,6 +41,8 @@ export interface WorkerRecord {
   persistent: boolean;
   /** Set when the engine killed it for a reason of its own (it stopped answering). */
   killedFor?: ScaleReason;
+  /** What the ledger says of that, when the engine had words for it (memory critically low). */
+  killedWhy?: string;
 }
 
 export interface PoolHooks {
@@ -66,4 +70,6 @@ export interface PoolOptions {
   stopTimeoutMs: number;
   /** The engine's cgroup for jobs, or null where the OS offers none (containment.ts). */
   cgroupBase: string | null;
+  /** Added to every worker's environment, and so to its jobs' (LANES_MACHINE). */
+  jobEnv: Record<string, string>;
 }

@@ -6,7 +6,9 @@ import { endJob, killQuietly, processesOfJobs, type JobRef } from '../../worker/
 import { signalGroup } from '../../worker/process-group.js';
 import { backoffMs } from '../backoff.js';
 import type { WorkerCounts } from '../status/lane-status.js';
-import { summaryOf, type ClaimedJob, type JobStore, type Turn, type TurnResult } from '../store/jobs.js';
+import { summaryOf, type ClaimedJob, type JobStore, type RunningRow, type Turn, type TurnResult } from '../store/jobs.js';
+import type { JobQueue } from '../queues/queue.js';
+import type { Queues } from '../queues/queues.js';
 import { goesOnTo, Hands } from './hands.js';
 import { roleOf, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
 import { checkMessage } from './messages.js';
@@ -27,6 +29,8 @@ export class Pool {
   /** What a full disk would not let be written, and no new work meanwhile. */
   private readonly deferred: DeferredWrites;
   private readonly hands = new Hands(this.workers, (lane) => this.jobs.counts.get(lane).queued);
+  /** The local store, on its synchronous path: shared lanes' reports go through their own queue. */
+  private readonly jobs: JobStore;
   private readonly reports = new ReportBatch<WorkerRecord>(
     (r) => this.writeReports(r),
     // Each worker that sent one is ended and its job given back; the engine goes on.
@@ -34,10 +38,11 @@ export class Pool {
   );
 
   constructor(
-    private readonly jobs: JobStore,
+    private readonly queues: Queues,
     private readonly hooks: PoolHooks,
     private readonly options: PoolOptions,
   ) {
+    this.jobs = queues.local.store;
     this.deferred = new DeferredWrites(hooks.log, () => {
       for (const w of this.workers.values()) if (w.state === 'idle') this.offer(w);
       hooks.fleetChanged();
@@ -59,6 +64,7 @@ export class Pool {
         [WORKER_ENV.lane]: lane,
         [WORKER_ENV.id]: id,
         [WORKER_ENV.logCapBytes]: String(this.options.logCapBytes),
+        ...this.options.jobEnv,
         ...(command ? { [WORKER_ENV.command]: JSON.stringify(command.argv) } : {}),
         ...(command?.cwd ? { [WORKER_ENV.cwd]: command.cwd } : {}),
         ...(this.options.cgroupBase ? { [WORKER_ENV.cgroup]: this.options.cgroupBase } : {}),
@@ -121,6 +127,18 @@ export class Pool {
     for (const w of this.workers.values()) if (w.lane === lane && w.state === 'idle') this.offer(w);
   }
 
+  /** Workers of a lane: all of them alive, and those running a job. */
+  laneWorkers(lane: string): { workers: number; busy: number } {
+    let workers = 0;
+    let busy = 0;
+    for (const w of this.workers.values()) {
+      if (w.lane !== lane) continue;
+      workers++;
+      if (w.job) busy++;
+    }
+    return { workers, busy };
+  }
+
   /** A shell worker goes on to another lane: at once when idle, at the end of its job when busy. */
   move(id: string, lane: string): void {
     const w = this.workers.get(id);
@@ -168,10 +186,11 @@ export class Pool {
     });
   }
 
-  kill(id: string, reason?: ScaleReason): void {
+  kill(id: string, reason?: ScaleReason, detail?: string): void {
     const w = this.workers.get(id);
     if (!w) return;
     if (reason) w.killedFor = reason;
+    if (detail) w.killedWhy = detail;
     w.proc.kill();
   }
 
@@ -190,16 +209,53 @@ export class Pool {
     w.proc.kill();
   }
 
-  /** The turn's reports: one transaction, then each worker hears what it runs next. */
+  /**
+   * The turn's reports, by the store of each worker's lane: the local ones in one transaction,
+   * a shared lane's in one round of its own; then each worker hears what it runs next.
+   */
   private writeReports(reports: PendingReport<WorkerRecord>[]): void {
     const now = this.hooks.now();
-    const turns = reports.map(({ worker, message }) => this.turnOf(worker, message, now));
-    const results = this.record(turns, now);
-    reports.forEach(({ worker: w, message }, i) => {
+    const byQueue = new Map<JobQueue, PendingReport<WorkerRecord>[]>();
+    for (const r of reports) {
+      const q = this.queues.forLane(r.worker.lane);
+      const group = byQueue.get(q);
+      if (group) group.push(r);
+      else byQueue.set(q, [r]);
+    }
+    for (const [q, group] of byQueue) {
+      const turns = group.map(({ worker, message }) => this.turnOf(worker, message, now));
+      if (q === this.queues.local) this.afterTurns(q, group, this.record(turns, now));
+      else void this.sharedTurns(q, group, turns, now);
+    }
+  }
+
+  /** A shared lane answers later; meanwhile its workers wait for their next job, as they would for a slow disk. */
+  private async sharedTurns(q: JobQueue, group: PendingReport<WorkerRecord>[], turns: Turn[], now: number): Promise<void> {
+    try {
+      this.afterTurns(q, group, await q.turns(turns, new Map(), now));
+    } catch (error) {
+      // The shared store settles each report itself (Redis being away included); only a bug gets here.
+      group.forEach(({ worker }) => this.misbehaved(worker, `handling its message failed: ${(error as Error).message}`));
+    }
+  }
+
+  private afterTurns(q: JobQueue, group: PendingReport<WorkerRecord>[], results: TurnResult[]): void {
+    group.forEach(({ worker: w, message }, i) => {
       const r = results[i]!;
       if (this.workers.get(w.id) === w) return this.afterTurn(w, message, r);
       for (const job of [r.finished, r.dropped]) this.announce(job);
+      // Claimed for a worker that died while the shared store answered: it goes back unrun.
+      if (r.claimed) {
+        const job = { id: r.claimed.id, lane: r.claimed.lane, attempts: r.claimed.attempts, worker: w.id, interrupted: 0 };
+        this.giveBack(q, job, { why: 'its worker went away before it started', refund: true, retryAt: null });
+      }
     });
+  }
+
+  private giveBack(q: JobQueue, job: RunningRow, how: Parameters<JobQueue['requeue']>[1]): void {
+    const back = q.requeue(job, how, this.hooks.now());
+    if (back instanceof Promise) back.then((j) => this.announce(j), (error: unknown) => this.hooks.log(`could not give back job ${job.id}: ${(error as Error).message}`));
+    else this.announce(back);
   }
 
   private turnOf(w: WorkerRecord, m: TurnMessage, now: number): Turn {
@@ -223,7 +279,7 @@ export class Pool {
     const gone = new Set([goesOn?.jobId, m.t === 'dropped' ? m.jobId : undefined]);
     w.held = w.held.filter((h) => !gone.has(h.id));
     const now = r.started ?? r.claimed;
-    if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts } : null;
+    if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts, since: w.job?.id === now.id ? w.job.since : this.hooks.now() } : null;
     w.held.push(...r.handed.map((j) => ({ id: j.id, attempt: j.attempts })));
     // It asked for work with a move pending: what it got is its new lane's, and so is it now.
     if (w.moveTo !== undefined && (m.t === 'pull' || (m.t === 'done' && m.pull && !goesOn))) {
@@ -291,13 +347,17 @@ export class Pool {
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
     const now = this.hooks.now();
     // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
-    const running = this.jobs.runningFor(w.id, w.job?.id);
+    const q = this.queues.forLane(w.lane);
+    const running = q.runningFor(w.id, w.job?.id);
     for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
     for (const job of running) void this.endProcesses({ id: job.id, attempt: job.attempts });
     for (const job of running) {
       // Its outcome is waiting for room on the disk: the job did finish, it is not given back.
       if (this.deferred.holds(job.id)) continue;
-      const giveBack = () => this.announce(this.jobs.requeue(job, { why: `worker ${how} during attempt ${job.attempts}`, retryAt: now + backoffMs(job.attempts) }, now, job.interrupted));
+      // Stopped for the machine's sake (memory critically low): the job did nothing wrong, so it runs again at once, its attempt given back.
+      const machine = w.killedFor === 'machine';
+      const why = machine ? `stopped during attempt ${job.attempts}: memory critically low` : `worker ${how} during attempt ${job.attempts}`;
+      const giveBack = () => this.giveBack(q, job, { why, retryAt: machine ? now : now + backoffMs(job.attempts), refund: machine });
       this.deferred.attempt(job.id, giveBack);
     }
     const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
@@ -305,6 +365,7 @@ export class Pool {
     const atStart = w.state === 'starting';
     if (code === EXIT_COMMAND_WONT_START) this.hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job', true);
     else if (w.killedFor === 'unresponsive') this.hooks.workerLost(w, 'unresponsive', `worker stopped answering; ${how}`, atStart);
+    else if (w.killedFor === 'machine') this.hooks.workerLost(w, 'machine', w.killedWhy ?? 'memory critically low', false);
     else if (w.killedFor) this.hooks.workerLost(w, w.killedFor, `worker misbehaved; ${how}`, atStart);
     else if (!expected && w.leaving?.reason !== 'shutdown') this.hooks.workerLost(w, 'crash', `worker ${how}`, atStart);
     if (this.workers.size === 0) for (const wake of this.emptyWaiters.splice(0)) wake();

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Draws the tray and app icons from a few shapes and writes them as PNG with nothing but Node's
 // zlib, so anyone can change a colour and regenerate: `node electron/shell/icons/generate.mjs`.
-// The picture is three lanes (rounded bars). Tray states differ by shape as well as colour,
-// because macOS template images keep only the alpha channel:
-//   idle    — three thin lanes         working — three full lanes
-//   nudge   — full lanes + a solid dot error   — thin lanes + a ring
+// The picture is a road of three lanes seen from above: a rounded frame. Tray states differ by
+// shape as well as colour, because macOS template images keep only the alpha channel:
+//   idle    — the road, empty: dashed lane markings     working — the road with work in each lane
+//   nudge   — working + a solid dot                     paused  — the empty road + a pause sign
+//   error   — the empty road + a ring
+// Idle used to be three thin bars, which read as a "menu" (hamburger) button; the frame and the
+// dashes are there so that no state is three plain stacked lines.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -112,36 +115,62 @@ function render(size, shapes, samples = 4) {
 }
 
 // ---- The designs ------------------------------------------------------------------------------
-const LANE_Y = [0.24, 0.5, 0.76];
-const LANE_H = 0.17;
-const FULL = [0.92, 0.7, 0.82];
-const THIN_H = 0.085;
-const BADGE = { cx: 0.8, cy: 0.24, r: 0.2 };
+// Sizes in 16ths, each edge on a whole pixel at 16 px and at 32 px, so the 1-pixel frame and
+// markings stay sharp instead of blurring into two grey pixels. The road inside the frame is 12
+// high: three lanes of 3, 4 and 3 with two markings of 1 (idle), or three bars of 2 with gaps of 2
+// and a pixel clear of the frame (working).
+const px = (n) => n / 16;
+const FRAME = { x0: 0, y0: px(1), x1: 1, y1: px(15), r: px(3), width: px(1) };
+const MARKINGS = [px(5), px(10)];
+const BARS = [px(3), px(7), px(11)];
+const BADGE = { cx: 0.79, cy: 0.25, r: 0.19 };
 
-function lanes(lengths, color, height = LANE_H) {
-  return LANE_Y.map((y, i) => bar(0.06, y, lengths[i], height, color));
+const rect = (x0, y0, x1, y1, r, color) => ({ kind: 'rect', x0, y0, x1, y1, r, color });
+
+/** The rounded frame: a filled rounded rectangle with its inside cleared. */
+function frame(color) {
+  const { x0, y0, x1, y1, r, width } = FRAME;
+  return [rect(x0, y0, x1, y1, r, color), rect(x0 + width, y0 + width, x1 - width, y1 - width, r - width, null)];
+}
+
+/** Dashed lane markings, three dashes of 2 a row: an empty road. */
+function markings(color) {
+  return MARKINGS.flatMap((y) => [3, 7, 11].map((x) => rect(px(x), y, px(x + 2), y + px(1), 0, color)));
+}
+
+/** Work in every lane, of different lengths, the way a busy road looks. */
+function work(color) {
+  const ends = [px(14), px(9), px(12)];
+  return BARS.map((y, i) => rect(px(2), y, ends[i], y + px(2), px(1), color));
 }
 
 /** `palette` null: a macOS template (black, shape only). */
 function trayShapes(state, palette) {
   const ink = (name) => (palette ? hex(palette[name]) : hex('#000000'));
   const badgeGap = clear(BADGE.cx, BADGE.cy, BADGE.r + 0.08);
+  const empty = (name) => [...frame(ink(name)), ...markings(ink(name))];
+  const busy = [...frame(ink('working')), ...work(ink('working'))];
   switch (state) {
     case 'idle':
-      return lanes(FULL, ink('idle'), THIN_H);
+      return empty('idle');
     case 'working':
-      return lanes(FULL, ink('working'));
+      return busy;
     case 'nudge':
-      return [...lanes(FULL, ink('working')), badgeGap, dot(BADGE.cx, BADGE.cy, BADGE.r, ink('nudge'))];
+      return [...busy, badgeGap, dot(BADGE.cx, BADGE.cy, BADGE.r, ink('nudge'))];
+    case 'paused': {
+      // A pause sign: two upright bars in a solid dot, cut out so they read at 16 px.
+      const upright = (cx) => rect(cx - 0.035, BADGE.cy - 0.1, cx + 0.035, BADGE.cy + 0.1, 0.01, null);
+      return [...empty('idle'), badgeGap, dot(BADGE.cx, BADGE.cy, BADGE.r, ink('paused')), upright(BADGE.cx - 0.06), upright(BADGE.cx + 0.06)];
+    }
     case 'error':
-      return [...lanes(FULL, ink('idle'), THIN_H), badgeGap, ring(BADGE.cx, BADGE.cy, BADGE.r, 0.1, ink('error'))];
+      return [...empty('idle'), badgeGap, ring(BADGE.cx, BADGE.cy, BADGE.r, 0.1, ink('error'))];
     default:
       throw new Error(`unknown tray state ${state}`);
   }
 }
 
 // Readable on light and dark taskbars alike.
-const PALETTE = { idle: '#8b93a1', working: '#16a37f', nudge: '#f59e0b', error: '#e5484d' };
+const PALETTE = { idle: '#8b93a1', working: '#16a37f', nudge: '#f59e0b', paused: '#4f7cf0', error: '#e5484d' };
 
 function appShapes() {
   return [
@@ -154,7 +183,7 @@ function appShapes() {
 }
 
 const outputs = [];
-for (const state of ['idle', 'working', 'nudge', 'error']) {
+for (const state of ['idle', 'working', 'nudge', 'paused', 'error']) {
   for (const [suffix, size] of [['', 16], ['@2x', 32]]) {
     outputs.push([`tray-${state}${suffix}.png`, size, trayShapes(state, PALETTE)]);
     outputs.push([`tray-${state}Template${suffix}.png`, size, trayShapes(state, null)]);
@@ -195,7 +224,7 @@ function previewSheet(rows, scale, gap) {
   });
   return { width, height, out };
 }
-const states = ['idle', 'working', 'nudge', 'error'];
+const states = ['idle', 'working', 'nudge', 'paused', 'error'];
 const sheet = previewSheet(
   [
     { background: [246, 246, 246], names: [...states.map((s) => `tray-${s}@2x.png`), ...states.map((s) => `tray-${s}Template@2x.png`)] },

@@ -1,0 +1,78 @@
+// The engine's own SQLite store behind the queue interface: a thin layer over JobStore and
+// JobQueries, which keep their speed (group commit, one transaction per turn) unchanged.
+import type { Job, JobPage, JobSummary, LogChunk } from '../../../shared/model.js';
+import type { ParsedInput } from '../../../shared/requests.js';
+import type { LogPaths } from '../requests/context.js';
+import { readLog } from '../requests/read-log.js';
+import type { LaneCounts } from '../store/counts.js';
+import type { JobFilter, JobQueries } from '../store/job-queries.js';
+import type { Interruption, JobStore, NewJob, RunningRow, Turn, TurnResult } from '../store/jobs.js';
+import type { JobQueue } from './queue.js';
+
+export class LocalQueue implements JobQueue {
+  readonly kind = 'local';
+
+  constructor(
+    readonly store: JobStore,
+    private readonly queries: JobQueries,
+    private readonly logPaths: (jobId: number) => LogPaths,
+  ) {}
+
+  enqueue(jobs: NewJob[], now: number): Promise<JobSummary[]> {
+    return this.store.enqueue(jobs, now);
+  }
+
+  turns(turns: readonly Turn[], held: Map<string, Set<number>>, now: number): TurnResult[] {
+    return this.store.recordTurns(turns, held, now);
+  }
+
+  runningFor(worker: string, jobId: number | undefined): RunningRow[] {
+    return this.store.runningFor(worker, jobId);
+  }
+
+  requeue(job: RunningRow, how: Interruption, now: number): JobSummary | null {
+    return this.store.requeue(job, how, now, job.interrupted);
+  }
+
+  counts(): ReadonlyMap<string, LaneCounts> {
+    return this.store.counts.all();
+  }
+
+  delayed(now: number): ReadonlyMap<string, { n: number; next: number }> {
+    return this.store.delayed(now);
+  }
+
+  oldestQueuedAt(lane: string): number | undefined {
+    return this.store.oldestQueuedAt(lane);
+  }
+
+  get(id: number): Job | undefined {
+    return this.store.get(id);
+  }
+
+  summary(id: number): JobSummary | undefined {
+    return this.store.summary(id);
+  }
+
+  page(filter: JobFilter): Omit<JobPage, 'seq'> {
+    return this.queries.page(filter, this.store.counts.all());
+  }
+
+  log(id: number, input: ParsedInput<'logTail'>): LogChunk {
+    const paths = this.logPaths(id);
+    return readLog(input.stream === 'stderr' ? paths.stderrPath : input.stream === 'all' ? paths.allPath : paths.stdoutPath, input);
+  }
+
+  cancelQueued(id: number, now: number): JobSummary | null {
+    return this.store.cancelQueued(id, now);
+  }
+
+  /** Nothing of this store runs anywhere but here. */
+  cancelElsewhere(): boolean {
+    return false;
+  }
+
+  retry(id: number): JobSummary | null {
+    return this.store.retry(id);
+  }
+}

@@ -1,0 +1,34 @@
+// BullMQ's Worker, driven by hand. Lanes' own worker processes run the jobs, so this engine takes
+// each job from BullMQ when one of its workers asks (getNextJob), and finishes it when the worker
+// reports (moveToCompleted / moveToFailed, which hand back the next job in the same call). What
+// BullMQ does for a worker it keeps doing: the lock of every job held here is renewed by its lock
+// manager, and its stalled-job check gives back the jobs of an engine that died.
+import { Worker, type Job, type JobJson, type WorkerOptions } from 'bullmq';
+
+export class LaneWorker extends Worker {
+  constructor(name: string, options: WorkerOptions) {
+    super(name, null, { ...options, autorun: false });
+  }
+
+  /** Starts renewing locks (for the jobs held) and checking for stalled jobs (everyone's). */
+  begin(): Promise<void> {
+    this.lockManager.start();
+    return this.startStalledCheckTimer();
+  }
+
+  /** A job taken here: its lock is renewed until it is let go. */
+  hold(job: Job, token: string): void {
+    this.lockManager.trackJob(job.id!, token, job.processedOn ?? Date.now());
+  }
+
+  letGo(bullId: string): void {
+    this.lockManager.untrackJob(bullId);
+  }
+
+  /** The job a finish handed back (BullMQ's fetch-next), as a Job; undefined when none was waiting. */
+  fetched(result: unknown, token: string): Promise<Job | undefined> {
+    if (!Array.isArray(result)) return Promise.resolve(undefined);
+    const [data, id] = result as [JobJson | undefined, string | undefined];
+    return this.nextJobFromJobData(data, id, token);
+  }
+}

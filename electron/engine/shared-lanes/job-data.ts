@@ -1,0 +1,179 @@
+// A shared job as it is kept in BullMQ, and read back. Redis is a boundary: whatever another
+// engine (or anyone who can write to that Redis) put there is checked here before it is shown
+// or run, with the same schema that checks a job queued through the API, so a job from Redis can
+// carry nothing a request could not.
+//
+//   name        the one-line command lists show (≤ 200 characters)
+//   data        { lanes: 1, spec, timeoutMs }
+//   opts        attempts, Lanes' backoff, retention of finished jobs, one log row (logs.ts)
+//   progress    0, or { cancel: ms }: someone asked that it not run (cancel.ts)
+//   stacktrace  one entry per attempt that did not succeed: its record as JSON (attemptError)
+import { existsSync, statSync } from 'node:fs';
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+import type { AttemptRecord, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
+import { inputs } from '../../../shared/schemas.js';
+import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, TIMEOUT_MAX_SECONDS } from '../../../shared/limits.js';
+import { oneLine } from '../../../shared/format.js';
+import { commandLine } from '../store/job-rows.js';
+import type { NewJob } from '../store/jobs.js';
+
+/** Finished jobs kept in Redis per lane (and for at most a week): enough to look back, bounded whatever runs. */
+export const KEEP_SUCCEEDED = 2_000;
+export const KEEP_FAILED = 5_000;
+const KEEP_SECONDS = 7 * 86_400;
+/** Attempt records kept per job. */
+const HISTORY_MAX = 20;
+/** Lanes' own backoff (1 s doubling to 5 min), registered with each engine's BullMQ worker. */
+export const BACKOFF_TYPE = 'lanes';
+
+export interface StoredJob {
+  name: string;
+  data: { lanes: 1; spec: JobSpec; timeoutMs: number | null };
+  opts: JobsOptions;
+}
+
+export function storedJob(j: NewJob): StoredJob {
+  return {
+    name: commandLine(j.spec),
+    data: { lanes: 1, spec: j.spec, timeoutMs: j.timeoutMs },
+    opts: {
+      attempts: j.maxAttempts,
+      backoff: { type: BACKOFF_TYPE },
+      removeOnComplete: { count: KEEP_SUCCEEDED, age: KEEP_SECONDS },
+      removeOnFail: { count: KEEP_FAILED, age: KEEP_SECONDS },
+      keepLogs: 1,
+      stackTraceLimit: HISTORY_MAX,
+    },
+  };
+}
+
+const stored = z.object({
+  lanes: z.literal(1),
+  spec: z.unknown(),
+  timeoutMs: z.number().int().positive().max(TIMEOUT_MAX_SECONDS * 1000).nullable(),
+});
+
+/** What a claimed job runs, checked; or why it cannot run here (it is failed with those words, never run). */
+export function checkClaimed(data: unknown, persistentLane: boolean, machine: string): { spec: JobSpec; timeoutMs: number | null } | { problem: string; retry: boolean } {
+  const outer = stored.safeParse(data);
+  if (!outer.success) return { problem: 'not a job Lanes queued (its data is not in the shape Lanes writes)', retry: false };
+  const spec = outer.data.spec as JobSpec;
+  const asRequest = spec && typeof spec === 'object' ? requestOf(spec) : null;
+  if (!asRequest || !inputs.addJob.safeParse(asRequest).success) return { problem: 'its command is not one Lanes accepts (malformed, or beyond its limits)', retry: false };
+  if ((spec.kind === 'payload') !== persistentLane) {
+    return { problem: persistentLane ? 'it is a command, and this lane runs payloads for a worker command' : 'it is a payload, and this lane runs commands', retry: false };
+  }
+  // Another engine's directory may not exist on this machine: another engine may still run it.
+  if (spec.kind !== 'payload' && spec.cwd !== undefined && !isDirectory(spec.cwd)) {
+    return { problem: `its directory ${spec.cwd} does not exist on ${machine}`, retry: true };
+  }
+  return { spec, timeoutMs: outer.data.timeoutMs };
+}
+
+function requestOf(spec: JobSpec): Record<string, unknown> | null {
+  const where = (s: { cwd?: unknown; env?: unknown }) => ({ ...(s.cwd !== undefined ? { cwd: s.cwd } : {}), ...(s.env !== undefined ? { env: s.env } : {}) });
+  if (spec.kind === 'argv') return { argv: spec.argv, ...where(spec) };
+  if (spec.kind === 'shell') return { shell: spec.script, ...where(spec) };
+  if (spec.kind === 'payload') return { payload: spec.payload };
+  return null;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** An attempt that did not succeed, as BullMQ keeps a failure's stack: its record, in JSON. */
+export function attemptError(record: AttemptRecord, error: Error): Error {
+  error.stack = JSON.stringify(record);
+  return error;
+}
+
+const attemptShape = z.object({
+  attempt: z.number().int().min(0).max(1e6),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number(),
+  outcome: z.enum(['failed', 'cancelled', 'interrupted']),
+  exitCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+
+/** The attempt records in a job's stacktrace, oldest first; entries that are not Lanes' are left out. */
+export function attemptsOf(stacktrace: unknown): AttemptRecord[] {
+  if (!Array.isArray(stacktrace)) return [];
+  const out: AttemptRecord[] = [];
+  for (const entry of stacktrace.slice(-HISTORY_MAX)) {
+    try {
+      const parsed = attemptShape.safeParse(JSON.parse(String(entry)));
+      if (parsed.success) out.push({ ...parsed.data, error: clip(parsed.data.error) });
+    } catch {
+      // Not one of ours.
+    }
+  }
+  return out;
+}
+
+/** Someone asked that the job not run: since when. */
+export function cancelMark(progress: unknown): number | null {
+  const at = progress && typeof progress === 'object' ? (progress as { cancel?: unknown }).cancel : undefined;
+  return typeof at === 'number' && Number.isFinite(at) ? at : null;
+}
+
+/** BullMQ's word for where a job is. */
+export type BullState = 'waiting' | 'wait' | 'prioritized' | 'paused' | 'delayed' | 'active' | 'completed' | 'failed' | 'waiting-children' | 'unknown';
+
+/** The fields of a BullMQ job a summary is made of, read from a Job or from its hash. */
+export interface BullFields {
+  name: unknown;
+  timestamp: unknown;
+  processedOn: unknown;
+  finishedOn: unknown;
+  attemptsStarted: unknown;
+  maxAttempts: unknown;
+  failedReason: unknown;
+  stacktrace: unknown;
+  progress: unknown;
+  processedBy: unknown;
+  delay: unknown;
+}
+
+const clip = (s: string | null): string | null => (s === null || s.length <= ERROR_MAX_CHARS ? s : `${s.slice(0, ERROR_MAX_CHARS - 1)}…`);
+const num = (v: unknown): number | null => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+};
+const MACHINE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+
+export function summaryOf(id: number, lane: string, state: BullState, f: BullFields): JobSummary {
+  const history = attemptsOf(f.stacktrace);
+  const last = history.at(-1);
+  const cancelledAt = cancelMark(f.progress);
+  let lanesState: JobState;
+  if (state === 'completed') lanesState = 'succeeded';
+  else if (state === 'failed') lanesState = last?.outcome === 'cancelled' ? 'cancelled' : 'failed';
+  else if (state === 'active') lanesState = 'running';
+  else lanesState = cancelledAt !== null ? 'cancelled' : 'queued';
+  const reason = typeof f.failedReason === 'string' && f.failedReason !== '' ? clip(f.failedReason) : null;
+  const delay = num(f.delay) ?? 0;
+  const finished = lanesState === 'succeeded' || lanesState === 'failed' || lanesState === 'cancelled';
+  const machine = typeof f.processedBy === 'string' && MACHINE.test(f.processedBy) ? f.processedBy : undefined;
+  return {
+    id,
+    lane,
+    command: oneLine(typeof f.name === 'string' ? f.name : '', COMMAND_SUMMARY_CHARS),
+    state: lanesState,
+    attempts: Math.max(0, Math.trunc(num(f.attemptsStarted) ?? 0)),
+    maxAttempts: Math.max(1, Math.trunc(num(f.maxAttempts) ?? 1)),
+    createdAt: num(f.timestamp) ?? 0,
+    startedAt: num(f.processedOn) || null,
+    finishedAt: !finished ? null : lanesState === 'cancelled' && state !== 'failed' ? cancelledAt : num(f.finishedOn),
+    exitCode: lanesState === 'succeeded' ? 0 : lanesState === 'failed' ? (last?.exitCode ?? null) : null,
+    error: lanesState === 'cancelled' && state !== 'failed' ? 'cancelled before it ran' : lanesState === 'succeeded' ? null : reason,
+    runAfter: state === 'delayed' && last ? last.finishedAt + delay : null,
+    ...(machine !== undefined ? { machine } : {}),
+  };
+}

@@ -1,0 +1,74 @@
+// What other engines do to a shared lane's jobs, heard through BullMQ's own event stream: jobs
+// queued elsewhere wake this engine's idle workers; jobs that moved are announced to clients in
+// batches (a window or `lanes wait` re-reads those it shows); a cancel asked on another engine
+// stops the job if it runs here.
+import { QueueEvents, type QueueEventsOptions } from 'bullmq';
+import { describe } from './connections.js';
+import { cancelMark } from './job-data.js';
+import type { LaneParts } from './parts.js';
+
+const FLUSH_MS = 250;
+/** Ids per announcement; and at most this many held between two (a burst beyond is re-read anyway when it settles). */
+const IDS_PER_EVENT = 1_000;
+const IDS_HELD_MAX = 20_000;
+
+const MOVES = ['active', 'completed', 'failed', 'removed', 'delayed', 'stalled'] as const;
+
+export class RemoteChanges {
+  private readonly events: QueueEvents;
+  private readonly ids = new Set<number>();
+  private readonly timer: NodeJS.Timeout;
+  private wakeSoon = false;
+  private lastError = '';
+
+  constructor(
+    private readonly p: LaneParts,
+    options: QueueEventsOptions,
+  ) {
+    this.events = new QueueEvents(p.lane.name, options);
+    this.events.on('error', (error) => {
+      // One line per new trouble: a Redis that is away says so every few seconds otherwise.
+      const text = describe(error);
+      if (text !== this.lastError) p.deps.log(`lane ${p.lane.name}: following its events: ${text}`);
+      this.lastError = text;
+    });
+    this.events.on('waiting', ({ jobId }) => {
+      this.note(jobId);
+      this.wake();
+    });
+    for (const move of MOVES) this.events.on(move, ({ jobId }: { jobId: string }) => this.note(jobId));
+    this.events.on('progress', ({ jobId, data }) => {
+      this.note(jobId);
+      const id = p.idOf(jobId);
+      if (id !== null && cancelMark(data) !== null && p.held.has(jobId)) p.deps.cancelHere(id);
+    });
+    this.timer = setInterval(() => this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  private note(bullId: string): void {
+    const id = this.p.idOf(bullId);
+    if (id !== null && this.ids.size < IDS_HELD_MAX) this.ids.add(id);
+  }
+
+  private wake(): void {
+    if (this.wakeSoon) return;
+    this.wakeSoon = true;
+    setImmediate(() => {
+      this.wakeSoon = false;
+      this.p.deps.workArrived(this.p.lane.name);
+    });
+  }
+
+  private flush(): void {
+    if (this.ids.size === 0) return;
+    const ids = [...this.ids];
+    this.ids.clear();
+    for (let i = 0; i < ids.length; i += IDS_PER_EVENT) this.p.deps.jobsChangedElsewhere(ids.slice(i, i + IDS_PER_EVENT));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.events.close();
+  }
+}

@@ -1,0 +1,278 @@
+// One shared lane on one engine: a BullMQ queue on Redis behind the engine's queue interface.
+// Each engine that joins the lane runs one of these; BullMQ keeps them from ever handing one job
+// to two of them, and gives back the jobs of an engine that dies (docs/shared-lanes.md).
+import { Queue, type QueueEventsOptions } from 'bullmq';
+import type { Job as BullJob } from 'bullmq';
+import type { Job, JobPage, JobSummary, LogChunk, SharedLaneStatus } from '../../../shared/model.js';
+import type { ParsedInput } from '../../../shared/requests.js';
+import { LanesError } from '../../../shared/errors.js';
+import type { RedisAddress } from '../../../shared/redis-url.js';
+import { backoffMs } from '../backoff.js';
+import type { SharedQueue } from '../queues/queues.js';
+import { NO_JOBS, type LaneCounts } from '../store/counts.js';
+import type { JobFilter } from '../store/job-queries.js';
+import type { Interruption, NewJob, RunningRow, Turn, TurnResult } from '../store/jobs.js';
+import type { LaneRow } from '../store/lanes.js';
+import { LaneWorker } from './bull-worker.js';
+import { describe, LaneConnections, redisOptions } from './connections.js';
+import type { SharedLaneDeps } from './deps.js';
+import { BACKOFF_TYPE, cancelMark, storedJob, summaryOf } from './job-data.js';
+import { laneParts, PREFIX, type LaneParts } from './parts.js';
+import { Presence } from './presence.js';
+import { LaneReads, QUEUED_STATES } from './reads.js';
+import { RemoteChanges } from './remote.js';
+import { fieldsOfJob, LaneWork } from './work.js';
+
+/**
+ * A job's lock lasts this long and is renewed halfway; every engine looks for jobs whose lock
+ * ran out every STALLED_CHECK_MS. A killed engine's jobs are queued again 20–30 s after it died.
+ */
+export const LOCK_MS = 20_000;
+export const STALLED_CHECK_MS = 10_000;
+/** How often the lane's counts and the other engines' workers are read. */
+const POLL_MS = 1_000;
+const CLOSE_WAIT_MS = 3_000;
+
+export class BullLane implements SharedQueue {
+  readonly kind = 'redis';
+  readonly lane: string;
+  readonly slot: number;
+  readonly p: LaneParts;
+  private readonly work: LaneWork;
+  private readonly reads: LaneReads;
+  private readonly remote: RemoteChanges;
+  private readonly presence: Presence;
+  private laneCounts: LaneCounts = { ...NO_JOBS };
+  private delayedN = 0;
+  private waitingSince: number | null = null;
+  private readonly poller: NodeJS.Timeout;
+  private polling = false;
+  private closing = false;
+  private lastError = '';
+  /** Lock renewal and the stalled check, started once Redis first answers. */
+  readonly started: Promise<void>;
+
+  constructor(row: LaneRow, address: RedisAddress, slot: number, deps: SharedLaneDeps) {
+    this.lane = row.name;
+    this.slot = slot;
+    const conns = new LaneConnections(address, (up) => this.reachability(up));
+    const queue = new Queue(row.name, { connection: conns.requests, prefix: PREFIX });
+    const worker = new LaneWorker(row.name, {
+      connection: conns.work,
+      prefix: PREFIX,
+      // Stored on every job it takes: which machine ran it.
+      name: deps.machine,
+      lockDuration: LOCK_MS,
+      stalledInterval: STALLED_CHECK_MS,
+      // Stalled twice (its engine died under it twice): failed, as a local job held back after two crashes.
+      maxStalledCount: 1,
+      // Lifetime counts of succeeded and failed jobs, for the lane's status.
+      metrics: { maxDataPoints: 60 },
+      settings: { backoffStrategy: (attemptsMade: number, type?: string) => (type === BACKOFF_TYPE ? backoffMs(attemptsMade) : -1) },
+    });
+    // An 'error' event without a listener would throw: each is said once, in the engine's log.
+    queue.on('error', (error: Error) => this.trouble(error));
+    worker.on('error', (error: Error) => this.trouble(error));
+    worker.on('stalled', (jobId: string) => deps.log(`lane ${row.name}: job ${jobId} stalled (its engine stopped renewing its lock); it is queued again`));
+    this.p = laneParts(row, slot, queue, worker, conns, deps);
+    this.work = new LaneWork(this.p);
+    this.reads = new LaneReads(this.p);
+    const eventsConnection = { ...redisOptions(address), maxRetriesPerRequest: null } as QueueEventsOptions['connection'];
+    this.remote = new RemoteChanges(this.p, { connection: eventsConnection, prefix: PREFIX });
+    this.presence = new Presence(conns.requests, this.p.key('engines'), deps.engineId, deps.machine);
+    this.started = conns.whenReachable().then(() => (this.closing ? undefined : worker.begin()));
+    this.poller = setInterval(() => void this.poll(), POLL_MS);
+    this.poller.unref();
+  }
+
+  get reachable(): boolean {
+    return this.p.conns.reachable;
+  }
+
+  private trouble(error: unknown): void {
+    const text = describe(error);
+    if (text !== this.lastError) this.p.deps.log(`lane ${this.lane}: ${text}`);
+    this.lastError = text;
+  }
+
+  private reachability(up: boolean): void {
+    this.p.deps.log(`lane ${this.lane}: ${up ? `Redis at ${this.p.conns.redacted} reachable again` : this.p.conns.awayReason()}`);
+    this.p.deps.changed();
+    if (up) {
+      this.lastError = '';
+      void this.poll();
+      this.p.deps.workArrived(this.lane);
+    }
+  }
+
+  status(): SharedLaneStatus {
+    return { redis: this.p.conns.redacted, unreachableSince: this.p.conns.unreachableSince, error: this.p.conns.error, elsewhere: this.presence.elsewhere };
+  }
+
+  workersChanged(workers: number, busy: number): void {
+    this.presence.set(workers, busy);
+  }
+
+  /** The lane's counts from Redis, other engines' workers, running jobs' output so far. */
+  async poll(): Promise<void> {
+    if (this.closing || this.polling || !this.p.conns.reachable) return;
+    this.polling = true;
+    try {
+      const now = Date.now();
+      const q = this.p.queue;
+      const [c, due, done, failed, cancelledText] = await Promise.all([
+        q.getJobCounts('wait', 'prioritized', 'delayed', 'active'),
+        q.getDelayedCount(now),
+        q.getMetrics('completed', 0, 0),
+        q.getMetrics('failed', 0, 0),
+        this.p.conns.requests.hget(this.p.key('meta'), 'cancelled'),
+      ]);
+      const n = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
+      const cancelled = n(Number(cancelledText ?? 0));
+      const delayed = n(c.delayed);
+      const counts: LaneCounts = {
+        queued: n(c.wait) + n(c.prioritized) + delayed,
+        running: n(c.active),
+        succeeded: n(done.meta.count),
+        failed: Math.max(0, n(failed.meta.count) - cancelled),
+        cancelled,
+      };
+      const moved = JSON.stringify(counts) !== JSON.stringify(this.laneCounts) || delayed - n(due) !== this.delayedN;
+      this.laneCounts = counts;
+      this.delayedN = delayed - n(due);
+      const waiting = counts.queued - this.delayedN;
+      this.waitingSince = waiting > 0 ? (this.waitingSince ?? now) : null;
+      const others = await this.presence.refresh(now);
+      this.work.sendTails();
+      if (moved || others) this.p.deps.changed();
+      // A retry whose wait is over, or work queued while a wake was missed: idle workers pull.
+      if (waiting > 0) this.p.deps.workArrived(this.lane);
+    } catch (error) {
+      this.trouble(error);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  async enqueue(jobs: NewJob[]): Promise<JobSummary[]> {
+    if (!this.p.conns.reachable) throw new LanesError('queue_unreachable', `${this.p.conns.awayReason()}; nothing was queued`);
+    let added: BullJob[];
+    try {
+      added = await this.p.queue.addBulk(jobs.map(storedJob));
+    } catch (error) {
+      throw new LanesError('queue_unreachable', `queueing on Redis at ${this.p.conns.redacted} failed (${describe(error)}); whether it took the jobs is not known: \`lanes jobs --lane ${this.lane}\` shows what it holds`);
+    }
+    this.laneCounts = { ...this.laneCounts, queued: this.laneCounts.queued + added.length };
+    return added.map((job) => {
+      const id = this.p.idOf(job.id);
+      if (id === null) throw new LanesError('internal', `Redis numbered a job of lane ${this.lane} beyond the range Lanes gives it (${job.id})`);
+      return summaryOf(id, this.lane, 'waiting', fieldsOfJob(job));
+    });
+  }
+
+  async turns(turns: readonly Turn[]): Promise<TurnResult[]> {
+    const results = await this.work.turns(turns);
+    // Kept in step until the next read of Redis corrects them, so the sizer does not start a worker for a job just taken.
+    const c = { ...this.laneCounts };
+    for (const r of results) {
+      if (r.claimed) {
+        c.queued--;
+        c.running++;
+      }
+      if (r.finished) {
+        c.running--;
+        if (r.finished.state === 'queued') c.queued++;
+        else if (r.finished.state !== 'running') c[r.finished.state]++;
+      }
+    }
+    this.laneCounts = { queued: Math.max(0, c.queued), running: Math.max(0, c.running), succeeded: c.succeeded, failed: c.failed, cancelled: c.cancelled };
+    return results;
+  }
+
+  runningFor(worker: string, jobId: number | undefined): RunningRow[] {
+    return this.work.runningFor(worker, jobId);
+  }
+
+  requeue(job: RunningRow, how: Interruption): Promise<JobSummary | null> {
+    return this.work.requeue(job, how);
+  }
+
+  counts(): ReadonlyMap<string, LaneCounts> {
+    return new Map([[this.lane, this.laneCounts]]);
+  }
+
+  delayed(now: number): ReadonlyMap<string, { n: number; next: number }> {
+    return this.delayedN > 0 ? new Map([[this.lane, { n: this.delayedN, next: now + POLL_MS }]]) : new Map();
+  }
+
+  /** Since when this engine has seen work waiting (the queue's own order is BullMQ's). */
+  oldestQueuedAt(): number | undefined {
+    return this.waitingSince ?? undefined;
+  }
+
+  private guard<T>(read: () => Promise<T>): Promise<T> {
+    if (!this.p.conns.reachable) return Promise.reject(new LanesError('queue_unreachable', this.p.conns.awayReason()));
+    return read().catch((error: unknown) => {
+      throw error instanceof LanesError ? error : new LanesError('queue_unreachable', `reading Redis at ${this.p.conns.redacted} failed: ${describe(error)}`);
+    });
+  }
+
+  get(id: number): Promise<Job | undefined> {
+    return this.guard(() => this.reads.get(id));
+  }
+
+  summary(id: number): Promise<JobSummary | undefined> {
+    return this.guard(() => this.reads.summary(id));
+  }
+
+  page(filter: JobFilter): Promise<Omit<JobPage, 'seq'>> {
+    return this.guard(() => this.reads.page(filter, this.laneCounts));
+  }
+
+  log(id: number, input: ParsedInput<'logTail'>): Promise<LogChunk> {
+    return this.guard(() => this.reads.log(id, input));
+  }
+
+  /** Marked, not removed: whichever engine takes it next sets it aside unrun, as cancelled (the mark reaches them all). */
+  cancelQueued(id: number, now: number): Promise<JobSummary | null> {
+    return this.guard(async () => {
+      const bullId = this.p.bullId(id);
+      if (!QUEUED_STATES.has(await this.p.queue.getJobState(bullId))) return null;
+      await this.p.queue.updateJobProgress(bullId, { cancel: now });
+      // Taken meanwhile: the engine that runs it hears the mark and stops it.
+      return (await this.reads.summary(id)) ?? null;
+    });
+  }
+
+  cancelElsewhere(id: number): Promise<boolean> {
+    return this.guard(async () => {
+      await this.p.queue.updateJobProgress(this.p.bullId(id), { cancel: Date.now() });
+      return true;
+    });
+  }
+
+  retry(id: number): Promise<JobSummary | null> {
+    return this.guard(async () => {
+      const bullId = this.p.bullId(id);
+      const state = await this.p.queue.getJobState(bullId);
+      const job = await this.p.queue.getJob(bullId);
+      if (!job) return null;
+      if (state === 'failed') {
+        await this.p.queue.updateJobProgress(bullId, 0);
+        await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      } else if (QUEUED_STATES.has(state) && cancelMark(job.progress) !== null) {
+        await this.p.queue.updateJobProgress(bullId, 0);
+      } else return null;
+      return (await this.reads.summary(id)) ?? null;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.poller);
+    const all = Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]);
+    // Redis may be away: closing must not wait for it.
+    await Promise.race([all, new Promise((done) => setTimeout(done, CLOSE_WAIT_MS).unref())]);
+    this.p.conns.disconnect();
+  }
+}

@@ -1,0 +1,86 @@
+// The words the tray shows for a lane, a nudge and a pause, written once so the menu and the
+// tooltip never describe the same thing two ways. Pure: "now" is passed in, never read, because a
+// pause's end reads differently today ("15:30") than on another day ("Tue 15:30").
+import type { LaneStatus, Nudge, Paused, Status } from '../../shared/model.js';
+import { aboutDuration, groupedCount } from '../../shared/format.js';
+
+/** One line of at most `max` characters: OS menus and tooltips show no more. */
+export function oneLine(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * What a lane is doing, in the words of its submenu's title: "worker — 3 running, 4,060 waiting",
+ * "ml — off", "thumbs — idle". A lane at cap 0 says off first, whatever waits, because that is
+ * why nothing runs; a nudge is named in the title so the person knows which submenu to open.
+ */
+export function laneTitle(lane: LaneStatus): string {
+  const waiting = lane.waiting > 0 ? `${groupedCount(lane.waiting)} waiting` : '';
+  let state: string;
+  if (lane.cap === 0 && lane.running === 0) state = ['off', waiting].filter(Boolean).join(', ');
+  else if (lane.running > 0) state = [`${groupedCount(lane.running)} running`, waiting].filter(Boolean).join(', ');
+  else if (lane.mood === 'paused' && waiting) state = `paused, ${waiting}`;
+  else state = waiting || 'idle';
+  const nudge = lane.nudge ? ` · raise to ${lane.nudge.suggestedCap}?` : '';
+  return `${lane.name} — ${state}${nudge}`;
+}
+
+/**
+ * The lane's numbers a person judges a cap by, or null when there are none worth a line:
+ * "150 done / min · 4,533 left, about 38 min · 3 failed".
+ */
+export function laneDetail(lane: LaneStatus): string | null {
+  const parts: string[] = [];
+  if (lane.throughputPerMin > 0) parts.push(`${groupedCount(Math.round(lane.throughputPerMin))} done / min`);
+  // The engine gives an ETA only once there is a pace to base it on; without one, say nothing.
+  const left = lane.waiting + lane.running;
+  if (lane.etaMs !== null && left > 0) parts.push(`${groupedCount(left)} left, ${aboutDuration(lane.etaMs)}`);
+  if (lane.delayed > 0) parts.push(`${groupedCount(lane.delayed)} retrying later`);
+  if (lane.failed > 0) parts.push(`${groupedCount(lane.failed)} failed`);
+  // The machine, not the cap, holds it back (its memory): the person should not raise the cap for nothing.
+  if (lane.limit?.by === 'memory') parts.push(lane.limit.text);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** "Raise to 3 — about 12 min instead of 38 min", or with no pace yet "Raise to 3 — 4,060 waiting". */
+export function raiseLabel(nudge: Nudge): string {
+  const head = `Raise to ${nudge.suggestedCap}`;
+  if (!nudge.estimate) return `${head} — ${groupedCount(nudge.waiting)} waiting`;
+  const atCap = aboutDuration(nudge.estimate.atCapMs).replace(/^about /, '');
+  return `${head} — ${aboutDuration(nudge.estimate.atSuggestedMs)} instead of ${atCap}`;
+}
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const HOUR_MS = 3_600_000;
+
+/**
+ * A moment ahead as a clock on the wall shows it, in local time: "15:30" when it is within the
+ * next 12 hours (a pause for an hour at 23:30 ends "00:30", not "tomorrow 00:30"), "Tue 15:30"
+ * within the week, "3 Jun 15:30" beyond. Fixed English names, like every other word of the tray.
+ */
+export function clockTime(at: number, now: number): string {
+  const d = new Date(at);
+  const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  if (at - now < 12 * HOUR_MS) return hm;
+  if (at - now < 6 * 24 * HOUR_MS) return `${DAYS[d.getDay()]} ${hm}`;
+  return `${d.getDate()} ${MONTHS[d.getMonth()]} ${hm}`;
+}
+
+/** "Paused until 15:30", "Paused until you resume". */
+export function pausedLabel(paused: Paused, now: number): string {
+  return paused.until === null ? 'Paused until you resume' : `Paused until ${clockTime(paused.until, now)}`;
+}
+
+/** The lane with the most waiting (the first such, on a tie); null when nothing waits anywhere. */
+/** What holds Lanes back, when something other than the cores does: "quiet: on battery". Null otherwise. */
+export function holdingBack(machine: Status['machine']): string | null {
+  return machine.limitedBy === 'cores' ? null : machine.text;
+}
+
+export function largestBacklog<T extends Pick<LaneStatus, 'waiting'>>(lanes: readonly T[]): T | null {
+  let best: T | null = null;
+  for (const lane of lanes) if (lane.waiting > 0 && (!best || lane.waiting > best.waiting)) best = lane;
+  return best;
+}

@@ -1,0 +1,140 @@
+// The sizer sees the machine, end to end: real engines, real worker processes that hold real
+// memory, the machine's facts from the environment (LANES_MEMORY, LANES_POWER), from fixture
+// files (a container's cgroup), or from a stand-in for the desktop's powerMonitor.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine, EngineOptions } from '../../electron/engine/index.js';
+import type { DesktopEvent, DesktopSignals } from '../../electron/engine/machine/facts.js';
+import { readCgroupLimits } from '../../electron/engine/machine/cgroup.js';
+import { jobsFinished, nextEvent, startEngine, tempDir, until } from '../support/engine.js';
+
+const MiB = 2 ** 20;
+const fixtures = join(import.meta.dirname, '..', 'fixtures', 'machine');
+
+let open: { engine: Engine; cleanup: () => void }[] = [];
+afterEach(async () => {
+  for (const o of open) {
+    await o.engine.stop({ graceMs: 2000 });
+    o.cleanup();
+  }
+  open = [];
+});
+
+async function engineWith(o: Partial<EngineOptions>, dir = tempDir()): Promise<{ engine: Engine; dir: string }> {
+  const engine = await startEngine(dir.dir, { sampleMs: 150, ...o });
+  open.push({ engine, cleanup: dir.cleanup });
+  return { engine, dir: dir.dir };
+}
+
+/** A persistent worker that loads a "model" of `mb` MiB (touched, so resident), then answers each job after `ms`. */
+function modelWorker(dir: string, mb: number, ms: number): string[] {
+  const script = join(dir, 'model-worker.cjs');
+  writeFileSync(
+    script,
+    `const model = Buffer.alloc(${mb} * 1024 * 1024, 1);
+process.stdout.write(JSON.stringify({ ready: true }) + '\\n');
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id } = JSON.parse(line);
+  setTimeout(() => process.stdout.write(JSON.stringify({ id, ok: true, result: model[0] }) + '\\n'), ${ms});
+});\n`,
+  );
+  return [process.execPath, script];
+}
+
+describe('memory', () => {
+  it('LANES_CORES=8 LANES_MEMORY=1500M, an ml lane at cap 7 of 400 MB workers, 40 waiting: never more than 4, settles at 3 or fewer, memory named, no nudge beyond what fits', async () => {
+    const { engine, dir } = await engineWith({ cores: 8, env: { LANES_MEMORY: '1500M' } });
+    await engine.request('addLane', { name: 'models', class: 'ml', cap: 7, workerCommand: modelWorker(engine.dataDir, 400, 250) });
+    const seen: { workers: number; finished: number; limitedBy: string; laneLimit: number | null; suggested: number | null }[] = [];
+    let finished = 0;
+    engine.events.subscribe((e) => {
+      if (e.type === 'job' && e.data.state === 'succeeded') finished++;
+      if (e.type !== 'lane' || e.data.name !== 'models') return;
+      const s = engine.status();
+      seen.push({ workers: e.data.workers, finished, limitedBy: s.machine.limitedBy, laneLimit: e.data.limit?.workers ?? null, suggested: e.data.nudge?.suggestedCap ?? null });
+    });
+    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 40 }, (_, n) => ({ lane: 'models', payload: { n } })) });
+    await jobsFinished(engine, ids, 120_000);
+
+    expect(Math.max(...seen.map((s) => s.workers))).toBeLessThanOrEqual(4);
+    // Once the cost is measured (the later half of the run), it holds at what fits.
+    expect(Math.max(...seen.filter((s) => s.finished >= 20).map((s) => s.workers))).toBeLessThanOrEqual(3);
+    expect(seen.some((s) => s.limitedBy === 'memory' && s.laneLimit !== null && s.laneLimit <= 3)).toBe(true);
+    for (const s of seen) if (s.suggested !== null) expect(s.suggested).toBeLessThanOrEqual(s.laneLimit ?? 3);
+
+    const lane = engine.status().lanes.find((l) => l.name === 'models')!;
+    expect(lane.workerMemoryBytes).toBeGreaterThan(400 * MiB);
+    expect(lane.workerMemoryBytes).toBeLessThan(700 * MiB);
+    // The ledger said why it stopped growing or gave workers back, if it had to.
+    const ledger = await engine.request('scaleEvents', { lane: 'models' });
+    expect(ledger.every((e) => e.to <= 4)).toBe(true);
+
+    // Kept across a restart: the next engine knows what one costs before it starts any.
+    const cost = lane.workerMemoryBytes!;
+    await engine.stop({ graceMs: 2000 });
+    open = open.filter((o) => o.engine !== engine);
+    const again = await engineWith({ cores: 8, env: { LANES_MEMORY: '1500M' } }, { dir, cleanup: () => {} });
+    const known = again.engine.status().lanes.find((l) => l.name === 'models')!;
+    expect(known.workerMemoryBytes).toBe(cost);
+    expect(known.workers).toBe(0);
+  }, 150_000);
+
+  it('memory critically low: the newest busy worker of the costliest lane stops, its job runs again without spending an attempt', async () => {
+    let available = 8 * 2 ** 30;
+    const { engine } = await engineWith({ cores: 4, machineReaders: { memory: async () => ({ total: 16 * 2 ** 30, available }) } });
+    const gate = join(engine.dataDir, 'gate');
+    const script = `while [ ! -e '${gate}' ]; do sleep 0.05; done`;
+    const started = nextEvent(engine, (e) => e.type === 'job' && e.data.state === 'running');
+    const { id } = await engine.request('addJob', { argv: ['sh', '-c', script] });
+    await started;
+    available = 100 * MiB;
+    const back = await nextEvent(engine, (e) => e.type === 'job' && e.data.id === id && e.data.state === 'queued', 30_000);
+    available = 8 * 2 ** 30;
+    writeFileSync(gate, '');
+    const [done] = await jobsFinished(engine, [id]);
+    expect(back.type === 'job' && back.data.attempts).toBe(0);
+    expect(done!.state).toBe('succeeded');
+    expect(done!.attempts).toBe(1);
+    const ledger = await engine.request('scaleEvents', { lane: 'worker' });
+    expect(ledger.some((e) => e.reason === 'machine' && /memory critically low/.test(e.detail))).toBe(true);
+  }, 60_000);
+});
+
+describe('power, the person, the container', () => {
+  it('LANES_POWER=battery on 8 cores: at most 3, battery named; on ac, 7', async () => {
+    const battery = await engineWith({ cores: 8, env: { LANES_POWER: 'battery' } });
+    expect(battery.engine.status().ceiling).toBeLessThanOrEqual(3);
+    expect(battery.engine.status().machine).toMatchObject({ limitedBy: 'battery', power: 'battery', coreCeiling: 7, text: 'quiet: on battery' });
+    const ac = await engineWith({ cores: 8, env: { LANES_POWER: 'ac' } });
+    expect(ac.engine.status().machine).toMatchObject({ ceiling: 7, limitedBy: 'cores', power: 'ac' });
+    expect(ac.engine.status().ceiling).toBe(7);
+  });
+
+  it('a bad override refuses to start, naming its variable', async () => {
+    const dir = tempDir();
+    await expect(startEngine(dir.dir, { env: { LANES_MEMORY: 'lots' } })).rejects.toThrow(/LANES_MEMORY/);
+    await expect(startEngine(dir.dir, { env: { LANES_POWER: 'solar' } })).rejects.toThrow(/LANES_POWER/);
+    dir.cleanup();
+  });
+
+  it('in a cgroup limited to 2 CPUs the ceiling is 1, whatever the host has', async () => {
+    const { engine } = await engineWith({ cores: undefined, machineReaders: { cores: async () => 64, affinity: () => 64, cgroup: () => readCgroupLimits(join(fixtures, 'container-2cpu')) } });
+    expect(engine.status().machine).toMatchObject({ cores: 64, ceiling: 1, coreCeiling: 1, limitedBy: 'container' });
+  });
+
+  it('the person at the machine: room left while they type, the full ceiling once the screen locks', async () => {
+    const listeners = new Set<(e: DesktopEvent) => void>();
+    const desktop: DesktopSignals = {
+      onBattery: () => false,
+      idleSeconds: () => 0,
+      thermalState: () => 'unknown',
+      subscribe: (l) => (listeners.add(l), () => listeners.delete(l)),
+    };
+    const { engine } = await engineWith({ cores: 8, desktop });
+    expect(engine.status().machine).toMatchObject({ personActive: true, limitedBy: 'in-use', ceiling: 5 });
+    for (const l of listeners) l('lock-screen');
+    await until(engine, () => engine.status().machine.personActive === false);
+    expect(engine.status().machine).toMatchObject({ ceiling: 7, limitedBy: 'cores' });
+  });
+});
