@@ -46,7 +46,9 @@ export function dismissCapError(lane: string): void {
 }
 
 // ── jobs ─────────────────────────────────────────────────────────────────────────────────────
+/** A new filter starts with nothing ticked: ticks on rows no longer shown would be acted on unseen. */
 export function setJobFilter(patch: Partial<JobFilter>): Promise<void> {
+  useJobs.setState({ checked: {} });
   return loadJobs({ ...useJobs.getState().filter, ...patch });
 }
 

@@ -1,7 +1,7 @@
 // A frame's worth of engine events, folded into what the stores need: the last word per lane,
 // in the order the engine said it. Pure, so the ordering rules have a test of their own.
 import type { LanesEvent } from '../shared/events.js';
-import type { JobSummary, LaneStatus, ScaleEvent } from '../shared/model.js';
+import type { JobSummary, LaneStatus, Paused, ScaleEvent } from '../shared/model.js';
 
 export interface EventBatch {
   lanes: LaneStatus[];
@@ -10,6 +10,8 @@ export interface EventBatch {
   /** Jobs announced in bulk (a large batch): whatever shows them must be re-read. */
   bulk: number[];
   scale: ScaleEvent[];
+  /** The last pause or resume in the batch, if any. */
+  paused?: { paused: Paused | null };
   /** The newest seq in the batch, or 0 when it is empty. */
   seq: number;
 }
@@ -32,6 +34,7 @@ export function foldEvents(events: readonly LanesEvent[], after = 0): EventBatch
     } else if (e.type === 'job') batch.jobs.push(e.data);
     else if (e.type === 'jobs') batch.bulk.push(...e.data.ids);
     else if (e.type === 'scale') batch.scale.push(e.data);
+    else if (e.type === 'paused') batch.paused = e.data;
   }
   batch.lanes = [...lanes.values()];
   return batch;

@@ -1,5 +1,5 @@
 // Numbers, times and states in words, one place, so every view says them the same way.
-import type { JobState, LaneMood, ScaleReason } from '../shared/model.js';
+import type { JobState, LaneMood, ScaleEvent, ScaleReason } from '../shared/model.js';
 
 const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const rates = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -68,10 +68,23 @@ export const REASON_WORDS: Record<ScaleReason, string> = {
   cap: 'Cap changed',
   budget: 'Machine budget',
   turn: 'Took turns',
-  pause: 'Paused',
+  pause: 'All work paused',
   machine: 'Machine limit',
   crash: 'Worker crashed',
   unresponsive: 'Stopped answering',
   shutdown: 'Engine stopping',
   start: 'Engine started',
 };
+
+/** The lane a ledger row names; `*` is the engine as a whole (its starts and stops). */
+export const ledgerLane = (e: Pick<ScaleEvent, 'lane'>): string => (e.lane === '*' ? 'engine' : e.lane);
+
+/**
+ * A ledger row's reason in words: a cap change says which way it went (the engine's detail says
+ * "cap raised to 7", "cap lowered to 1"), so a raise never reads as "work waiting".
+ */
+export function reasonWords(e: Pick<ScaleEvent, 'reason' | 'detail' | 'lane'>): string {
+  if (e.reason === 'cap') return /^cap raised/.test(e.detail) ? 'Cap raised' : /^cap lowered/.test(e.detail) ? 'Cap lowered' : REASON_WORDS.cap;
+  if (e.reason === 'shutdown' && e.lane === '*') return 'Engine stopped';
+  return REASON_WORDS[e.reason] ?? e.reason;
+}

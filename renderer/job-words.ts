@@ -1,7 +1,7 @@
 // What a job says about itself in the list and the detail: how long it took (or has been running),
 // how it ended, which log to open first, and whether a cancel is on its way. Pure, so the rules
 // have a table test of their own (test/renderer/words.test.ts).
-import type { JobState, JobSummary, LogChunk } from '../shared/model.js';
+import type { Job, JobState, JobSummary, LogChunk } from '../shared/model.js';
 import { formatClock, formatDuration, plural } from './format.js';
 
 /** Running time, read once a second: whole seconds, so the figure does not flicker in tenths. */
@@ -17,9 +17,25 @@ export function tookText(job: JobSummary, now: number): string {
   return job.state === 'running' ? formatElapsed(now - job.startedAt) : '';
 }
 
-/** The error is what a person opens a failed job for, and a failing command writes it on stderr. */
+/**
+ * Both streams together, in the order they came, with a line between attempts, is the one story
+ * of a job. The error is what a person opens a failed job for, and a failing command writes it on
+ * stderr, so a failed job opens there.
+ */
 export function preferredStream(state: JobState | undefined): LogChunk['stream'] {
-  return state === 'failed' ? 'stderr' : 'stdout';
+  return state === 'failed' ? 'stderr' : 'all';
+}
+
+/**
+ * How long it ran, and apart from that how long it waited for its worker to load (a persistent
+ * lane's first job). The engine counts the job as started once the command had loaded, so the
+ * run is start to finish and the load is told beside it, never inside it.
+ */
+export function ranText(job: Pick<Job, 'startedAt' | 'finishedAt' | 'loadMs'>, now: number): string {
+  if (job.startedAt === null) return '';
+  if (job.finishedAt === null) return `running for ${formatElapsed(now - job.startedAt)}`;
+  const ran = `ran ${formatDuration(job.finishedAt - job.startedAt)}`;
+  return job.loadMs !== null && job.loadMs > 0 ? `${ran}, after ${formatDuration(job.loadMs)} loading its worker` : ran;
 }
 
 /** A cancel sent and not yet seen through: shown only while the job still looks unfinished. */

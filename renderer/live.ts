@@ -6,7 +6,7 @@
 import type { LanesClient } from '../shared/client/client';
 import { LanesError } from '../shared/errors';
 import type { LanesEvent } from '../shared/events';
-import type { JobState, JobSummary, Snapshot, TimelinePoint } from '../shared/model';
+import type { JobPage, JobState, JobSummary, Snapshot, TimelinePoint } from '../shared/model';
 import { TIMELINE_SPAN_MS } from '../shared/limits';
 import { createClient } from './client';
 import { foldEvents } from './events';
@@ -92,9 +92,9 @@ export async function loadJobs(filter: JobFilter): Promise<void> {
   try {
     const { value, meanwhile } = await snapshot(() => client().call('listJobs', { ...filterInput(filter), limit: PAGE_SIZE }));
     if (generation !== jobsGeneration) return;
-    useJobs.setState((s) => ({ seq: value.seq, rows: value.jobs, nextBeforeId: value.nextBeforeId, loading: false, cancelling: settleCancels(s.cancelling, value.jobs) }));
+    useJobs.setState((s) => ({ seq: value.seq, rows: value.jobs, next: nextOf(filter, value), loading: false, cancelling: settleCancels(s.cancelling, value.jobs) }));
     applyJobs(meanwhile);
-    goOnIfShort(value, 0);
+    goOnIfShort(value.jobs, nextOf(filter, value), 0);
   } catch (error) {
     if (generation === jobsGeneration) useJobs.setState({ loading: false, error: messageOf(error) });
   }
@@ -106,23 +106,32 @@ export async function loadJobs(filter: JobFilter): Promise<void> {
  * than wait for a scroll that a short list cannot make.
  */
 const CONTINUATIONS_MAX = 50;
-function goOnIfShort(page: { jobs: readonly unknown[]; nextBeforeId: number | null }, depth: number): void {
-  if (page.jobs.length < PAGE_SIZE / 2 && page.nextBeforeId !== null && depth < CONTINUATIONS_MAX) void loadMoreJobs(depth + 1);
+function goOnIfShort(jobs: readonly unknown[], next: number | null, depth: number): void {
+  if (jobs.length < PAGE_SIZE / 2 && next !== null && depth < CONTINUATIONS_MAX) void loadMoreJobs(depth + 1);
 }
 
+/** Where the page after this one starts, in the filter's order. */
+const nextOf = (filter: JobFilter, page: JobPage): number | null => (filter.order === 'oldest' ? page.nextAfterId : page.nextBeforeId);
+
 export async function loadMoreJobs(depth = 0): Promise<void> {
-  const { loading, nextBeforeId, filter } = useJobs.getState();
-  if (loading || nextBeforeId === null) return;
+  const { loading, next, filter } = useJobs.getState();
+  if (loading || next === null) return;
   const generation = jobsGeneration;
   useJobs.setState({ loading: true });
   try {
-    const { value, meanwhile } = await snapshot(() => client().call('listJobs', { ...filterInput(filter), beforeId: nextBeforeId, limit: PAGE_SIZE }));
+    const from = filter.order === 'oldest' ? { afterId: next } : { beforeId: next };
+    const { value, meanwhile } = await snapshot(() => client().call('listJobs', { ...filterInput(filter), ...from, limit: PAGE_SIZE }));
     if (generation !== jobsGeneration) return;
-    // The older page is newer than the rows above it: bring those up to it, then go on from there.
+    // The next page is newer than the rows above it: bring those up to it, then go on from there.
     // The rows above already have what arrived meanwhile; the new ones need what came after them.
-    useJobs.setState((s) => ({ rows: s.rows.concat(value.jobs), nextBeforeId: value.nextBeforeId, loading: false }));
+    // (Oldest first, a job queued meanwhile may be in the page and in the events: keep one.)
+    useJobs.setState((s) => {
+      const last = s.rows[s.rows.length - 1]?.id;
+      const fresh = filter.order === 'oldest' && last !== undefined ? value.jobs.filter((j) => j.id > last) : value.jobs;
+      return { rows: s.rows.concat(fresh), next: nextOf(filter, value), loading: false };
+    });
     applyJobs(meanwhile, value.seq);
-    goOnIfShort(value, depth);
+    goOnIfShort(value.jobs, nextOf(filter, value), depth);
   } catch (error) {
     if (generation === jobsGeneration) useJobs.setState({ loading: false, error: messageOf(error) });
   }
@@ -189,7 +198,7 @@ function flush(): void {
 function applyLanes(events: readonly LanesEvent[]): void {
   const batch = foldEvents(events, useLanes.getState().seq);
   if (batch.seq === 0) return;
-  useLanes.setState((s) => applyLaneEvents(s, batch.seq, batch.lanes, batch.removed));
+  useLanes.setState((s) => applyLaneEvents(s, batch.seq, batch.lanes, batch.removed, batch.paused));
   useTimeline.setState((s) => appendLanePoints(s, batch.lanes, Date.now()));
   // A lane that is gone cannot be listed: show all lanes rather than an error.
   const { filter } = useJobs.getState();
@@ -228,6 +237,7 @@ function applyDetail(events: readonly LanesEvent[]): boolean {
   return true;
 }
 
-function filterInput(filter: JobFilter): { lane?: string; state?: JobState } {
-  return { ...(filter.lane ? { lane: filter.lane } : {}), ...(filter.state ? { state: filter.state } : {}) };
+function filterInput(filter: JobFilter): { lane?: string; state?: JobState; text?: string; order: JobFilter['order'] } {
+  const text = filter.text.trim();
+  return { ...(filter.lane ? { lane: filter.lane } : {}), ...(filter.state ? { state: filter.state } : {}), ...(text ? { text } : {}), order: filter.order };
 }

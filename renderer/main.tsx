@@ -10,6 +10,7 @@ import './styles/lane-parts.css';
 import './styles/jobs.css';
 import './styles/detail.css';
 import './styles/timeline.css';
+import './styles/forms.css';
 import { followLog } from './actions';
 import { start } from './live';
 import { App } from './components/App';

@@ -39,3 +39,44 @@ export function describeSpec(spec: JobSpec): string {
   if (spec.kind === 'argv') return spec.argv.map(quoteWord).join(' ');
   return JSON.stringify(spec.payload) ?? 'null';
 }
+
+/**
+ * Splits a command line into words the way a POSIX shell would for plain quoting (single and
+ * double quotes, backslash escapes) — enough for a worker command typed as one line, such as
+ * `python3 serve.py --model "small en"`; no variables or globs, since no shell is involved.
+ * The window's lane form needs it as the CLI's `--worker-command` does (electron/cli/args.ts has
+ * the same rules and can delegate here).
+ */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1] as string)) word += text[++i];
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < text.length) {
+      word += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (quote) throw new Error(`unterminated ${quote} quote in "${text}"`);
+  if (inWord) words.push(word);
+  return words;
+}

@@ -1,9 +1,14 @@
-// The window: header, first-run help, the lanes, then jobs or the timeline. Until the first
-// snapshot arrives it says what it is waiting for instead of drawing empty tables.
-import { useRef, useState, type KeyboardEvent } from 'react';
+// The window: header, a pause banner, first-run help, the lanes, then jobs or the timeline, and the
+// forms that add work. Until the first snapshot arrives it says what it is waiting for instead of
+// drawing empty tables.
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatClock } from '../format';
 import { RESTARTED } from '../client/guarded-port';
 import { useConnection } from '../stores/connection';
+import { dismissNotice, useNotice } from '../stores/notice';
+import { AddJobDialog } from './AddJobDialog';
+import { LaneDialogs } from './LaneDialogs';
+import { PauseBanner } from './PauseControl';
 import { Header } from './Header';
 import { HelpPanel } from './HelpPanel';
 import { JobsPanel } from './JobsPanel';
@@ -37,6 +42,8 @@ export function App() {
     <div className="app">
       <Header />
       <StaleNotice />
+      {loaded && <PauseBanner />}
+      <NoticeLine />
       {loaded && <HelpPanel />}
       {loaded ? (
         <main className="content">
@@ -73,7 +80,31 @@ export function App() {
       ) : (
         <Waiting />
       )}
+      {loaded && <AddJobDialog />}
+      {loaded && <LaneDialogs />}
     </div>
+  );
+}
+
+/** How long a notice stays; a refusal stays until dismissed. */
+const NOTICE_MS = 8_000;
+
+/** What the last bulk action, pause or form did, in one line. */
+function NoticeLine() {
+  const notice = useNotice((s) => s.notice);
+  useEffect(() => {
+    if (!notice || notice.tone === 'bad') return;
+    const timer = setTimeout(dismissNotice, NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
+  if (!notice) return null;
+  return (
+    <p className={`notice notice-${notice.tone}`} role={notice.tone === 'bad' ? 'alert' : 'status'} data-testid="notice">
+      <span className="notice-text">{notice.text}</span>
+      <button type="button" className="link-button" onClick={dismissNotice}>
+        Dismiss
+      </button>
+    </p>
   );
 }
 

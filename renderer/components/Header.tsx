@@ -1,10 +1,12 @@
-// The window's title bar row: how much of the machine is in use, whether the window can hear the
-// engine, and "?" for the help. The meter is the ceiling: all lanes together never run more
+// The window's title bar row: how much of the machine is in use, Add lane, Pause all / Resume, whether the
+// window can hear the engine, and "?" for the help. The meter is the ceiling: all lanes together never run more
 // workers than this.
 import { useConnection } from '../stores/connection';
 import { useLanes, workersInUse } from '../stores/lanes';
 import { toggleHelp, usePrefs } from '../stores/prefs';
 import { plural } from '../format';
+import { PauseButton } from './PauseControl';
+import { openAddLane } from './LaneDialogs';
 
 const LINK_WORDS = {
   connecting: 'Connecting…',
@@ -45,6 +47,12 @@ export function Header() {
           </div>
         </div>
       )}
+      {loaded && (
+        <button type="button" className="button button-small" onClick={openAddLane}>
+          Add lane…
+        </button>
+      )}
+      {loaded && <PauseButton />}
       <div className={`link link-${link}`} role="status" aria-live="polite">
         <span className="link-dot" aria-hidden="true" />
         {link === 'unauthorized' && keyless ? 'No key' : LINK_WORDS[link]}

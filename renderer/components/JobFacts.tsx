@@ -1,8 +1,9 @@
-// The job's facts under its log: where it ran, its times, its tries, what a persistent worker
-// answered, and every attempt that did not succeed with its own error.
+// The job's facts under its log: where it ran, its times (a persistent worker's load apart from
+// the job's own run), its tries, what a persistent worker answered, and every attempt that did not
+// succeed with its own error.
 import type { AttemptRecord, Job } from '../../shared/model';
 import { formatClock, formatDateTime, formatDuration } from '../format';
-import { formatElapsed } from '../job-words';
+import { ranText } from '../job-words';
 import { useSecondClock } from '../stores/clock';
 
 const OUTCOME_WORDS: Record<AttemptRecord['outcome'], string> = { failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
@@ -36,7 +37,7 @@ export function JobFacts({ job }: { job: Job }) {
           {job.startedAt !== null && (
             <span className="muted" data-testid="ran-for">
               {' · '}
-              {job.finishedAt === null ? `running for ${formatElapsed(now - job.startedAt)}` : `ran ${formatDuration(job.finishedAt - job.startedAt)}`}
+              {ranText(job, now)}
             </span>
           )}
         </dd>

@@ -1,14 +1,17 @@
-// The jobs list, virtualized: only the rows on screen exist in the page, and older pages are asked
-// for (`beforeId`) as the end comes into view. 100,000 queued jobs cost what 40 do. Running jobs'
-// "Took" ticks from one clock for the whole list, which runs only while such a row is on screen.
+// The jobs list, virtualized: only the rows on screen exist in the page, and the next pages are
+// asked for (`beforeId` newest first, `afterId` oldest first) as the end comes into view. 100,000
+// queued jobs cost what 40 do. Running jobs' "Took" ticks from one clock for the whole list, which
+// runs only while such a row is on screen. Each row has a box to tick it for a bulk cancel or retry.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import type { JobSummary } from '../../shared/model';
-import { selectJob } from '../actions';
+import { selectJob, setJobFilter } from '../actions';
+import { clearChecked, toggleChecked } from '../commands';
 import { loadMoreJobs } from '../live';
 import { formatClock, STATE_WORDS } from '../format';
 import { isCancelling, tookText } from '../job-words';
-import { indexOfId, useJobs } from '../stores/jobs';
+import { indexOfId, NO_FILTER, useJobs } from '../stores/jobs';
+import { openAddJob } from './AddJobDialog';
 import { useSecondClock } from '../stores/clock';
 
 const ROW_PX = 30;
@@ -17,7 +20,8 @@ const PREFETCH_ROWS = 60;
 
 export function JobList() {
   const rows = useJobs((s) => s.rows);
-  const more = useJobs((s) => s.nextBeforeId !== null);
+  const more = useJobs((s) => s.next !== null);
+  const checked = useJobs((s) => s.checked);
   const loading = useJobs((s) => s.loading);
   const error = useJobs((s) => s.error);
   const filter = useJobs((s) => s.filter);
@@ -54,10 +58,10 @@ export function JobList() {
     const el = scroller.current;
     const before = topId.current;
     topId.current = rows[0]?.id ?? null;
-    if (!el || before === null || el.scrollTop === 0) return;
+    if (!el || before === null || el.scrollTop === 0 || filter.order !== 'newest') return;
     const shift = indexOfId(rows, before);
     if (shift > 0) el.scrollTop += shift * ROW_PX;
-  }, [rows]);
+  }, [rows, filter.order]);
 
   const onKey = (e: KeyboardEvent) => {
     const at = cursorId === null ? -1 : indexOfId(rows, cursorId);
@@ -81,7 +85,7 @@ export function JobList() {
   if (rows.length === 0 && !more) {
     return (
       <div className="job-list job-list-empty" data-testid="jobs-empty">
-        {error ? <p className="empty error-text">{error}</p> : loading ? <p className="empty muted">Loading jobs…</p> : <EmptyJobs filtered={filter.lane !== null || filter.state !== null} />}
+        {error ? <p className="empty error-text">{error}</p> : loading ? <p className="empty muted">Loading jobs…</p> : <EmptyJobs filtered={filter.lane !== null || filter.state !== null || filter.text.trim() !== ''} />}
       </div>
     );
   }
@@ -91,7 +95,7 @@ export function JobList() {
       className={`job-list${filter.lane !== null ? ' job-list-one-lane' : ''}`}
       ref={scroller}
       role="grid"
-      aria-label="Jobs, newest first"
+      aria-label={filter.order === 'newest' ? 'Jobs, newest first' : 'Jobs, oldest first'}
       aria-rowcount={count + 1}
       aria-activedescendant={cursorId !== null ? `job-row-${cursorId}` : undefined}
       tabIndex={0}
@@ -99,7 +103,10 @@ export function JobList() {
       data-testid="job-list"
     >
       <div className="job-row job-head" role="row" aria-rowindex={1}>
-        <span role="columnheader">ID</span>
+        <span role="columnheader" className="job-id">
+          <SelectAll rows={rows} checked={checked} />
+          ID
+        </span>
         <span role="columnheader">Lane</span>
         <span role="columnheader">Command</span>
         <span role="columnheader">State</span>
@@ -126,6 +133,7 @@ export function JobList() {
               selected={job.id === selectedId}
               cursor={job.id === cursorId}
               cancelling={isCancelling(job, cancelling)}
+              checked={checked[job.id] === true}
               // Only running rows see the clock, so a tick re-renders them and no other.
               now={job.state === 'running' ? now : 0}
             />
@@ -145,10 +153,11 @@ interface RowProps {
   selected: boolean;
   cursor: boolean;
   cancelling: boolean;
+  checked: boolean;
   now: number;
 }
 
-const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cancelling, now }: RowProps) {
+const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cancelling, checked, now }: RowProps) {
   return (
     <div
       id={`job-row-${job.id}`}
@@ -160,7 +169,16 @@ const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cance
       onClick={() => selectJob(job.id)}
       data-job-id={job.id}
     >
-      <span role="gridcell" className="num">
+      <span role="gridcell" className="num job-id">
+        <input
+          type="checkbox"
+          className="tick"
+          aria-label={`Select job ${job.id}`}
+          checked={checked}
+          tabIndex={-1}
+          onClick={(e) => e.stopPropagation()}
+          onChange={() => toggleChecked(job.id)}
+        />
         {job.id}
       </span>
       <span role="gridcell" className="ellipsis">
@@ -187,11 +205,47 @@ const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cance
   );
 });
 
+/** Ticks every row loaded so far (or clears them): what a bulk action by ids then acts on. */
+function SelectAll({ rows, checked }: { rows: JobSummary[]; checked: Record<number, true> }) {
+  const n = Object.keys(checked).length;
+  const all = rows.length > 0 && n >= rows.length && rows.every((j) => checked[j.id]);
+  return (
+    <input
+      type="checkbox"
+      className="tick"
+      aria-label={all ? 'Clear the selection' : 'Select every job shown'}
+      checked={all}
+      ref={(el) => {
+        if (el) el.indeterminate = n > 0 && !all;
+      }}
+      onChange={() => {
+        if (all || n > 0) clearChecked();
+        else useJobs.setState({ checked: Object.fromEntries(rows.map((j) => [j.id, true as const])) });
+      }}
+    />
+  );
+}
+
 function EmptyJobs({ filtered }: { filtered: boolean }) {
-  if (filtered) return <p className="empty">No jobs match this filter.</p>;
+  if (filtered) {
+    return (
+      <p className="empty">
+        No jobs match this filter.{' '}
+        <button type="button" className="link-button" onClick={() => void setJobFilter({ ...NO_FILTER, order: useJobs.getState().filter.order })}>
+          Show all jobs
+        </button>
+      </p>
+    );
+  }
   return (
     <p className="empty">
-      No jobs yet — add one with <code>lanes add -- your-command</code>
+      No jobs yet.{' '}
+      <button type="button" className="button button-small" onClick={() => openAddJob(null)}>
+        Add a job…
+      </button>{' '}
+      <span className="muted">
+        or from a terminal: <code>lanes add -- your-command</code>
+      </span>
     </p>
   );
 }

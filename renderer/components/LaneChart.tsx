@@ -1,6 +1,7 @@
-// Workers (steps, left axis) and waiting (line, right axis) for one lane over the last hour (or
-// since the engine started, if that is sooner), drawn
-// by uPlot on a canvas. Colours come from the page's CSS variables, so the chart follows the
+// Workers (steps, left axis), the cap they were allowed (a dashed step line on the same axis) and
+// waiting (line, right axis) for one lane over the last hour, across engine restarts (the engine
+// keeps the points), drawn by uPlot on a canvas. A gap while the engine was stopped is drawn as
+// one: no line bridges it. Colours come from the page's CSS variables, so the chart follows the
 // light / dark setting with everything else.
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
@@ -47,7 +48,7 @@ export function LaneChart({ lane, points, ceiling, from }: Props) {
 
   const peakWorkers = Math.max(lane.workers, ...points.map((p) => p.workers));
   const peakWaiting = Math.max(lane.waiting, ...points.map((p) => p.waiting));
-  const summary = `${lane.name}: now ${lane.workers} workers and ${formatCount(lane.waiting)} waiting; at most ${peakWorkers} workers and ${formatCount(peakWaiting)} waiting in the period shown.`;
+  const summary = `${lane.name}: now ${lane.workers} workers of a cap of ${lane.cap} and ${formatCount(lane.waiting)} waiting; at most ${peakWorkers} workers and ${formatCount(peakWaiting)} waiting in the period shown.`;
 
   return (
     <figure className="chart" data-lane={lane.name}>
@@ -55,6 +56,7 @@ export function LaneChart({ lane, points, ceiling, from }: Props) {
         <strong>{lane.name}</strong>
         <span className="chart-key">
           <span className="key key-workers" aria-hidden="true" /> workers
+          <span className="key key-cap" aria-hidden="true" /> cap
           <span className="key key-waiting" aria-hidden="true" /> waiting
         </span>
       </figcaption>
@@ -63,14 +65,31 @@ export function LaneChart({ lane, points, ceiling, from }: Props) {
   );
 }
 
-type Data = [number[], number[], number[]];
+type Data = [number[], (number | null)[], (number | null)[], (number | null)[]];
 
-function toData(points: TimelinePoint[], lane: LaneStatus, from: number): Data {
-  const now = Date.now();
+/** Two points further apart than this were not both seen by a running engine: the chart shows a gap. */
+export const GAP_MS = 5 * 60_000;
+
+export function toData(points: TimelinePoint[], lane: Pick<LaneStatus, 'workers' | 'busy' | 'waiting' | 'cap'>, from: number, now = Date.now()): Data {
   const all = points.filter((p) => p.at >= from);
   // Carry the line to "now" with the lane as it is, so a quiet hour still shows its level.
   all.push({ at: now, workers: lane.workers, busy: lane.busy, waiting: lane.waiting, cap: lane.cap });
-  return [all.map((p) => p.at / 1000), all.map((p) => p.workers), all.map((p) => p.waiting)];
+  const data: Data = [[], [], [], []];
+  all.forEach((p, i) => {
+    const prev = all[i - 1];
+    // The engine samples while it runs; a long silence before a point is a stop and a start.
+    if (prev && p.at - prev.at > GAP_MS && i < all.length - 1) {
+      data[0].push((prev.at + 1) / 1000);
+      data[1].push(null);
+      data[2].push(null);
+      data[3].push(null);
+    }
+    data[0].push(p.at / 1000);
+    data[1].push(p.workers);
+    data[2].push(p.waiting);
+    data[3].push(p.cap);
+  });
+  return data;
 }
 
 interface Colours {
@@ -79,12 +98,13 @@ interface Colours {
   workers: string;
   workersFill: string;
   waiting: string;
+  cap: string;
 }
 
 function readColours(el: HTMLElement): Colours {
   const css = getComputedStyle(el);
   const v = (name: string) => css.getPropertyValue(name).trim();
-  return { text: v('--text-2'), grid: v('--grid'), workers: v('--accent'), workersFill: v('--accent-fill'), waiting: v('--waiting') };
+  return { text: v('--text-2'), grid: v('--grid'), workers: v('--accent'), workersFill: v('--accent-fill'), waiting: v('--waiting'), cap: v('--text-2') };
 }
 
 const hhmm = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
@@ -121,6 +141,7 @@ function options(width: number, ceiling: number, c: Colours, left: { current: nu
       {},
       { label: 'Workers', scale: 'workers', stroke: c.workers, fill: c.workersFill, width: 2, paths: uPlot.paths.stepped?.({ align: 1 }), points: { show: false } },
       { label: 'Waiting', scale: 'waiting', stroke: c.waiting, width: 1.5, points: { show: false } },
+      { label: 'Cap', scale: 'workers', stroke: c.cap, width: 1.5, dash: [5, 4], paths: uPlot.paths.stepped?.({ align: 1 }), points: { show: false } },
     ],
   };
 }

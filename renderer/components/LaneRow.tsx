@@ -1,21 +1,31 @@
-// One lane on one line: its state (and, when it runs nothing, why), its workers, its cap and its
-// numbers. Only when raising the cap would help right now does the row grow a second, slim line:
-// the engine's nudge, with the one click that acts on it. A failed count opens those jobs.
+// One lane on one line: its state (and, when it runs nothing, why; when it has a pace, when what
+// it holds will be done), its workers, its cap and its numbers. Only when raising the cap would
+// help right now does the row grow a second, slim line: the engine's nudge (with what the higher
+// cap buys), the one click that acts on it, and "Not now" for a person who has decided otherwise. A
+// failed count opens those jobs.
 import { dismissCapError, setCap, setJobFilter } from '../actions';
-import { formatCount, formatDuration, formatRate, MOOD_WORDS } from '../format';
-import { classHint, laneReason } from '../lane-words';
+import { snoozeNudge } from '../commands';
+import { DEFAULT_LANE } from '../../shared/limits';
+import { formatCount, formatRate, MOOD_WORDS } from '../format';
+import { classHint, laneEta, laneReason, laneWait } from '../lane-words';
 import { useLanes } from '../stores/lanes';
 import { CapStepper } from './CapStepper';
 import { useSecondClock } from '../stores/clock';
 import { WorkerPips } from './WorkerPips';
+import { openRemoveLane } from './LaneDialogs';
+
+/** "Snooze 1 h" keeps the nudge quiet for an hour whatever happens. */
+const SNOOZE_S = 3_600;
 
 export function LaneRow({ name }: { name: string }) {
   const lane = useLanes((s) => s.byName[name]);
   const ceiling = useLanes((s) => s.ceiling);
   const pending = useLanes((s) => s.pendingCap[name]);
   const capError = useLanes((s) => s.capError[name]);
-  // Only a lane held back until a moment needs the clock, to drop its reason when that passes.
-  const now = useSecondClock(lane?.startsBlockedUntil != null);
+  const paused = useLanes((s) => s.paused);
+  // A lane held back until a moment needs the clock to drop its reason when that passes, and a
+  // lane with jobs waiting to show the oldest one's wait growing.
+  const now = useSecondClock(lane?.startsBlockedUntil != null || lane?.oldestQueuedAt != null);
   if (!lane) return null;
 
   const cap = pending?.cap ?? lane.cap;
@@ -24,7 +34,10 @@ export function LaneRow({ name }: { name: string }) {
   // Once a raise is on its way the nudge has been answered; it comes back if the engine refuses.
   const nudge = lane.nudge && cap < lane.nudge.suggestedCap ? lane.nudge : null;
   // A pending cap above 0 is the answer to "cap 0": say nothing stale meanwhile.
-  const reason = laneReason({ ...lane, cap }, now);
+  const reason = laneReason({ ...lane, cap }, now, paused);
+  // Paused, nothing starts: a time to clear at the pace before the pause would mislead.
+  const eta = paused ? null : laneEta(lane);
+  const wait = laneWait(lane, now);
 
   return (
     <li className={`lane lane-${lane.mood}${nudge ? ' lane-nudged' : ''}`} aria-labelledby={titleId} data-lane={name}>
@@ -36,6 +49,11 @@ export function LaneRow({ name }: { name: string }) {
           <span className="tag" title={classHint(lane)}>
             {lane.class}
           </span>
+          {name !== DEFAULT_LANE && (
+            <button type="button" className="lane-remove" aria-label={`Remove lane ${name}`} title={`Remove lane ${name}`} onClick={() => openRemoveLane(name)}>
+              ✕
+            </button>
+          )}
         </div>
         <div className="lane-state">
           <span className={`mood mood-${lane.mood}`} title={mood.hint} data-testid="mood">
@@ -44,6 +62,11 @@ export function LaneRow({ name }: { name: string }) {
           {reason && (
             <span className="lane-reason" title={reason} data-testid="lane-reason">
               {reason}
+            </span>
+          )}
+          {eta && (
+            <span className="lane-eta" title="At the pace of the last 30 seconds" data-testid="lane-eta">
+              {eta}
             </span>
           )}
         </div>
@@ -75,8 +98,10 @@ export function LaneRow({ name }: { name: string }) {
             <dd>{formatRate(lane.throughputPerMin)}</dd>
           </div>
           <div>
-            <dt>Median wait</dt>
-            <dd>{formatDuration(lane.medianWaitMs)}</dd>
+            <dt>Longest wait</dt>
+            <dd title={wait.hint} data-testid="wait">
+              {wait.text}
+            </dd>
           </div>
         </dl>
       </div>
@@ -93,9 +118,21 @@ export function LaneRow({ name }: { name: string }) {
           <span className="nudge-icon" aria-hidden="true">
             ↑
           </span>
+          {/* The engine's words say what the higher cap buys, once there is a pace to go by. */}
           <span className="lane-line-text">{nudge.text}</span>
           <button type="button" className="button button-primary button-small" onClick={() => void setCap(name, nudge.suggestedCap)}>
             Raise to {nudge.suggestedCap}
+          </button>
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            title="Quiet this nudge until the backlog grows a good deal"
+            onClick={() => void snoozeNudge(name)}
+          >
+            Not now
+          </button>
+          <button type="button" className="button button-small button-quiet" title="Quiet this nudge for an hour" onClick={() => void snoozeNudge(name, SNOOZE_S)}>
+            Snooze 1 h
           </button>
         </div>
       )}

@@ -6,6 +6,7 @@ import { lanesSummary } from '../lane-words';
 import { useLanes } from '../stores/lanes';
 import { toggleLanes, usePrefs } from '../stores/prefs';
 import { LaneRow } from './LaneRow';
+import { openAddLane } from './LaneDialogs';
 
 export function LanesPanel() {
   const order = useLanes((s) => s.order);
@@ -32,13 +33,17 @@ export function LanesPanel() {
             <span>Waiting</span>
             <span>Failed</span>
             <span>Done / min</span>
-            <span>Median wait</span>
+            <span title="How long the oldest job still waiting has waited">Longest wait</span>
           </div>
         )}
       </div>
       {collapsed ? null : order.length === 0 ? (
         <p className="empty">
-          No lanes. Add one with <code>lanes lane add NAME</code>.
+          No lanes.{' '}
+          <button type="button" className="link-button" onClick={openAddLane}>
+            Add one
+          </button>
+          , or with <code>lanes lane add NAME</code>.
         </p>
       ) : (
         <ul className="lane-list" id="lane-list">

@@ -1,8 +1,9 @@
 // The scale timeline: a chart per lane, and beside it the ledger of every start, stop and drain
-// with its reason — the answer to "why did the fleet change?".
+// with its reason — the answer to "why did the fleet change?" — and the engine's own starts and
+// stops, so "0 → 2" twice reads as two runs of the engine.
 import { useEffect } from 'react';
 import { loadTimeline } from '../live';
-import { formatClock, REASON_WORDS } from '../format';
+import { formatClock, ledgerLane, reasonWords } from '../format';
 import { useLanes } from '../stores/lanes';
 import { useTimeline } from '../stores/timeline';
 import { TIMELINE_SPAN_MS } from '../../shared/limits';
@@ -77,11 +78,15 @@ function Ledger() {
           {ledger.map((e) => (
             <li key={e.id} className={`ledger-item ledger-${e.reason}`}>
               <time dateTime={new Date(e.at).toISOString()}>{formatClock(e.at)}</time>
-              <span className="ledger-lane">{e.lane}</span>
-              <span className="ledger-move" aria-label={`from ${e.from} to ${e.to} workers`}>
-                {e.from} → {e.to}
-              </span>
-              <span className="ledger-reason">{REASON_WORDS[e.reason] ?? e.reason}</span>
+              <span className="ledger-lane">{ledgerLane(e)}</span>
+              {e.lane === '*' ? (
+                <span className="ledger-move" />
+              ) : (
+                <span className="ledger-move" aria-label={`from ${e.from} to ${e.to} workers`}>
+                  {e.from} → {e.to}
+                </span>
+              )}
+              <span className="ledger-reason">{reasonWords(e)}</span>
               {e.detail && <span className="ledger-detail">{e.detail}</span>}
             </li>
           ))}

@@ -1,14 +1,22 @@
-// The jobs list (newest first, paged with `beforeId`) and the one job open in the detail pane.
-// Rows are only what has been scrolled into view so far; the total comes from the lanes' own
-// counts, so 100,000 queued jobs cost one page of rows, not 100,000.
+// The jobs list (newest first, paged with `beforeId`, or oldest first, paged with `afterId`) and
+// the one job open in the detail pane. Rows are only what has been scrolled into view so far; the
+// total comes from the lanes' own counts, so 100,000 queued jobs cost one page of rows, not 100,000.
 import { create } from 'zustand';
 import type { Job, JobState, JobSummary, LogChunk } from '../../shared/model.js';
 import { preferredStream } from '../job-words.js';
 
+export type JobOrder = 'newest' | 'oldest';
+
 export interface JobFilter {
   lane: string | null;
   state: JobState | null;
+  /** Only jobs whose command holds this text (any case); '' for all. */
+  text: string;
+  /** Oldest first puts the running and the longest-waiting jobs on top during a backlog. */
+  order: JobOrder;
 }
+
+export const NO_FILTER: JobFilter = { lane: null, state: null, text: '', order: 'newest' };
 
 export interface LogView {
   stream: LogChunk['stream'];
@@ -25,7 +33,8 @@ export interface JobsState {
   seq: number;
   filter: JobFilter;
   rows: JobSummary[];
-  nextBeforeId: number | null;
+  /** Where the next page starts, in the list's order (`beforeId` or `afterId`); null at the end. */
+  next: number | null;
   loading: boolean;
   error: string | null;
   selectedId: number | null;
@@ -40,15 +49,17 @@ export interface JobsState {
   actionError: string | null;
   /** Jobs a cancel was sent for, until their state shows it went through (or the engine refuses). */
   cancelling: Record<number, true>;
+  /** Rows ticked for a bulk cancel or retry. */
+  checked: Record<number, true>;
 }
 
-export const EMPTY_LOG: LogView = { stream: 'stdout', text: '', nextOffset: 0, truncated: false, loading: false, chosen: false };
+export const EMPTY_LOG: LogView = { stream: 'all', text: '', nextOffset: 0, truncated: false, loading: false, chosen: false };
 
 export const useJobs = create<JobsState>(() => ({
   seq: 0,
-  filter: { lane: null, state: null },
+  filter: NO_FILTER,
   rows: [],
-  nextBeforeId: null,
+  next: null,
   loading: false,
   error: null,
   selectedId: null,
@@ -58,24 +69,31 @@ export const useJobs = create<JobsState>(() => ({
   log: EMPTY_LOG,
   actionError: null,
   cancelling: {},
+  checked: {},
 }));
 
 /** Rows kept after live additions; older ones are paged in again on demand. */
 const LIVE_ROW_LIMIT = 5_000;
 
 export function matches(filter: JobFilter, job: JobSummary): boolean {
-  return (filter.lane === null || job.lane === filter.lane) && (filter.state === null || job.state === filter.state);
+  return (
+    (filter.lane === null || job.lane === filter.lane) &&
+    (filter.state === null || job.state === filter.state) &&
+    (filter.text.trim() === '' || job.command.toLowerCase().includes(filter.text.trim().toLowerCase()))
+  );
 }
 
-/** Rows are sorted by id, descending: find one without scanning 100,000 of them. */
+/** Rows are sorted by id, one way or the other: find one without scanning 100,000 of them. */
 export function indexOfId(rows: JobSummary[], id: number): number {
+  // The list's direction shows in its ends; one row (or none) reads the same either way.
+  const down = rows.length < 2 || rows[0]!.id > rows[rows.length - 1]!.id;
   let lo = 0;
   let hi = rows.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const at = rows[mid]!.id;
     if (at === id) return mid;
-    if (at > id) lo = mid + 1;
+    if (at > id === down) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;
@@ -83,14 +101,17 @@ export function indexOfId(rows: JobSummary[], id: number): number {
 
 /**
  * Applies a frame's worth of job events, all newer than what the rows reflect (the caller drops
- * older ones by seq): updates rows in place, puts new matching jobs on top.
+ * older ones by seq): updates rows in place, and puts new matching jobs where their order puts
+ * them — on top, newest first; at the bottom, oldest first, once the list has reached its end
+ * (before that, the next page brings them).
  */
 export function applyJobEvents(state: JobsState, jobs: JobSummary[]): Partial<JobsState> {
   if (jobs.length === 0) return {};
+  const oldestFirst = state.filter.order === 'oldest';
   let rows: JobSummary[] | null = null;
   const fresh: JobSummary[] = [];
-  const newest = state.rows[0]?.id ?? 0;
-  const listed = state.rows.length > 0 || state.nextBeforeId === null;
+  const newest = (oldestFirst ? state.rows[state.rows.length - 1]?.id : state.rows[0]?.id) ?? 0;
+  const listed = oldestFirst ? state.next === null : state.rows.length > 0 || state.next === null;
   for (const job of jobs) {
     const i = indexOfId(state.rows, job.id);
     if (i >= 0) {
@@ -102,14 +123,23 @@ export function applyJobEvents(state: JobsState, jobs: JobSummary[]): Partial<Jo
   }
   const patch: Partial<JobsState> = {};
   if (fresh.length > 0) {
-    const unique = new Map(fresh.map((j) => [j.id, j]));
-    const top = [...unique.values()].sort((a, b) => b.id - a.id);
-    let next = top.concat(rows ?? state.rows);
-    if (next.length > LIVE_ROW_LIMIT) {
-      next = next.slice(0, LIVE_ROW_LIMIT);
-      patch.nextBeforeId = next[next.length - 1]!.id;
+    const unique = [...new Map(fresh.map((j) => [j.id, j])).values()];
+    const base = rows ?? state.rows;
+    if (oldestFirst) {
+      // A list this long was not read to its end by a person: the rest comes as pages again.
+      const next = base.concat(unique.sort((a, b) => a.id - b.id));
+      if (next.length > LIVE_ROW_LIMIT) {
+        patch.rows = next.slice(0, LIVE_ROW_LIMIT);
+        patch.next = patch.rows[patch.rows.length - 1]!.id;
+      } else patch.rows = next;
+    } else {
+      let next = unique.sort((a, b) => b.id - a.id).concat(base);
+      if (next.length > LIVE_ROW_LIMIT) {
+        next = next.slice(0, LIVE_ROW_LIMIT);
+        patch.next = next[next.length - 1]!.id;
+      }
+      patch.rows = next;
     }
-    patch.rows = next;
   } else if (rows) {
     patch.rows = rows;
   }
@@ -122,5 +152,5 @@ export function applyJobEvents(state: JobsState, jobs: JobSummary[]): Partial<Jo
  */
 export function logForState(log: LogView, state: JobState): LogView {
   const stream = preferredStream(state);
-  return log.chosen || log.stream === stream || stream === 'stdout' ? log : { ...EMPTY_LOG, stream, loading: true };
+  return log.chosen || log.stream === stream || stream !== 'stderr' ? log : { ...EMPTY_LOG, stream, loading: true };
 }

@@ -2,12 +2,14 @@
 // numbers are never overwritten by an edit: `pendingCap` sits beside them, so rolling back is just
 // forgetting the edit.
 import { create } from 'zustand';
-import type { LaneStatus, Status } from '../../shared/model';
+import type { LaneStatus, Paused, Status } from '../../shared/model';
 
 export interface LanesState {
   /** The last event (or snapshot) these lanes reflect. */
   seq: number;
   ceiling: number;
+  /** All work held by a person, and until when; null when not. */
+  paused: Paused | null;
   /** Lane names in the order the engine lists them (new lanes at the end). */
   order: string[];
   byName: Record<string, LaneStatus>;
@@ -20,6 +22,7 @@ export interface LanesState {
 export const useLanes = create<LanesState>(() => ({
   seq: 0,
   ceiling: 1,
+  paused: null,
   order: [],
   byName: {},
   pendingCap: {},
@@ -33,6 +36,7 @@ export function replaceLanes(state: LanesState, status: Status): Partial<LanesSt
   return {
     seq: status.seq,
     ceiling: status.ceiling,
+    paused: status.paused,
     order,
     byName,
     pendingCap: settled(keepKeys(state.pendingCap, byName), status.seq),
@@ -40,8 +44,8 @@ export function replaceLanes(state: LanesState, status: Status): Partial<LanesSt
   };
 }
 
-/** Lane events up to `seq`: changed lanes replaced, removed ones dropped. */
-export function applyLaneEvents(state: LanesState, seq: number, lanes: LaneStatus[], removed: Iterable<string>): Partial<LanesState> {
+/** Lane events up to `seq`: changed lanes replaced, removed ones dropped, a pause or resume taken. */
+export function applyLaneEvents(state: LanesState, seq: number, lanes: LaneStatus[], removed: Iterable<string>, paused?: { paused: Paused | null }): Partial<LanesState> {
   const byName = { ...state.byName };
   let order = state.order;
   for (const lane of lanes) {
@@ -51,7 +55,7 @@ export function applyLaneEvents(state: LanesState, seq: number, lanes: LaneStatu
   const gone = new Set(removed);
   for (const name of gone) delete byName[name];
   if (gone.size > 0) order = order.filter((n) => !gone.has(n));
-  return { seq, byName, order, pendingCap: settled(state.pendingCap, seq) };
+  return { seq, byName, order, pendingCap: settled(state.pendingCap, seq), ...(paused ? { paused: paused.paused } : {}) };
 }
 
 /** A pending cap is shown until the lanes reflect the seq at which the engine answered it. */

@@ -4,7 +4,7 @@
 import { describe, expect, it as test } from 'vitest';
 import type { JobSummary, LaneStatus } from '../../shared/model.js';
 import { SseParser } from '../../shared/client/sse.js';
-import { applyJobEvents, indexOfId, useJobs, type JobsState } from '../../renderer/stores/jobs.js';
+import { applyJobEvents, indexOfId, NO_FILTER, useJobs, type JobsState } from '../../renderer/stores/jobs.js';
 import { appendLanePoints, prependLedger, useTimeline } from '../../renderer/stores/timeline.js';
 import { formatDuration, plural } from '../../renderer/format.js';
 import { describeSpec } from '../../shared/format.js';
@@ -46,8 +46,26 @@ describe('job events in the list', () => {
     expect(patch.rows?.map((j) => [j.id, j.state])).toEqual([[41, 'running'], [40, 'queued'], [30, 'queued'], [20, 'running'], [10, 'queued']]);
   });
 
+  test('finds rows in an oldest-first list too', () => {
+    const up = [job(10), job(20), job(30)];
+    expect([10, 20, 30, 15, 40].map((id) => indexOfId(up, id))).toEqual([0, 1, 2, -1, -1]);
+  });
+
+  test('oldest first, new jobs go at the bottom once the list is read to its end, and not before', () => {
+    const up = [job(10), job(20)];
+    const filter = { ...NO_FILTER, order: 'oldest' as const };
+    expect(applyJobEvents(jobsState({ rows: up, filter, next: null }), [job(31), job(30)]).rows?.map((j) => j.id)).toEqual([10, 20, 30, 31]);
+    expect(applyJobEvents(jobsState({ rows: up, filter, next: 20 }), [job(30)]).rows).toBeUndefined();
+  });
+
+  test('a text search keeps only new jobs whose command holds the text, in any case', () => {
+    const filter = { ...NO_FILTER, text: 'Resize ' };
+    const patch = applyJobEvents(jobsState({ rows, filter }), [job(50, { command: 'convert a.jpg -resize 50%' }), job(51, { command: 'true' })]);
+    expect(patch.rows?.map((j) => j.id)).toEqual([50, 30, 20, 10]);
+  });
+
   test('leaves out new jobs the filter does not match', () => {
-    const patch = applyJobEvents(jobsState({ rows, filter: { lane: 'ml', state: null } }), [job(50)]);
+    const patch = applyJobEvents(jobsState({ rows, filter: { ...NO_FILTER, lane: 'ml' } }), [job(50)]);
     expect(patch.rows).toBeUndefined();
   });
 

@@ -3,8 +3,10 @@
 // reads, why a lane runs nothing, and the folded lanes' one line.
 import { describe, expect, it as test } from 'vitest';
 import type { JobState, JobSummary, LaneStatus } from '../../shared/model.js';
-import { formatElapsed, isCancelling, outcomeOf, preferredStream, settleCancels, tookText } from '../../renderer/job-words.js';
-import { classHint, laneReason, lanesSummary } from '../../renderer/lane-words.js';
+import { formatElapsed, isCancelling, outcomeOf, preferredStream, ranText, settleCancels, tookText } from '../../renderer/job-words.js';
+import { classHint, laneEta, laneReason, lanesSummary, laneWait } from '../../renderer/lane-words.js';
+import { ledgerLane, reasonWords } from '../../renderer/format.js';
+import { splitWords } from '../../shared/format.js';
 import { EMPTY_LOG, logForState } from '../../renderer/stores/jobs.js';
 
 function job(patch: Partial<JobSummary> = {}): JobSummary {
@@ -34,9 +36,9 @@ describe('took', () => {
   });
 });
 
-test('a failed job opens on stderr, where its error is; every other job on stdout', () => {
+test('a failed job opens on stderr, where its error is; every other job on both streams together', () => {
   const states: (JobState | undefined)[] = ['failed', 'succeeded', 'running', 'queued', 'cancelled', undefined];
-  expect(states.map(preferredStream)).toEqual(['stderr', 'stdout', 'stdout', 'stdout', 'stdout', 'stdout']);
+  expect(states.map(preferredStream)).toEqual(['stderr', 'all', 'all', 'all', 'all', 'all']);
 });
 
 describe('cancelling', () => {
@@ -91,6 +93,33 @@ describe('lanes', () => {
     expect(laneReason(lane({ mood: 'working', busy: 1 }), now)).toBeNull();
   });
 
+  test('an ml lane off by default, and a paused one, say so and until when', () => {
+    expect(laneReason(lane({ name: 'ml', class: 'ml', cap: 0, mood: 'off' }), now)).toBe('ml lanes start off — raise the cap to run jobs');
+    expect(laneReason(lane({ mood: 'paused', waiting: 3 }), now, { since: now - 1, until: null })).toBe('all work paused until you resume');
+    expect(laneReason(lane({ mood: 'paused' }), now, { since: now - 1, until: now + 3_600_000 })).toMatch(/^all work paused until \d/);
+    // Off is off, paused or not: the cap is the nearer reason.
+    expect(laneReason(lane({ cap: 0 }), now, { since: now - 1, until: null })).toBe('cap 0 — raise the cap to run its jobs');
+  });
+
+  test('the outlook: an ETA only once there is a pace; the wait is the oldest waiting job’s, growing', () => {
+    expect(laneEta(lane({ waiting: 4_500, running: 33, etaMs: 38 * 60_000 }))).toBe('4,533 left, about 38 min');
+    expect(laneEta(lane({ waiting: 4_500, etaMs: null }))).toBeNull();
+    expect(laneEta(lane({ etaMs: 1_000 }))).toBeNull();
+    expect(laneWait(lane({ oldestQueuedAt: now - 125_000, medianWaitMs: 11_000 }), now).text).toBe('2 min 5 s');
+    expect(laneWait(lane({ medianWaitMs: 11_000 }), now).text).toBe('11 s');
+    expect(laneWait(lane(), now).text).toBe('—');
+  });
+
+  test('the ledger says which way a cap went, and names the engine’s own starts and stops', () => {
+    expect(reasonWords({ reason: 'cap', detail: 'cap raised to 7: 40 waiting', lane: 'w' })).toBe('Cap raised');
+    expect(reasonWords({ reason: 'cap', detail: 'cap lowered to 1: 3 workers finishing their job first', lane: 'w' })).toBe('Cap lowered');
+    expect(reasonWords({ reason: 'demand', detail: '4 waiting', lane: 'w' })).toBe('Work waiting');
+    expect(reasonWords({ reason: 'shutdown', detail: 'the engine stopped', lane: '*' })).toBe('Engine stopped');
+    expect(reasonWords({ reason: 'start', detail: 'the engine started', lane: '*' })).toBe('Engine started');
+    expect(reasonWords({ reason: 'pause', detail: 'all work paused', lane: 'w' })).toBe('All work paused');
+    expect(ledgerLane({ lane: '*' })).toBe('engine');
+  });
+
   test('the class tag says how jobs run, and that an ml lane without a worker command loads its model per job', () => {
     expect(classHint({ class: 'ml', workerCommand: null })).toContain('without a worker command');
     expect(classHint({ class: 'ml', workerCommand: ['python3', 'w.py'] })).toContain('loads the model once');
@@ -102,6 +131,24 @@ describe('lanes', () => {
     expect(lanesSummary([lane({ busy: 1, waiting: 4, nudge }), lane({ name: 'ml', cap: 0 })])).toBe('2 lanes · 1 worker busy · 4 jobs waiting · 1 lane could run faster');
     expect(lanesSummary([lane({ failed: 3 }), lane({ nudge }), lane({ nudge })])).toBe('3 lanes · 0 workers busy · 0 jobs waiting · 3 failed jobs · 2 lanes could run faster');
   });
+});
+
+describe('a job’s run', () => {
+  test('a persistent worker’s load is told apart from the run', () => {
+    // The engine counts the job as started once its worker had loaded: the load is told beside the run.
+    expect(ranText({ startedAt: 12_000, finishedAt: 14_000, loadMs: 12_000 }, 0)).toBe('ran 2 s, after 12 s loading its worker');
+    expect(ranText({ startedAt: 0, finishedAt: 2_000, loadMs: null }, 0)).toBe('ran 2 s');
+    expect(ranText({ startedAt: 0, finishedAt: null, loadMs: null }, 5_000)).toBe('running for 5 s');
+  });
+});
+
+describe('a worker command typed as one line', () => {
+  test.each([
+    ['python3 serve.py --model small', ['python3', 'serve.py', '--model', 'small']],
+    [`python3 "my worker.py" --name 'a b'`, ['python3', 'my worker.py', '--name', 'a b']],
+    ['  spaced   out  ', ['spaced', 'out']],
+  ])('%j', (text, words) => expect(splitWords(text)).toEqual(words));
+  test('refuses an unterminated quote', () => expect(() => splitWords('a "b')).toThrow(/unterminated/));
 });
 
 describe('the open job’s log', () => {

@@ -121,7 +121,8 @@ test('a job that fails while open turns to its stderr, unless the person picked 
   await page.locator(`[data-job-id="${id}"]`).click();
   const detail = page.getByTestId('job-detail');
   await expect(detail.getByTestId('log-text')).toContainText('working');
-  await expect(detail.getByRole('radio', { name: 'stdout' })).toHaveAttribute('aria-checked', 'true');
+  // Running, it shows both streams together.
+  await expect(detail.getByRole('radio', { name: 'all' })).toHaveAttribute('aria-checked', 'true');
   await expect(detail.getByTestId('job-state')).toHaveText('Failed', { timeout: 20_000 });
   await expect(detail.getByRole('radio', { name: 'stderr' })).toHaveAttribute('aria-checked', 'true');
   await expect(detail.getByTestId('log-text')).toContainText('gave up: no input');

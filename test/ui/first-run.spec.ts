@@ -32,7 +32,7 @@ test('the help shows on the first visit, stays dismissed, and comes back from "?
 test('a lane that is off says why beside it, and the reason goes when the cap is raised', async ({ lanes: page }) => {
   const ml = laneRow(page, 'ml');
   await expect(ml.getByTestId('mood')).toHaveText('Off');
-  await expect(ml.getByTestId('lane-reason')).toHaveText('cap 0 — raise the cap to run its jobs');
+  await expect(ml.getByTestId('lane-reason')).toHaveText('ml lanes start off — raise the cap to run jobs');
   await expect(ml.getByTestId('lane-reason')).toBeVisible();
   await expect(laneRow(page, 'worker').getByTestId('lane-reason')).toHaveCount(0);
   await expect(ml.locator('.tag')).toHaveAttribute('title', /without a worker command/);

@@ -52,7 +52,7 @@ test('filters by lane and state; the count and the empty state follow', async ({
   await expect(page.getByTestId('job-detail')).toContainText('Exit code3');
 
   await page.getByLabel('Lane', { exact: true }).selectOption('thumbs');
-  await expect(page.getByTestId('jobs-empty')).toHaveText('No jobs match this filter.');
+  await expect(page.getByTestId('jobs-empty')).toContainText('No jobs match this filter.');
   await page.getByLabel('State', { exact: true }).selectOption('queued');
   await expect(page.locator('[data-job-id]')).toHaveCount(1);
   await expect(page.locator('[data-job-id]')).toContainText('echo');

@@ -45,6 +45,29 @@ test('after a restart it sends its old key nowhere, says how to open it again, a
   }
 });
 
+test('restarted without a port it comes back on the same one; the window says so, and reopened shows the chart and ledger across the restart', async ({ lanes: page, daemon }) => {
+  await daemon.cli('add', '--', 'sleep', '1');
+  await expect(laneRow(page, 'worker').locator('.pips .pip-busy')).toHaveCount(1);
+  await daemon.stop();
+  await expect(page.getByRole('status').filter({ hasText: 'Reconnecting…' })).toBeVisible();
+  const again = await startWindowDaemon({ dataDir: daemon.dataDir });
+  try {
+    expect(again.port).toBe(daemon.port);
+    await expect(page.getByTestId('stale')).toContainText('Lanes restarted', { timeout: 15_000 });
+    await expect(page.getByTestId('stale')).toContainText('lanes open');
+    await page.goto(again.url);
+    await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Scale timeline' }).click();
+    const ledger = page.getByTestId('ledger');
+    // Both runs are in the ledger, the stop between them too, and the chart reaches back before it.
+    await expect(ledger.locator('li', { hasText: 'Engine started' })).toHaveCount(2);
+    await expect(ledger.locator('li', { hasText: 'Engine stopped' })).toHaveCount(1);
+    await expect(page.locator('figure.chart[data-lane="worker"] canvas')).toBeVisible();
+  } finally {
+    await again.stop();
+  }
+});
+
 test('a stranger who takes the port after the engine stops is never sent the key', async ({ lanes: page, daemon }) => {
   await daemon.stop();
   const seen: string[] = [];

@@ -1,7 +1,8 @@
 // The pictures in the README and docs/window.md, taken from a real engine doing real work, in light
 // and dark: the first-run help, lanes with a nudge, a job open, a failed job on its error, a cancel
 // on its way, six lanes with three nudges (folded too), the same at 200 % zoom, and the scale
-// timeline. Only with LANES_SCREENSHOTS=1, so an ordinary test run never rewrites the images.
+// timeline; then a day's control: the outlook, search oldest first, ticked jobs, pause, attempts,
+// and the forms. Only with LANES_SCREENSHOTS=1, so an ordinary test run never rewrites the images.
 import type { Locator, Page } from '@playwright/test';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -143,6 +144,86 @@ test.describe('at 100 %', () => {
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Lanes', exact: true }).click();
       await shoot(page, 'lanes-folded');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe('a day’s control, at 100 %', () => {
+  test.use({ viewport: { width: 1100, height: 760 } });
+
+  test('the outlook and a nudge with its estimate, paused, ticked jobs, search oldest first, attempts, the forms', async ({ lanes: page, daemon }) => {
+    const cwd = workDir();
+    try {
+      await dismissHelp(page);
+      // A job that fails twice, in a lane of its own so it is done by the time it is looked at.
+      await daemon.api('addLane', { name: 'heic', class: 'cpu', cap: 1 });
+      const { id } = await daemon.api('addJob', { lane: 'heic', cwd, argv: ['./make-thumb.sh', 'photos/IMG_0001.HEIC'], maxAttempts: 2 });
+      await daemon.api('addLane', { name: 'thumbs', class: 'cpu', cap: 2 });
+      await daemon.api('addJobs', { jobs: Array.from({ length: 900 }, (_, i) => ({ lane: 'thumbs', cwd, argv: ['./make-thumb.sh', `photos/IMG_${3000 + i}.jpg`] })) });
+      await daemon.api('addJobs', { jobs: Array.from({ length: 40 }, (_, i) => ({ cwd, argv: ['./render-frame.sh', String(i + 1)] })) });
+      const thumbs = laneRow(page, 'thumbs');
+      await expect(thumbs.getByTestId('lane-eta')).toContainText('left, about', { timeout: 30_000 });
+      await expect(thumbs.getByTestId('nudge')).toContainText(/at 2 workers/, { timeout: 30_000 });
+      await shoot(page, 'outlook');
+
+      // Oldest first, searched: the running photos on top.
+      await page.getByRole('radio', { name: 'Oldest' }).click();
+      await page.getByRole('searchbox', { name: 'Search commands' }).fill('IMG_30');
+      await expect(page.getByTestId('job-count')).toContainText('found');
+      await shoot(page, 'search-oldest');
+      await page.getByRole('searchbox', { name: 'Search commands' }).fill('');
+      await page.getByRole('radio', { name: 'Newest' }).click();
+      await expect(page.getByRole('grid')).toHaveAttribute('aria-label', 'Jobs, newest first');
+      await expect(page.getByTestId('job-count')).toHaveText(/jobs$/);
+
+      // Ticked jobs, and the bar that acts on them.
+      const rows = page.locator('[data-job-id]');
+      for (const i of [0, 1, 2]) await rows.nth(i).getByRole('checkbox').check();
+      await expect(page.getByTestId('bulk-bar')).toContainText('3 jobs selected');
+      await page.getByTestId('bulk-bar').getByRole('button', { name: 'Cancel 3' }).click();
+      await shoot(page, 'bulk');
+      await page.getByTestId('bulk-bar').getByRole('button', { name: 'Yes, cancel 3 jobs' }).click();
+      await expect(page.getByTestId('notice')).toContainText('Cancelled 3 jobs');
+
+      // Paused for an hour.
+      await page.getByRole('button', { name: 'Pause all ▾' }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await shoot(page, 'pause-menu');
+      await page.getByRole('menuitem', { name: 'For 1 hour' }).click();
+      await expect(page.getByTestId('paused')).toBeVisible();
+      await shoot(page, 'paused');
+      await page.getByTestId('paused').getByRole('button', { name: 'Resume now' }).click();
+
+      // A job that failed twice, read as one story with a line between its attempts.
+      await page.getByLabel('Lane', { exact: true }).selectOption('heic');
+      await page.getByLabel('State', { exact: true }).selectOption('failed');
+      await expect(page.locator(`[data-job-id="${id}"]`)).toBeVisible({ timeout: 30_000 });
+      await page.locator(`[data-job-id="${id}"]`).click();
+      await page.getByTestId('job-detail').getByRole('radio', { name: 'all' }).click();
+      await expect(page.getByTestId('attempt-line')).toBeVisible();
+      await shoot(page, 'attempts');
+      await page.keyboard.press('Escape');
+
+      // The forms.
+      await page.getByRole('button', { name: 'Add job…' }).click();
+      await page.getByTestId('add-job').getByLabel('Command line').fill('./make-thumb.sh photos/IMG_4000.jpg');
+      await shoot(page, 'add-job');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Add lane…' }).click();
+      const laneForm = page.getByTestId('add-lane');
+      await laneForm.getByLabel('Name').fill('words');
+      await laneForm.getByLabel('Class').selectOption('ml');
+      await laneForm.getByLabel('Cap').fill('1');
+      await laneForm.getByLabel('Worker command (optional)').fill('python3 examples/word_stats_worker.py');
+      await shoot(page, 'add-lane');
+      await page.keyboard.press('Escape');
+      await thumbs.hover();
+      await thumbs.getByRole('button', { name: 'Remove lane thumbs' }).click();
+      await expect(page.getByTestId('remove-lane')).toContainText('still holds');
+      await shoot(page, 'remove-lane');
+      await page.keyboard.press('Escape');
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }

@@ -1,0 +1,127 @@
+// What a person asks of the engine beyond one job or one cap: pause and resume everything, quiet a
+// nudge, cancel or retry many jobs at once, add a job or a lane, remove a lane. Each says what
+// happened in one line (stores/notice.ts), in the engine's words when it refuses; what changed on
+// screen comes, as always, from the events the engine sends.
+import { splitWords } from '../shared/format';
+import type { JobState } from '../shared/model';
+import type { RequestInput } from '../shared/requests';
+import { client, messageOf } from './live';
+import { plural } from './format';
+import { useJobs } from './stores/jobs';
+import { say } from './stores/notice';
+
+/** A refusal, said; the caller learns whether the request went through. */
+async function attempt<T>(what: string, request: () => Promise<T>): Promise<T | null> {
+  try {
+    return await request();
+  } catch (error) {
+    say(`${what}: ${messageOf(error)}`, 'bad');
+    return null;
+  }
+}
+
+// ── pause ────────────────────────────────────────────────────────────────────────────────────
+export const PAUSE_HOUR_S = 3_600;
+
+/** Holds all work: for a while, or (no time) until resumed. The caps are left as they are. */
+export async function pauseAll(forSeconds?: number): Promise<void> {
+  await attempt('Not paused', () => client().call('pause', forSeconds ? { forSeconds } : {}));
+}
+
+export async function resumeAll(): Promise<void> {
+  await attempt('Not resumed', () => client().call('resume', {}));
+}
+
+// ── the nudge ────────────────────────────────────────────────────────────────────────────────
+/** Quiets a lane's nudge for a while, or (no time) until its backlog has grown materially. */
+export async function snoozeNudge(lane: string, forSeconds?: number): Promise<void> {
+  await attempt('The nudge stays', () => client().call('snoozeNudge', forSeconds ? { lane, forSeconds } : { lane }));
+}
+
+// ── many jobs at once ────────────────────────────────────────────────────────────────────────
+/** Which jobs: by id, or by lane and state (the engine picks the states a bulk action applies to). */
+export type JobChoice = { ids: number[] } | { lane?: string; state?: JobState };
+
+export async function cancelMany(choice: JobChoice): Promise<void> {
+  const answer = await attempt('Not cancelled', () => client().call('cancelJobs', choice as RequestInput<'cancelJobs'>));
+  if (!answer) return;
+  clearChecked();
+  const stopping = answer.stopping > 0 ? `; ${plural(answer.stopping, 'running job')} stopping` : '';
+  say(`Cancelled ${plural(answer.cancelled, 'job')}${stopping}.`);
+}
+
+export async function retryMany(choice: JobChoice): Promise<void> {
+  const answer = await attempt('Not retried', () => client().call('retryJobs', choice as RequestInput<'retryJobs'>));
+  if (!answer) return;
+  clearChecked();
+  say(`Queued ${plural(answer.retried, 'job')} to run again.`);
+}
+
+export function toggleChecked(id: number): void {
+  useJobs.setState((s) => {
+    const checked = { ...s.checked };
+    if (checked[id]) delete checked[id];
+    else checked[id] = true;
+    return { checked };
+  });
+}
+
+export function clearChecked(): void {
+  useJobs.setState({ checked: {} });
+}
+
+// ── adding and removing ──────────────────────────────────────────────────────────────────────
+/**
+ * A job from the window: a command line for the person's shell, as `lanes add` takes a quoted
+ * line, or a JSON payload for a lane with a worker command. True when it was queued.
+ */
+export async function addJob(lane: string, text: string, asPayload: boolean): Promise<string | null> {
+  let input: RequestInput<'addJob'>;
+  if (asPayload) {
+    try {
+      input = { lane, payload: JSON.parse(text) as unknown };
+    } catch {
+      return 'the payload is not JSON (a string needs its quotes: "photo.jpg")';
+    }
+  } else {
+    input = { lane, shell: text };
+  }
+  try {
+    const { id } = await client().call('addJob', input);
+    say(`Job ${id} queued in ${lane}.`);
+    return null;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+
+export interface LaneForm {
+  name: string;
+  class: 'cpu' | 'ml';
+  cap: number | null;
+  /** The worker command as a person types it; split into words as a shell would. */
+  workerCommand: string;
+}
+
+/** Adds a lane; the engine's refusal in its words, or null when it was added. */
+export async function addLane(form: LaneForm): Promise<string | null> {
+  try {
+    const workerCommand = form.workerCommand.trim() === '' ? undefined : splitWords(form.workerCommand);
+    await client().call('addLane', { name: form.name, class: form.class, ...(form.cap !== null ? { cap: form.cap } : {}), ...(workerCommand ? { workerCommand } : {}) });
+    say(`Lane ${form.name} added.`);
+    return null;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+
+/** Removes a lane; with `cancel`, what it still holds is cancelled first. Null when it went. */
+export async function removeLane(name: string, cancel: boolean): Promise<string | null> {
+  try {
+    await client().call('removeLane', { name, cancel });
+    say(`Lane ${name} removed.`);
+    return null;
+  } catch (error) {
+    return messageOf(error);
+  }
+}

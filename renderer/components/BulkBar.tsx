@@ -1,0 +1,101 @@
+// Many jobs at once, above the list, only when there is something to act on: the rows a person
+// ticked (cancel or retry those), or a filter that picks unfinished jobs (cancel them all). A
+// cancel of more than one job asks once more, in place: a stray click should not empty a queue.
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { JobSummary } from '../../shared/model';
+import { cancelMany, clearChecked, retryMany, type JobChoice } from '../commands';
+import { formatCount, plural } from '../format';
+import { indexOfId, useJobs } from '../stores/jobs';
+import { useLanes } from '../stores/lanes';
+import { countByState } from './JobsToolbar';
+
+const unfinished = (j: JobSummary) => j.state === 'queued' || j.state === 'running';
+const retriable = (j: JobSummary) => j.state === 'failed' || j.state === 'cancelled';
+
+export function BulkBar() {
+  const filter = useJobs((s) => s.filter);
+  const ticked = useJobs(useShallow((s) => Object.keys(s.checked).map((id) => s.rows[indexOfId(s.rows, Number(id))]).filter((j): j is JobSummary => j !== undefined)));
+  const counts = useLanes(useShallow((s) => countByState(filter, s.order.map((n) => s.byName[n]!))));
+  const [confirming, setConfirming] = useState<string | null>(null);
+
+  if (ticked.length > 0) {
+    const cancelIds = ticked.filter(unfinished).map((j) => j.id);
+    const retryIds = ticked.filter(retriable).map((j) => j.id);
+    return (
+      <div className="bulk-bar" role="region" aria-label="Selected jobs" data-testid="bulk-bar">
+        <span className="bulk-what">{plural(ticked.length, 'job')} selected</span>
+        <Confirmable
+          id="cancel-ticked"
+          confirming={confirming}
+          setConfirming={setConfirming}
+          label={`Cancel ${formatCount(cancelIds.length)}`}
+          sure={`Yes, cancel ${plural(cancelIds.length, 'job')}`}
+          disabled={cancelIds.length === 0}
+          act={() => cancelMany({ ids: cancelIds })}
+        />
+        <button type="button" className="button button-small" disabled={retryIds.length === 0} onClick={() => void retryMany({ ids: retryIds })}>
+          Retry {formatCount(retryIds.length)}
+        </button>
+        <button type="button" className="link-button" onClick={clearChecked}>
+          Clear selection
+        </button>
+      </div>
+    );
+  }
+
+  // By filter: the engine chooses by lane and state, so a text search (which it cannot choose by)
+  // offers the ticks instead.
+  const choice: JobChoice | null =
+    filter.text.trim() !== '' ? null : filter.state === 'queued' || filter.state === 'running' ? { ...(filter.lane ? { lane: filter.lane } : {}), state: filter.state } : filter.state === null && filter.lane ? { lane: filter.lane } : null;
+  const n = filter.state === 'queued' ? counts.queued : filter.state === 'running' ? counts.running : counts.queued + counts.running;
+  if (!choice || n === 0) return null;
+  const what = filter.state === 'running' ? 'running' : filter.state === 'queued' ? 'queued' : 'unfinished';
+  return (
+    <div className="bulk-bar" role="region" aria-label="All jobs shown" data-testid="bulk-bar">
+      <span className="bulk-what">
+        {plural(n, `${what} job`)}
+        {filter.lane ? ` in ${filter.lane}` : ''}
+      </span>
+      <Confirmable id="cancel-filter" confirming={confirming} setConfirming={setConfirming} label="Cancel all…" sure={`Yes, cancel all ${formatCount(n)}`} act={() => cancelMany(choice)} />
+    </div>
+  );
+}
+
+interface ConfirmableProps {
+  id: string;
+  confirming: string | null;
+  setConfirming(id: string | null): void;
+  label: string;
+  sure: string;
+  disabled?: boolean;
+  act(): Promise<void>;
+}
+
+function Confirmable({ id, confirming, setConfirming, label, sure, disabled, act }: ConfirmableProps) {
+  if (confirming !== id) {
+    return (
+      <button type="button" className="button button-small" disabled={disabled} onClick={() => setConfirming(id)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small button-danger"
+        autoFocus
+        onClick={() => {
+          setConfirming(null);
+          void act();
+        }}
+      >
+        {sure}
+      </button>
+      <button type="button" className="button button-small button-quiet" onClick={() => setConfirming(null)}>
+        Keep them
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,164 @@
+// Control over many jobs at once, from the window, against a real engine: pause all (for an hour,
+// or until resumed) with a banner that says why the machine is quiet and caps left alone; a nudge
+// that can be told "not now" or snoozed; cancel or retry ticked jobs or a whole filter, and retry
+// every failed job in one click; add a job and a lane from forms, and remove a lane that still
+// holds jobs.
+import { test, expect, laneRow } from './fixtures.js';
+import { dismissHelp } from './scene.js';
+
+test('Pause all for an hour: the banner says why nothing runs and until when, the caps stay, Resume lets work go', async ({ lanes: page, daemon }) => {
+  await dismissHelp(page);
+  await page.getByRole('button', { name: 'Pause all ▾' }).click();
+  await page.getByRole('menuitem', { name: 'For 1 hour' }).click();
+  const banner = page.getByTestId('paused');
+  await expect(banner).toContainText(/All work is paused until \d/);
+  await expect(banner).toContainText('The caps are unchanged');
+  const status = await daemon.api('status', {});
+  expect(status.paused?.until).toBeGreaterThan(Date.now() + 55 * 60_000);
+  // Queued meanwhile, it waits; the lane says why, and its cap is what it was.
+  const id = (await daemon.cli('add', '--', 'echo', 'after the pause')).stdout.trim();
+  const worker = laneRow(page, 'worker');
+  await expect(worker.getByTestId('waiting')).toHaveText('1');
+  await expect(worker.getByTestId('lane-reason')).toContainText('all work paused until');
+  await expect(worker.getByRole('spinbutton', { name: 'Cap of worker' })).toHaveAttribute('aria-valuenow', '1');
+  await expect(page.getByRole('button', { name: 'Pause all ▾' })).toHaveCount(0);
+
+  await banner.getByRole('button', { name: 'Resume now' }).click();
+  await expect(banner).toHaveCount(0);
+  await expect(page.locator(`[data-job-id="${id}"] .badge`)).toHaveText('Succeeded', { timeout: 15_000 });
+  expect((await daemon.api('status', {})).paused).toBeNull();
+});
+
+test('Pause all until I resume: the banner has no end time, and Resume in the header ends it', async ({ lanes: page, daemon }) => {
+  await page.getByRole('button', { name: 'Pause all ▾' }).click();
+  await page.getByRole('menuitem', { name: 'Until I resume' }).click();
+  await expect(page.getByTestId('paused')).toContainText('All work is paused until you resume it');
+  expect((await daemon.api('status', {})).paused?.until).toBeNull();
+  // A pause from elsewhere (the tray, the CLI) and its end show the same way.
+  await daemon.cli('resume');
+  await expect(page.getByTestId('paused')).toHaveCount(0);
+  await daemon.cli('pause');
+  await expect(page.getByTestId('paused')).toBeVisible();
+  await page.getByRole('banner').getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByTestId('paused')).toHaveCount(0);
+});
+
+test('the nudge says what a higher cap buys, and "Not now" and "Snooze 1 h" quiet it', async ({ lanes: page, daemon }) => {
+  await daemon.api('addLane', { name: 'thumbs', class: 'cpu', cap: 1 });
+  await daemon.api('addJobs', { jobs: Array.from({ length: 300 }, () => ({ argv: ['sleep', '0.2'] })) });
+  await daemon.api('addJobs', { jobs: Array.from({ length: 300 }, () => ({ lane: 'thumbs', argv: ['sleep', '0.2'] })) });
+  const worker = laneRow(page, 'worker');
+  // Once jobs finish there is a pace: the nudge says how long at this cap and at the one it suggests.
+  await expect(worker.getByTestId('nudge')).toContainText(/about \d+ (s|min) at 1 worker, about \d+ (s|min) at \d/, { timeout: 20_000 });
+  await worker.getByRole('button', { name: 'Not now' }).click();
+  await expect(worker.getByTestId('nudge')).toHaveCount(0);
+  expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.nudgeQuietUntil).not.toBeNull();
+
+  const thumbs = laneRow(page, 'thumbs');
+  await thumbs.getByRole('button', { name: 'Snooze 1 h' }).click();
+  await expect(thumbs.getByTestId('nudge')).toHaveCount(0);
+  const quiet = (await daemon.api('status', {})).lanes.find((l) => l.name === 'thumbs')?.nudgeQuietUntil ?? 0;
+  expect(quiet).toBeGreaterThan(Date.now() + 55 * 60_000);
+  // The lanes keep working; nothing else changed.
+  await expect(worker.getByRole('spinbutton', { name: 'Cap of worker' })).toHaveAttribute('aria-valuenow', '1');
+});
+
+test('tick jobs to cancel or retry them together; a filter cancels all it shows; Retry all failed is one click', async ({ lanes: page, daemon }) => {
+  await daemon.cli('lane', 'add', 'later', '--cap', '0');
+  const { ids } = await daemon.api('addJobs', { jobs: Array.from({ length: 6 }, (_, i) => ({ lane: 'later', argv: ['echo', `item ${i}`] })) });
+  await dismissHelp(page);
+  await expect(page.locator('[data-job-id]')).toHaveCount(6);
+
+  // Ticked: two of them.
+  await page.getByRole('checkbox', { name: `Select job ${ids[0]}` }).check();
+  await page.getByRole('checkbox', { name: `Select job ${ids[1]}` }).check();
+  const bar = page.getByTestId('bulk-bar');
+  await expect(bar).toContainText('2 jobs selected');
+  await bar.getByRole('button', { name: 'Cancel 2' }).click();
+  await bar.getByRole('button', { name: 'Yes, cancel 2 jobs' }).click();
+  await expect(page.getByTestId('notice')).toHaveText(/Cancelled 2 jobs\./);
+  await expect(page.locator(`[data-job-id="${ids[0]}"] .badge`)).toHaveText('Cancelled');
+  await expect(page.locator(`[data-job-id="${ids[1]}"] .badge`)).toHaveText('Cancelled');
+  await expect(page.locator(`[data-job-id="${ids[2]}"] .badge`)).toHaveText('Queued');
+
+  // Retry those two by ticking again.
+  await page.getByRole('checkbox', { name: `Select job ${ids[0]}` }).check();
+  await page.getByRole('checkbox', { name: `Select job ${ids[1]}` }).check();
+  await bar.getByRole('button', { name: 'Retry 2' }).click();
+  await expect(page.locator(`[data-job-id="${ids[0]}"] .badge`)).toHaveText('Queued');
+  await expect(bar).toHaveCount(0);
+
+  // A filter: every queued job of the lane, confirmed once.
+  await page.getByLabel('Lane', { exact: true }).selectOption('later');
+  await page.getByLabel('State', { exact: true }).selectOption('queued');
+  await expect(bar).toContainText('6 queued jobs in later');
+  await bar.getByRole('button', { name: 'Cancel all…' }).click();
+  await bar.getByRole('button', { name: 'Yes, cancel all 6' }).click();
+  // The rows stay where they were, now saying what happened to them; the count is the filter's.
+  await expect(page.locator('[data-job-id] .badge', { hasText: 'Cancelled' })).toHaveCount(6);
+  await expect(page.getByTestId('job-count')).toHaveText('0 jobs');
+  await expect(bar).toHaveCount(0);
+  expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'later')?.cancelled).toBe(6);
+
+  // Failed jobs, then "Retry all failed" from the toolbar.
+  await page.getByLabel('State', { exact: true }).selectOption('');
+  await page.getByLabel('Lane', { exact: true }).selectOption('');
+  for (let i = 0; i < 3; i++) await daemon.cli('add', '--attempts', '1', '--', 'sh', '-c', 'exit 4');
+  await expect(laneRow(page, 'worker').getByTestId('failed')).toHaveText('3', { timeout: 15_000 });
+  const clicked = Date.now();
+  await page.getByRole('button', { name: 'Retry all failed (3)' }).click();
+  await expect(page.getByTestId('notice')).toHaveText(/Queued 3 jobs to run again\./);
+  // They run again (and fail again): all three failed once more, after the click.
+  await expect
+    .poll(async () => (await daemon.api('listJobs', { lane: 'worker', state: 'failed' })).jobs.filter((j) => (j.startedAt ?? 0) >= clicked).length, { timeout: 20_000 })
+    .toBe(3);
+});
+
+test('add a job and a lane from the window; remove a lane that still holds jobs by cancelling them', async ({ lanes: page, daemon }) => {
+  await dismissHelp(page);
+  // The empty list offers the form as well as the command.
+  await page.getByTestId('jobs-empty').getByRole('button', { name: 'Add a job…' }).click();
+  const jobForm = page.getByTestId('add-job');
+  await expect(jobForm).toBeVisible();
+  await jobForm.getByLabel('Command line').fill('echo "from the window" && echo done >&2');
+  await jobForm.getByRole('button', { name: 'Add job' }).click();
+  await expect(jobForm).toHaveCount(0);
+  const row = page.locator('[data-job-id]').first();
+  await expect(row).toContainText('echo "from the window"');
+  await expect(row.locator('.badge')).toHaveText('Succeeded', { timeout: 15_000 });
+  await row.click();
+  await expect(page.getByTestId('log-text')).toContainText('from the window');
+  await page.keyboard.press('Escape');
+
+  // A lane: refused names are the engine's words; a good one appears with its cap.
+  await page.getByRole('button', { name: 'Add lane…' }).click();
+  const laneForm = page.getByTestId('add-lane');
+  await laneForm.getByLabel('Name').fill('render');
+  await laneForm.getByLabel('Cap').fill('0');
+  await laneForm.getByLabel('Worker command (optional)').fill('no-such-program-anywhere --serve');
+  await laneForm.getByRole('button', { name: 'Add lane' }).click();
+  await expect(laneForm.getByRole('alert')).toContainText('no-such-program-anywhere');
+  await laneForm.getByLabel('Worker command (optional)').fill('');
+  await laneForm.getByRole('button', { name: 'Add lane' }).click();
+  await expect(laneForm).toHaveCount(0);
+  const render = laneRow(page, 'render');
+  await expect(render.getByRole('spinbutton', { name: 'Cap of render' })).toHaveAttribute('aria-valuenow', '0');
+
+  // A job for it from the toolbar's form, which opens on the lane being looked at.
+  await page.getByLabel('Lane', { exact: true }).selectOption('render');
+  await page.getByRole('button', { name: 'Add job…' }).click();
+  await expect(jobForm.getByLabel('Lane')).toHaveValue('render');
+  await jobForm.getByLabel('Command line').fill('sleep 30');
+  await jobForm.getByLabel('Command line').press('Enter');
+  await expect(render.getByTestId('waiting')).toHaveText('1');
+
+  // Removing it offers to cancel what it holds.
+  await render.hover();
+  await render.getByRole('button', { name: 'Remove lane render' }).click();
+  const removeForm = page.getByTestId('remove-lane');
+  await expect(removeForm).toContainText('render still holds 1 unfinished job');
+  await removeForm.getByRole('button', { name: 'Cancel 1 job and remove' }).click();
+  await expect(render).toHaveCount(0);
+  await expect(page.getByLabel('Lane', { exact: true })).toHaveValue('');
+  expect((await daemon.api('status', {})).lanes.map((l) => l.name)).not.toContain('render');
+});
