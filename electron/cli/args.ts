@@ -1,6 +1,7 @@
 // Turning command-line text into request input. Parsers throw commander's InvalidArgumentError,
 // so a malformed number is a usage error (exit 2) before anything reaches the engine.
 import { InvalidArgumentError } from 'commander';
+import { splitWords as splitCommandWords } from '../../shared/format.js';
 
 /** A whole number within [min, max]; "1.5", "3x" and "" are refused with the value quoted. */
 export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -75,41 +76,11 @@ export function commandSpec(words: string[], shell: boolean | undefined): { argv
   return useShell ? { shell: words.join(' ') } : { argv: words };
 }
 
-/**
- * Splits a command line into words the way a POSIX shell would for plain quoting (single and
- * double quotes, backslash escapes) — enough for `--worker-command "python3 serve.py --model x"`;
- * no variables or globs, since no shell is involved.
- */
+/** A command line as words (shared/format.ts), its error in commander's terms so the CLI says it as a usage error. */
 export function splitWords(text: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | null = null;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quote === "'") {
-      if (c === "'") quote = null;
-      else word += c;
-    } else if (quote === '"') {
-      if (c === '"') quote = null;
-      else if (c === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1] as string)) word += text[++i];
-      else word += c;
-    } else if (c === "'" || c === '"') {
-      quote = c;
-      inWord = true;
-    } else if (c === '\\' && i + 1 < text.length) {
-      word += text[++i];
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
+  try {
+    return splitCommandWords(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
   }
-  if (quote) throw new InvalidArgumentError(`unterminated ${quote} quote in "${text}"`);
-  if (inWord) words.push(word);
-  return words;
 }
