@@ -1,7 +1,7 @@
 // A frame's worth of engine events, folded into what the stores need: the last word per lane,
 // in the order the engine said it. Pure, so the ordering rules have a test of their own.
 import type { LanesEvent } from '../shared/events.js';
-import type { JobSummary, LaneStatus, Paused, ScaleEvent } from '../shared/model.js';
+import type { JobSummary, LaneStatus, MachineStatus, Paused, ScaleEvent } from '../shared/model.js';
 
 export interface EventBatch {
   lanes: LaneStatus[];
@@ -12,6 +12,8 @@ export interface EventBatch {
   scale: ScaleEvent[];
   /** The last pause or resume in the batch, if any. */
   paused?: { paused: Paused | null };
+  /** The machine's limits as last said in the batch, if they moved. */
+  machine?: MachineStatus;
   /** The newest seq in the batch, or 0 when it is empty. */
   seq: number;
 }
@@ -35,6 +37,7 @@ export function foldEvents(events: readonly LanesEvent[], after = 0): EventBatch
     else if (e.type === 'jobs') batch.bulk.push(...e.data.ids);
     else if (e.type === 'scale') batch.scale.push(e.data);
     else if (e.type === 'paused') batch.paused = e.data;
+    else if (e.type === 'machine') batch.machine = e.data;
   }
   batch.lanes = [...lanes.values()];
   return batch;

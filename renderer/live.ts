@@ -198,7 +198,7 @@ function flush(): void {
 function applyLanes(events: readonly LanesEvent[]): void {
   const batch = foldEvents(events, useLanes.getState().seq);
   if (batch.seq === 0) return;
-  useLanes.setState((s) => applyLaneEvents(s, batch.seq, batch.lanes, batch.removed, batch.paused));
+  useLanes.setState((s) => applyLaneEvents(s, batch.seq, batch.lanes, batch.removed, batch));
   useTimeline.setState((s) => appendLanePoints(s, batch.lanes, Date.now()));
   // A lane that is gone cannot be listed: show all lanes rather than an error.
   const { filter } = useJobs.getState();

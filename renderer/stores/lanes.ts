@@ -1,13 +1,18 @@
-// Lanes as the engine last described them, plus the window's own pending cap edits. The engine's
-// numbers are never overwritten by an edit: `pendingCap` sits beside them, so rolling back is just
-// forgetting the edit.
+// Lanes as the engine last described them, and the machine they share, plus the window's own
+// pending cap edits. The engine's numbers are never overwritten by an edit: `pendingCap` sits
+// beside them, so rolling back is just forgetting the edit. The machine lives here, not in a store
+// of its own, because it comes in the same snapshot and its ceiling bounds every lane: one seq
+// settles both.
 import { create } from 'zustand';
-import type { LaneStatus, Paused, Status } from '../../shared/model';
+import type { LaneStatus, MachineStatus, Paused, Status } from '../../shared/model.js';
 
 export interface LanesState {
   /** The last event (or snapshot) these lanes reflect. */
   seq: number;
+  /** The most workers all lanes together may run now: the machine's effective ceiling. */
   ceiling: number;
+  /** The machine as the sizer sees it (what holds Lanes back, and why); null before the first status. */
+  machine: MachineStatus | null;
   /** All work held by a person, and until when; null when not. */
   paused: Paused | null;
   /** Lane names in the order the engine lists them (new lanes at the end). */
@@ -22,6 +27,7 @@ export interface LanesState {
 export const useLanes = create<LanesState>(() => ({
   seq: 0,
   ceiling: 1,
+  machine: null,
   paused: null,
   order: [],
   byName: {},
@@ -35,7 +41,8 @@ export function replaceLanes(state: LanesState, status: Status): Partial<LanesSt
   const order = status.lanes.map((l) => l.name);
   return {
     seq: status.seq,
-    ceiling: status.ceiling,
+    ceiling: status.machine.ceiling,
+    machine: status.machine,
     paused: status.paused,
     order,
     byName,
@@ -44,8 +51,15 @@ export function replaceLanes(state: LanesState, status: Status): Partial<LanesSt
   };
 }
 
-/** Lane events up to `seq`: changed lanes replaced, removed ones dropped, a pause or resume taken. */
-export function applyLaneEvents(state: LanesState, seq: number, lanes: LaneStatus[], removed: Iterable<string>, paused?: { paused: Paused | null }): Partial<LanesState> {
+/** What else a frame of events may say about all lanes: a pause or resume, the machine's limits moving. */
+export interface LanesNews {
+  paused?: { paused: Paused | null };
+  machine?: MachineStatus;
+}
+
+/** Lane events up to `seq`: changed lanes replaced, removed ones dropped, a pause or resume and the machine's limits taken. */
+export function applyLaneEvents(state: LanesState, seq: number, lanes: LaneStatus[], removed: Iterable<string>, news: LanesNews = {}): Partial<LanesState> {
+  const { paused, machine } = news;
   const byName = { ...state.byName };
   let order = state.order;
   for (const lane of lanes) {
@@ -55,7 +69,14 @@ export function applyLaneEvents(state: LanesState, seq: number, lanes: LaneStatu
   const gone = new Set(removed);
   for (const name of gone) delete byName[name];
   if (gone.size > 0) order = order.filter((n) => !gone.has(n));
-  return { seq, byName, order, pendingCap: settled(state.pendingCap, seq), ...(paused ? { paused: paused.paused } : {}) };
+  return {
+    seq,
+    byName,
+    order,
+    pendingCap: settled(state.pendingCap, seq),
+    ...(paused ? { paused: paused.paused } : {}),
+    ...(machine ? { machine, ceiling: machine.ceiling } : {}),
+  };
 }
 
 /** A pending cap is shown until the lanes reflect the seq at which the engine answered it. */
