@@ -17,6 +17,17 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/**
+ * Memory as a person reads it, as the engine writes it in its limit words: "410 MB", "1.5 GB",
+ * "12 GB" (binary units, as the OS shows memory).
+ */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / 2 ** 20;
+  // Rounded first, so 1023.6 MB reads "1.0 GB", not "1024 MB".
+  if (Math.round(mb) < 1024) return `${Math.round(mb)} MB`;
+  return `${(mb / 1024).toFixed(mb >= 10 * 1024 ? 0 : 1)} GB`;
+}
+
 /** A span of time for a person: 850 ms, 4.2 s, 3 min 4 s, 2 h 5 min. */
 export function formatDuration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '—';

@@ -1,9 +1,10 @@
 // What a lane says about itself beyond its mood word: why it is not running anything, when what it
-// holds will be done, how long its oldest job has waited, and a one-line summary of all lanes for
-// when the lanes section is folded. Pure.
-import type { LaneStatus, Paused } from '../shared/model.js';
-import { aboutDuration } from '../shared/format.js';
-import { formatClock, formatCount, formatDuration, plural } from './format.js';
+// holds will be done, how long its oldest job has waited, what the machine holds it to, what a
+// higher cap buys, and a one-line summary of all lanes for when the lanes section is folded; and
+// what the machine holds all lanes to, for the header. Pure.
+import type { LaneStatus, MachineStatus, Nudge, Paused } from '../shared/model.js';
+import { aboutDuration, plural as sharedPlural } from '../shared/format.js';
+import { formatBytes, formatClock, formatCount, formatDuration, plural } from './format.js';
 
 /**
  * Why a lane does less than a person might expect, or null when the mood word says enough.
@@ -74,4 +75,83 @@ export function lanesSummary(lanes: readonly LaneStatus[]): string {
   if (failed > 0) parts.push(`${plural(failed, 'failed job')}`);
   if (nudges > 0) parts.push(nudges === 1 ? '1 lane could run faster' : `${plural(nudges, 'lane')} could run faster`);
   return parts.join(' · ');
+}
+
+// ── the machine's limits ─────────────────────────────────────────────────────────────────────
+// Lanes holds back by itself (battery, the person at the computer, other programs, memory) and
+// lets go when that changes; the cap stays the person's only setting. These words say so calmly:
+// a limit is an explanation, never an error.
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The header's words when something other than the cores holds Lanes back, or null: "Quiet: on
+ * battery — 3 of 7 workers". Memory binds lane by lane (the machine's ceiling stays), so it names
+ * the lanes it holds; their rows say how many fit. Those come from the lanes themselves, whose
+ * events follow every change, where the machine's status moves with its next reading.
+ */
+export function holdingBack(machine: MachineStatus, lanes: readonly LaneStatus[]): string | null {
+  if (machine.limitedBy !== 'cores' && machine.limitedBy !== 'memory') {
+    const count = machine.ceiling < machine.coreCeiling ? ` — ${machine.ceiling} of ${plural(machine.coreCeiling, 'worker')}` : '';
+    return `${capitalized(machine.text)}${count}`;
+  }
+  const held = lanes.filter((l) => l.limit?.by === 'memory').map((l) => l.name);
+  if (held.length === 0) return null;
+  return `Memory holds back ${held.length <= 2 ? held.join(' and ') : plural(held.length, 'lane')}`;
+}
+
+const POWER_WORDS: Record<MachineStatus['power'], string> = { ac: 'plugged in', battery: 'on battery', unknown: 'not known' };
+
+/** The machine's facts, as the popover behind the header lists them (and its tooltip, joined). */
+export function machineFacts(machine: MachineStatus): { term: string; value: string }[] {
+  // The core ceiling is cores − 1; below that, a container's CPU quota set it.
+  const coreNote = machine.coreCeiling < machine.cores - 1 ? 'the container’s CPU share less one' : 'one core kept free for you';
+  const now = machine.limitedBy === 'cores' ? 'all the cores allow' : machine.text;
+  return [
+    { term: 'Workers now', value: `at most ${machine.ceiling} — ${now}` },
+    { term: 'Cores', value: `${formatCount(machine.cores)} — ${plural(machine.coreCeiling, 'worker')}, ${coreNote}` },
+    { term: 'Memory for workers', value: formatBytes(machine.memoryBytes) },
+    { term: 'Power', value: POWER_WORDS[machine.power] },
+    { term: 'Someone at the computer', value: machine.personActive === null ? 'cannot tell here' : machine.personActive ? 'yes — Lanes leaves them room' : 'no, away' },
+  ];
+}
+
+/**
+ * The header's count beside its words: when those already say how many workers Lanes allows now
+ * ("3 of 7 workers"), only how many are in use; otherwise both.
+ */
+export function machineInUse(inUse: number, machine: MachineStatus | null, ceiling: number, held: boolean): string {
+  if (held && machine && machine.ceiling < machine.coreCeiling) return `${formatCount(inUse)} in use`;
+  return `${formatCount(inUse)} of ${plural(ceiling, 'worker')} in use`;
+}
+
+/** "about 410 MB per worker", once the engine has measured one of the lane's workers. */
+export function workerMemory(lane: Pick<LaneStatus, 'workerMemoryBytes'>): string | null {
+  return lane.workerMemoryBytes === null ? null : `about ${formatBytes(lane.workerMemoryBytes)} per worker`;
+}
+
+/**
+ * When the machine, not the cap, holds a lane back: the engine's words, and how many it may run
+ * while that lasts. Memory's words already count ("memory for 3 of these, about 410 MB each").
+ */
+export function laneLimit(lane: Pick<LaneStatus, 'limit'>): string | null {
+  const limit = lane.limit;
+  if (!limit) return null;
+  if (limit.by === 'memory') return limit.text;
+  return `${limit.text} — ${limit.workers === 0 ? 'no workers' : `up to ${plural(limit.workers, 'worker')}`} for now`;
+}
+
+/**
+ * The nudge's words split around what a higher cap buys ("about 11 h at 1 worker, about 2 h at
+ * 6"), so the window can set that part apart. The engine writes it with the shared formatters;
+ * if its words ever differ, the text stays whole.
+ */
+export function nudgeParts(nudge: Nudge, cap: number): { before: string; estimate: string | null; after: string } {
+  const e = nudge.estimate;
+  if (e) {
+    const estimate = `${aboutDuration(e.atCapMs)} at ${sharedPlural(cap, 'worker')}, ${aboutDuration(e.atSuggestedMs)} at ${nudge.suggestedCap}`;
+    const at = nudge.text.indexOf(estimate);
+    if (at >= 0) return { before: nudge.text.slice(0, at), estimate, after: nudge.text.slice(at + estimate.length) };
+  }
+  return { before: nudge.text, estimate: null, after: '' };
 }

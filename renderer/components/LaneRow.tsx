@@ -1,13 +1,15 @@
 // One lane on one line: its state (and, when it runs nothing, why; when it has a pace, when what
 // it holds will be done), its workers, its cap and its numbers. Only when raising the cap would
 // help right now does the row grow a second, slim line: the engine's nudge (with what the higher
-// cap buys), the one click that acts on it, and "Not now" for a person who has decided otherwise. A
-// failed count opens those jobs.
+// cap buys, set apart), the one click that acts on it, and "Not now" for a person who has decided
+// otherwise. When the machine rather than the cap holds the lane back (its memory, the battery…),
+// a calm note line says so in the engine's words. A failed count opens those jobs.
 import { dismissCapError, setCap, setJobFilter } from '../actions';
 import { snoozeNudge } from '../commands';
 import { DEFAULT_LANE } from '../../shared/limits';
+import type { Nudge } from '../../shared/model';
 import { formatCount, formatRate, MOOD_WORDS } from '../format';
-import { classHint, laneEta, laneReason, laneWait } from '../lane-words';
+import { classHint, laneEta, laneLimit, laneReason, laneWait, nudgeParts, workerMemory } from '../lane-words';
 import { useLanes } from '../stores/lanes';
 import { CapStepper } from './CapStepper';
 import { useSecondClock } from '../stores/clock';
@@ -19,7 +21,9 @@ const SNOOZE_S = 3_600;
 
 export function LaneRow({ name }: { name: string }) {
   const lane = useLanes((s) => s.byName[name]);
-  const ceiling = useLanes((s) => s.ceiling);
+  // The cap is the person's lasting setting: it is bounded by what the cores allow, not by what the
+  // machine allows for now (on battery a cap of 7 stays 7, and counts again once plugged in).
+  const capMost = useLanes((s) => s.machine?.coreCeiling ?? s.ceiling);
   const pending = useLanes((s) => s.pendingCap[name]);
   const capError = useLanes((s) => s.capError[name]);
   const paused = useLanes((s) => s.paused);
@@ -38,6 +42,9 @@ export function LaneRow({ name }: { name: string }) {
   // Paused, nothing starts: a time to clear at the pace before the pause would mislead.
   const eta = paused ? null : laneEta(lane);
   const wait = laneWait(lane, now);
+  // A lane held by the machine says so once nothing more pressing (a pause, a failing command) does.
+  const limit = reason ? null : laneLimit(lane);
+  const memory = workerMemory(lane);
 
   return (
     <li className={`lane lane-${lane.mood}${nudge ? ' lane-nudged' : ''}`} aria-labelledby={titleId} data-lane={name}>
@@ -71,10 +78,10 @@ export function LaneRow({ name }: { name: string }) {
           )}
         </div>
         <div className="lane-workers">
-          <WorkerPips busy={lane.busy} idle={lane.idle} draining={lane.draining} cap={cap} />
+          <WorkerPips busy={lane.busy} idle={lane.idle} draining={lane.draining} cap={cap} memory={memory} />
         </div>
         <div className="lane-cap">
-          <CapStepper lane={name} value={cap} ceiling={ceiling} pending={pending !== undefined} onChange={(n) => void setCap(name, n)} />
+          <CapStepper lane={name} value={cap} ceiling={capMost} pending={pending !== undefined} onChange={(n) => void setCap(name, n)} />
         </div>
         <dl className="lane-stats">
           <div>
@@ -113,13 +120,24 @@ export function LaneRow({ name }: { name: string }) {
           </button>
         </div>
       )}
+      {limit && (
+        <div className="lane-line lane-limit" data-testid="lane-limit" title={memory ? `${limit}. Measured: ${memory}.` : limit}>
+          <span className="limit-icon" aria-hidden="true">
+            i
+          </span>
+          <span className="lane-line-text">
+            <span className="visually-hidden">Held back by the machine: </span>
+            {limit}
+          </span>
+        </div>
+      )}
       {nudge && (
         <div className="lane-line nudge" role="status" data-testid="nudge">
           <span className="nudge-icon" aria-hidden="true">
             ↑
           </span>
           {/* The engine's words say what the higher cap buys, once there is a pace to go by. */}
-          <span className="lane-line-text">{nudge.text}</span>
+          <NudgeText nudge={nudge} cap={lane.cap} />
           <button type="button" className="button button-primary button-small" onClick={() => void setCap(name, nudge.suggestedCap)}>
             Raise to {nudge.suggestedCap}
           </button>
@@ -137,5 +155,20 @@ export function LaneRow({ name }: { name: string }) {
         </div>
       )}
     </li>
+  );
+}
+
+function NudgeText({ nudge, cap }: { nudge: Nudge; cap: number }) {
+  const { before, estimate, after } = nudgeParts(nudge, cap);
+  return (
+    <span className="lane-line-text">
+      {before}
+      {estimate && (
+        <strong className="nudge-estimate" data-testid="nudge-estimate">
+          {estimate}
+        </strong>
+      )}
+      {after}
+    </span>
   );
 }

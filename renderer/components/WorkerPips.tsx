@@ -9,9 +9,11 @@ interface Props {
   idle: number;
   draining: number;
   cap: number;
+  /** What one worker typically holds, in words ("about 410 MB per worker"), once measured. */
+  memory?: string | null;
 }
 
-export function WorkerPips({ busy, idle, draining, cap }: Props) {
+export function WorkerPips({ busy, idle, draining, cap, memory = null }: Props) {
   const free = Math.max(0, cap - busy - idle);
   const kinds: string[] = [
     ...Array<string>(busy).fill('busy'),
@@ -21,10 +23,11 @@ export function WorkerPips({ busy, idle, draining, cap }: Props) {
   ];
   const shown = kinds.slice(0, MAX_PIPS);
   const workers = busy + idle + draining;
-  const label =
+  const counts =
     workers === 0
       ? `No workers running; the cap allows ${cap}`
       : `${plural(workers, 'worker')}: ${busy} busy, ${idle} idle${draining > 0 ? `, ${draining} finishing then stopping` : ''}; cap ${cap}`;
+  const label = memory ? `${counts}; ${memory}` : counts;
   return (
     <span className="pips" role="img" aria-label={label} title={label}>
       {shown.map((kind, i) => (
