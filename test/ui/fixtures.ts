@@ -8,6 +8,8 @@ export interface WindowDaemonOptions {
   /** Reuse a data directory and port (a restart); default: a fresh directory, a free port. */
   dataDir?: string;
   port?: number;
+  /** Machine facts to run as (LANES_POWER, LANES_MEMORY …), over the defaults below. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -18,15 +20,15 @@ export function startWindowDaemon(options: WindowDaemonOptions = {}): Promise<Te
   return startDaemon({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     args: ['--grace', '2', ...(options.port !== undefined ? ['--port', String(options.port)] : [])],
-    env: { LANES_TICK_MS: '300', LANES_CORES: '8' },
+    env: { LANES_TICK_MS: '300', LANES_CORES: '8', ...options.env },
   });
 }
 
-export const test = base.extend<{ daemon: TestDaemon; lanes: Page }>({
-  // Playwright reads a fixture's dependencies from this pattern; this one has none.
-  // eslint-disable-next-line no-empty-pattern
-  daemon: async ({}, use) => {
-    const daemon = await startWindowDaemon();
+export const test = base.extend<{ daemonEnv: Record<string, string>; daemon: TestDaemon; lanes: Page }>({
+  /** A spec's machine: `test.use({ daemonEnv: { LANES_POWER: 'battery' } })`. */
+  daemonEnv: [{}, { option: true }],
+  daemon: async ({ daemonEnv }, use) => {
+    const daemon = await startWindowDaemon({ env: daemonEnv });
     try {
       await use(daemon);
     } finally {

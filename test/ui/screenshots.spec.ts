@@ -3,34 +3,16 @@
 // on its way, six lanes with three nudges (folded too), the same at 200 % zoom, and the scale
 // timeline; then a day's control: the outlook, search oldest first, ticked jobs, pause, attempts,
 // and the forms. Only with LANES_SCREENSHOTS=1, so an ordinary test run never rewrites the images.
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect, laneRow } from './fixtures.js';
-import type { PageGlobals } from './in-page.js';
 import { dismissHelp, sixLanesThreeNudges } from './scene.js';
+import { shoot, SHOOTING } from './shoot.js';
 
-test.skip(process.env.LANES_SCREENSHOTS !== '1', 'set LANES_SCREENSHOTS=1 to rewrite docs/screenshots/');
+test.skip(!SHOOTING, 'set LANES_SCREENSHOTS=1 to rewrite docs/screenshots/');
 test.setTimeout(240_000);
-
-async function shoot(page: Page, name: string, target?: Locator): Promise<void> {
-  // The scripts run in a throwaway temporary folder: the pictures leave out where it happened to
-  // be. (Set through the DOM: the window's CSP rightly refuses an injected style sheet.)
-  await page.evaluate(() => {
-    const g = globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ style: { display: string } }> } };
-    for (const el of Array.from(g.document.querySelectorAll('[data-fact="folder"]'))) el.style.display = 'none';
-  });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    // Let the charts redraw in the new colours before the picture.
-    await page.evaluate(() => {
-      const g = globalThis as unknown as PageGlobals;
-      return new Promise((r) => g.requestAnimationFrame(() => g.requestAnimationFrame(r)));
-    });
-    await (target ?? page).screenshot({ path: `docs/screenshots/${name}-${colorScheme}.png`, animations: 'disabled', caret: 'hide' });
-  }
-}
 
 /** Small stand-ins for real work, so the commands in the pictures read like a person's own. */
 function workDir(): string {
