@@ -1,5 +1,6 @@
 // Numbers, times and states in words, one place, so every view says them the same way.
 import type { JobState, LaneMood, ScaleEvent, ScaleReason } from '../shared/model.js';
+import { aboutBytes } from '../shared/format.js';
 
 const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const rates = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -21,12 +22,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
  * Memory as a person reads it, as the engine writes it in its limit words: "410 MB", "1.5 GB",
  * "12 GB" (binary units, as the OS shows memory).
  */
-export function formatBytes(bytes: number): string {
-  const mb = bytes / 2 ** 20;
-  // Rounded first, so 1023.6 MB reads "1.0 GB", not "1024 MB".
-  if (Math.round(mb) < 1024) return `${Math.round(mb)} MB`;
-  return `${(mb / 1024).toFixed(mb >= 10 * 1024 ? 0 : 1)} GB`;
-}
+export const formatBytes = aboutBytes;
 
 /** A span of time for a person: 850 ms, 4.2 s, 3 min 4 s, 2 h 5 min. */
 export function formatDuration(ms: number | null): string {
@@ -63,6 +59,7 @@ export const MOOD_WORDS: Record<LaneMood, { word: string; hint: string }> = {
   working: { word: 'Working', hint: 'Running jobs and keeping up.' },
   saturated: { word: 'Saturated', hint: 'Every worker the cap allows is busy and work is waiting.' },
   sharing: { word: 'Sharing the machine', hint: 'Work is waiting for room: other lanes are using the machine’s workers.' },
+  held: { word: 'Held back', hint: 'Work is waiting and the machine (its memory, the battery, you at the computer) allows this lane fewer workers than its cap. The note says why.' },
 };
 
 export const STATE_WORDS: Record<JobState, string> = {

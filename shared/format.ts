@@ -80,3 +80,10 @@ export function splitWords(text: string): string[] {
   if (inWord) words.push(word);
   return words;
 }
+
+/** Bytes as a person reads them: "450 MB", "1.5 GB" (binary units, rounded first so 1023.6 MB reads "1.0 GB"). */
+export function aboutBytes(bytes: number): string {
+  const mb = bytes / 2 ** 20;
+  if (Math.round(mb) < 1024) return `${Math.round(mb)} MB`;
+  return `${(mb / 1024).toFixed(mb >= 10 * 1024 ? 0 : 1)} GB`;
+}

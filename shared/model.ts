@@ -81,7 +81,8 @@ export interface Nudge {
 }
 
 /** Words for what a lane is doing, derived, never stored. */
-export type LaneMood = 'off' | 'paused' | 'idle' | 'working' | 'saturated' | 'sharing';
+/** `held`: work waits and the machine (memory, battery, the person at it), not the cap, keeps it from running more. */
+export type LaneMood = 'off' | 'paused' | 'idle' | 'working' | 'saturated' | 'sharing' | 'held';
 
 export interface LaneStatus {
   name: string;

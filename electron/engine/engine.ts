@@ -204,6 +204,8 @@ class LanesEngine implements Engine {
       log,
       jobChanged: (job) => this.events.emit('job', job),
       changed: () => this.publisher.soon(),
+      // Memory limits move with demand too, between two readings of the machine.
+      passed: () => this.announceMachine(),
       paused: () => this.hold.state !== null,
       loaded: (lane, ms) => this.recent.loaded(lane, ms),
     });
@@ -258,6 +260,11 @@ class LanesEngine implements Engine {
   machineMoved(): void {
     if (this.stopping) return;
     this.fleet.machineMoved();
+    this.announceMachine();
+  }
+
+  /** A change in what the machine allows is announced once, as a `machine` event. */
+  private announceMachine(): void {
     const now = this.fleet.machineStatus();
     const key = JSON.stringify(now);
     if (key === this.machineSaid) return;

@@ -82,6 +82,9 @@ describe('mood', () => {
     [{ cap: 2, ceiling: 7, waiting: 0, busy: 1, running: 2 }, 'working'],
     [{ cap: 2, ceiling: 7, waiting: 9, busy: 2, running: 2 }, 'saturated'],
     [{ cap: 4, ceiling: 7, waiting: 9, busy: 1, running: 1 }, 'sharing'],
+    // The machine, not the cap: its memory allows one, or the battery's ceiling is below the cap.
+    [{ cap: 4, ceiling: 7, limit: 0, waiting: 9, busy: 0, running: 0 }, 'held'],
+    [{ cap: 7, ceiling: 3, waiting: 9, busy: 3, running: 3 }, 'held'],
   ] as const)('%o is %s', (f, mood) => {
     expect(moodOf({ ...f, paused: false })).toBe(mood);
   });

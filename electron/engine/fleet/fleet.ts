@@ -57,6 +57,8 @@ export interface FleetDeps {
   jobChanged(job: JobSummary): void;
   /** Something a lane's status shows moved (a worker started, went idle, exited). */
   changed(): void;
+  /** A sizer pass ran: what the machine allows may have moved with it. */
+  passed(): void;
   /** A person paused all work. */
   paused(): boolean;
   /** A worker of the lane had its command loaded after `ms` (a job waited for it). */
@@ -251,6 +253,7 @@ export class Fleet implements FleetPort {
     // Every pass follows something that moved (work arrived, a worker came or went, a tick):
     // the lanes' status may show it even when the sizer had nothing to do.
     this.d.changed();
+    this.d.passed();
   }
 
   /** What this engine runs of each shared lane, for the other engines' nudges. */

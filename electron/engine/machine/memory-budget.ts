@@ -3,6 +3,7 @@
 // and never so much that the machine is planned to within twice the critical floor. Pure.
 import type { MachineFacts } from './facts.js';
 import type { Presence } from './person.js';
+import { aboutBytes } from '../../../shared/format.js';
 
 /** Of the memory that is free for them (available + what they hold already), workers may use this share. */
 export const MEMORY_SHARE: Record<'active' | 'away', number> = { active: 0.5, away: 0.9 };
@@ -27,8 +28,5 @@ export function memoryBudget(memory: MachineFacts['memory'], presence: Presence)
   return { bytes, from: active ? 'in-use' : 'away', text: `${mb(bytes)} for workers, ${share * 100} % of free memory${active ? ' while you are at the computer' : ''}` };
 }
 
-/** Bytes as a person reads them: "450 MB", "1.5 GB". */
-export function mb(bytes: number): string {
-  const m = bytes / 2 ** 20;
-  return m >= 1024 ? `${(m / 1024).toFixed(m >= 10 * 1024 ? 0 : 1)} GB` : `${Math.round(m)} MB`;
-}
+/** Bytes as a person reads them (one wording for engine, CLI and window). */
+export const mb = aboutBytes;

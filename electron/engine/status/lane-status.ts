@@ -70,7 +70,9 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const oldestQueuedAt = demand.waiting > 0 ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
   const recent = lookups.recent(lane.name, inputs.now);
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
-  const facts = { ...demand, waitingSince: heldByCap(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: recent.throughputPerMin, quiet, limitText: machine?.limitedBy === 'memory' ? machine.text : null };
+  // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
+  const paced = recent.finishedLately >= ETA_AFTER_JOBS;
+  const facts = { ...demand, waitingSince: heldByCap(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitText: machine?.limitedBy === 'memory' ? machine.text : null };
   const left = demand.waiting + delayed + c.running;
   const status: LaneStatus = {
     name: lane.name,
@@ -93,7 +95,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     medianWaitMs: recent.medianWaitMs,
     oldestQueuedAt,
     // Only once a few jobs have finished at this pace: one fast job is not a forecast.
-    etaMs: left > 0 && recent.throughputPerMin > 0 && recent.finishedLately >= ETA_AFTER_JOBS ? Math.round((left / recent.throughputPerMin) * 60_000) : null,
+    etaMs: left > 0 && recent.throughputPerMin > 0 && paced ? Math.round((left / recent.throughputPerMin) * 60_000) : null,
     workerLoadMs: recent.workerLoadMs,
     nudgeQuietUntil: isQuiet(facts) ? quiet!.until : null,
     mood: moodOf({ ...demand, running, paused: inputs.paused }),
