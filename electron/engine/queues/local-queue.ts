@@ -2,7 +2,7 @@
 // JobQueries, which keep their speed (group commit, one transaction per turn) unchanged.
 import type { Job, JobPage, JobSummary, LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
-import type { LogPaths } from '../requests/context.js';
+import type { LogPaths } from './queue.js';
 import { readLog } from '../requests/read-log.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter, JobQueries } from '../store/job-queries.js';

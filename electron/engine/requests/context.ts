@@ -13,12 +13,9 @@ import type { Queues } from '../queues/queues.js';
 import type { SharedLanes } from '../queues/shared-host.js';
 import type { Hold } from '../hold.js';
 
-/** A job's log files: each stream, and both together with a line between attempts. */
-export interface LogPaths {
-  stdoutPath: string;
-  stderrPath: string;
-  allPath: string;
-}
+import type { LogPaths } from '../queues/queue.js';
+
+export type { LogPaths };
 
 export interface StatusBoard {
   status(): Status;

@@ -1,7 +1,7 @@
 // What a shared lane needs from the engine that joined it, and tells it. Types only: the engine
 // names these without loading BullMQ.
 import type { JobSummary } from '../../../shared/model.js';
-import type { LogPaths } from '../requests/context.js';
+import type { LogPaths } from '../queues/queue.js';
 
 export interface SharedLaneDeps {
   /** The name this engine goes by among the lane's engines (LANES_MACHINE, else the host name). */
