@@ -35,7 +35,7 @@ import { JobCounts } from './store/counts.js';
 import { Ledger } from './store/ledger.js';
 import { validate } from './validate.js';
 import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
-import { endJob, engineCgroup, removeCgroupTree } from '../worker/containment.js';
+import { ENGINE_VAR, endJob, engineCgroup, removeCgroupTree } from '../worker/containment.js';
 import { nodeLauncher, type WorkerLauncher } from './workers/launcher.js';
 import { LocalQueue } from './queues/local-queue.js';
 import { Queues } from './queues/queues.js';
@@ -168,13 +168,13 @@ class LanesEngine implements Engine {
     const ledger = new Ledger(db);
     const scaleLedger = new ScaleLedger(ledger, this.events, Date.now);
     this.scaleLedger = scaleLedger;
-    const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, {}), log);
+    const me = engineIdentity(options.dataDir, log);
+    const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, { engine: me.engineId }), log);
     const logPaths = (jobId: number) => {
       const base = join(this.dataDir, 'logs', String(jobId));
       return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` };
     };
     const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
-    const me = engineIdentity(options.dataDir, log);
     this.shared = new SharedLanes(queues, {
       ...me,
       logPaths,
@@ -199,7 +199,7 @@ class LanesEngine implements Engine {
       heartbeatMs: options.heartbeatMs ?? 5_000,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
       cgroupBase,
-      jobEnv: { LANES_MACHINE: me.machine },
+      jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId },
       logPaths,
       log,
       jobChanged: (job) => this.events.emit('job', job),

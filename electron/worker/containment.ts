@@ -3,7 +3,8 @@
 //   descendant is in it, setsid or not, and cgroup.kill ends them all at once;
 // - its process group, which ends whatever did not start a session of its own;
 // - on Linux, the processes that carry the job's id in their environment (every process a job
-//   starts inherits LANES_JOB_ID and LANES_ATTEMPT), found by reading /proc.
+//   starts inherits LANES_JOB_ID and LANES_ATTEMPT, and LANES_ENGINE: which engine's job, since
+//   two engines of one user number their jobs alike), found by reading /proc.
 // The worker uses the first two when a job ends; the engine uses all three when a worker dies
 // under a job, and at start for jobs an engine that died had running.
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -106,17 +107,22 @@ export async function removeCgroupTree(dir: string): Promise<void> {
   await removeCgroup(dir);
 }
 
+/** The variable that says which engine a job's processes belong to (its data directory's engine id). */
+export const ENGINE_VAR = 'LANES_ENGINE';
+
 /**
- * Processes (Linux) whose environment says they belong to a job `wanted` picks, by its id and
- * attempt. Processes of other users cannot be read and are not ours anyway.
+ * Processes (Linux) of this engine's jobs (`engine`: its id, as jobs carry it in LANES_ENGINE) that
+ * `wanted` picks, by id and attempt. Processes of other users cannot be read and are not ours
+ * anyway; another engine's jobs of the same user carry another engine id and are left alone.
  */
-export async function processesOfJobs(wanted: (job: JobRef) => boolean): Promise<number[]> {
+export async function processesOfJobs(engine: string, wanted: (job: JobRef) => boolean): Promise<number[]> {
   if (process.platform !== 'linux') return [];
   const pids = (await readdir('/proc').catch(() => [] as string[])).filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
   const found: number[] = [];
   await Promise.all(
     pids.map(async (pid) => {
       const env = await readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '');
+      if (!env.includes(`\0${ENGINE_VAR}=${engine}\0`) && !env.startsWith(`${ENGINE_VAR}=${engine}\0`)) return;
       const id = /(?:^|\0)LANES_JOB_ID=(\d+)\0/.exec(env)?.[1];
       const attempt = /(?:^|\0)LANES_ATTEMPT=(\d+)\0/.exec(env)?.[1];
       if (id !== undefined && attempt !== undefined && wanted({ id: Number(id), attempt: Number(attempt) })) found.push(Number(pid));
@@ -126,11 +132,11 @@ export async function processesOfJobs(wanted: (job: JobRef) => boolean): Promise
 }
 
 /** Everything of one job that can be found, ended: its groups, its cgroup, its id in /proc. */
-export async function endJob(job: JobRef, options: { pgids?: Iterable<number>; cgroupBase?: string | null }): Promise<void> {
+export async function endJob(job: JobRef, options: { engine: string; pgids?: Iterable<number>; cgroupBase?: string | null }): Promise<void> {
   for (const pgid of options.pgids ?? []) signalGroup(pgid, 'SIGKILL');
   if (options.cgroupBase) await removeCgroup(jobCgroup(options.cgroupBase, job));
   const same = (j: JobRef) => j.id === job.id && j.attempt === job.attempt;
-  for (const pid of await processesOfJobs(same)) killQuietly(pid);
+  for (const pid of await processesOfJobs(options.engine, same)) killQuietly(pid);
 }
 
 export function killQuietly(pid: number): void {

@@ -4,7 +4,7 @@
 import { connect } from './channel.js';
 import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from './protocol.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
-import { endJob } from './containment.js';
+import { ENGINE_VAR, endJob } from './containment.js';
 import { runShellJob, type RunningProcess } from './shell-job.js';
 import { PersistentCommand } from './persistent.js';
 
@@ -119,7 +119,7 @@ process.on('SIGHUP', () => {});
 channel.onClose(() => {
   if (leaving) return;
   persistent?.stop();
-  const ending = running ? endJob(running.job, { pgids: running.proc.pgid === undefined ? [] : [running.proc.pgid], cgroupBase }) : Promise.resolve();
+  const ending = running ? endJob(running.job, { engine: process.env[ENGINE_VAR] ?? '', pgids: running.proc.pgid === undefined ? [] : [running.proc.pgid], cgroupBase }) : Promise.resolve();
   void ending.finally(() => process.exit(0));
   setTimeout(() => process.exit(0), 2_000).unref();
 });

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from './protocol.js';
 import { JobLogs } from './job-logs.js';
-import { inCgroup, jobCgroup, killQuietly, processesOfJobs, removeCgroup } from './containment.js';
+import { ENGINE_VAR, inCgroup, jobCgroup, killQuietly, processesOfJobs, removeCgroup } from './containment.js';
 import { findProgram } from './find-program.js';
 import { signalGroup } from './process-group.js';
 import { jobEnv } from './job-env.js';
@@ -97,7 +97,7 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
         // by, find it by the job's id.
         timer = setTimeout(() => {
           if (group) return ok();
-          void processesOfJobs((j) => j.id === job.id && j.attempt === job.attempt)
+          void processesOfJobs(process.env[ENGINE_VAR] ?? '', (j) => j.id === job.id && j.attempt === job.attempt)
             .then((pids) => pids.forEach(killQuietly))
             .finally(ok);
         }, DRAIN_MS);

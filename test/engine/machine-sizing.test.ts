@@ -93,10 +93,11 @@ describe('memory', () => {
     available = 8 * 2 ** 30;
     writeFileSync(gate, '');
     const [done] = await jobsFinished(engine, [id]);
-    expect(back.type === 'job' && back.data.attempts).toBe(0);
+    const story = JSON.stringify({ history: (await engine.request('job', { id })).history, ledger: await engine.request('scaleEvents', { lane: 'worker' }) });
+    expect(back.type === 'job' && back.data.attempts, story).toBe(0);
     expect(done!.state).toBe('succeeded');
-    expect(done!.attempts).toBe(1);
     const ledger = await engine.request('scaleEvents', { lane: 'worker' });
+    expect(done!.attempts, JSON.stringify({ history: (await engine.request('job', { id })).history, ledger })).toBe(1);
     expect(ledger.some((e) => e.reason === 'machine' && /memory critically low/.test(e.detail))).toBe(true);
   }, 60_000);
 });

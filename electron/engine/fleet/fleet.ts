@@ -6,6 +6,7 @@ import type { LiveWorker, Machine } from '../machine/machine.js';
 import type { MachineLimits } from '../machine/limits.js';
 import type { CriticalStop } from '../machine/critical.js';
 import { workerCgroups } from '../machine/worker-meter.js';
+import { ENGINE_VAR } from '../../worker/containment.js';
 import { SizerLoop } from '../sizer/loop.js';
 import type { Observation } from '../sizer/policy.js';
 import type { Queues } from '../queues/queues.js';
@@ -116,7 +117,7 @@ export class Fleet implements FleetPort {
     });
     const failed = (error: unknown) => d.log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`);
     this.loop = new SizerLoop({ observe: () => this.observe(), apply: (decision) => this.apply(decision), failed }, d.tickMs, Date.now);
-    this.sweep = d.cgroupBase === null && process.platform === 'linux' ? new EscapeeSweep(() => this.pool.runningJobs(), d.log) : null;
+    this.sweep = d.cgroupBase === null && process.platform === 'linux' ? new EscapeeSweep(() => this.pool.runningJobs(), d.log, d.jobEnv[ENGINE_VAR] ?? '') : null;
   }
 
   start(): void {

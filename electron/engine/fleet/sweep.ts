@@ -14,6 +14,8 @@ export class EscapeeSweep {
     /** The jobs running now, as `id:attempt`. */
     private readonly running: () => Set<string>,
     private readonly log: (line: string) => void,
+    /** This engine's id, as its jobs' processes carry it: another engine's jobs are not escapees of ours. */
+    private readonly engine: string,
   ) {}
 
   /** A job finished: look in a moment. */
@@ -31,7 +33,7 @@ export class EscapeeSweep {
   private async sweep(): Promise<void> {
     this.timer = null;
     const running = this.running();
-    const left = await processesOfJobs((j: JobRef) => !running.has(`${j.id}:${j.attempt}`));
+    const left = await processesOfJobs(this.engine, (j: JobRef) => !running.has(`${j.id}:${j.attempt}`));
     for (const pid of left) killQuietly(pid);
     if (left.length > 0) this.log(`ended ${left.length} process(es) that outlived their job`);
   }

@@ -2,7 +2,7 @@
 // it does what the sizer's actions say and reports what it sees.
 import type { JobSummary, ScaleReason } from '../../../shared/model.js';
 import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment } from '../../worker/protocol.js';
-import { endJob, killQuietly, processesOfJobs, type JobRef } from '../../worker/containment.js';
+import { ENGINE_VAR, endJob, killQuietly, processesOfJobs, type JobRef } from '../../worker/containment.js';
 import { signalGroup } from '../../worker/process-group.js';
 import { backoffMs } from '../backoff.js';
 import type { WorkerCounts } from '../status/lane-status.js';
@@ -50,6 +50,11 @@ export class Pool {
   }
 
   /** Whether the disk is full: records wait, and no worker takes new work. */
+  /** Which engine its jobs belong to, as their processes carry it: another engine's are never ended here. */
+  private get engineId(): string {
+    return this.options.jobEnv[ENGINE_VAR] ?? '';
+  }
+
   get diskFull(): boolean {
     return this.deferred.full;
   }
@@ -308,9 +313,9 @@ export class Pool {
    * worker was starting as it died may not carry the job's id until it has finished starting.
    */
   private async endProcesses(job: JobRef): Promise<void> {
-    await endJob(job, { cgroupBase: this.options.cgroupBase });
+    await endJob(job, { engine: this.engineId, cgroupBase: this.options.cgroupBase });
     await new Promise((done) => setTimeout(done, 250));
-    for (const pid of await processesOfJobs((j) => j.id === job.id && j.attempt === job.attempt)) killQuietly(pid);
+    for (const pid of await processesOfJobs(this.engineId, (j) => j.id === job.id && j.attempt === job.attempt)) killQuietly(pid);
   }
 
   /**
