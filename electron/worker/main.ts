@@ -30,6 +30,7 @@ function pull(): void {
 }
 
 async function run(job: JobAssignment): Promise<void> {
+  const t0 = performance.now();
   let proc: RunningProcess;
   try {
     proc = persistent ? persistent.run(job) : runShellJob(job, logCap, cgroupBase);
@@ -42,7 +43,8 @@ async function run(job: JobAssignment): Promise<void> {
     reportedPgid = proc.pgid;
     channel.send({ t: 'spawned', jobId: job.id, pgid: proc.pgid });
   }
-  finish(job, await proc.done);
+  const outcome = await proc.done;
+  finish(job, { ...outcome, ranMs: performance.now() - t0 });
 }
 
 function finish(job: JobAssignment, outcome: JobOutcome): void {

@@ -56,6 +56,8 @@ export interface JobOutcome {
   result?: unknown;
   /** It first waited this long for the worker's command to load (the command said when it had). */
   loadMs?: number;
+  /** How long it ran here, from being handed to its process or command to its outcome: what decides jobs in hand. */
+  ranMs?: number;
 }
 
 /** A worker that exits with this code says its lane's worker command dies before it can answer. */

@@ -34,6 +34,11 @@ export class LocalQueue implements JobQueue {
     return this.store.requeue(job, how, now, job.interrupted);
   }
 
+  /** A local job in a hand stays queued until its worker goes on to it: nothing to give back. */
+  handBack(): JobSummary[] {
+    return [];
+  }
+
   counts(): ReadonlyMap<string, LaneCounts> {
     return this.store.counts.all();
   }

@@ -47,6 +47,11 @@ export interface JobQueue {
   runningFor(worker: string, jobId: number | undefined): RunningRow[];
   /** A run ended without an outcome: back in the queue (its backoff waited), or failed when out of attempts. */
   requeue(job: RunningRow, how: Interruption, now: number): Maybe<JobSummary | null>;
+  /**
+   * Jobs handed to a worker that went away before it went on to them: free for any worker, on the
+   * attempt they were to be. (A local lane's never left the queue; a shared lane's were taken.)
+   */
+  handBack(worker: string, ids: readonly number[]): Maybe<JobSummary[]>;
 
   /** Per lane of this store. Shared lanes: the shared queue's counts, as last read. */
   counts(): ReadonlyMap<string, LaneCounts>;

@@ -3,7 +3,7 @@
 // of each) goes to Redis as the job's
 // one BullMQ log row, while it runs (every couple of seconds, when it grew) and when it ends.
 // Any engine reads it from there; the engine that ran it reads its own files while it has them.
-import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
@@ -56,6 +56,9 @@ function tailOf(path: string): StreamTail | null {
 
 /** The row for Redis, or null when the job has printed nothing (most jobs of a busy lane). */
 export function tailRow(paths: Paths): string | null {
+  // Every byte a job prints also goes to the file of both streams: without it, there is nothing
+  // to read (checked without opening, which costs an error object per file not there).
+  if (!lstatSync(paths.allPath, { throwIfNoEntry: false })) return null;
   const stdout = tailOf(paths.stdoutPath);
   const stderr = tailOf(paths.stderrPath);
   if (!stdout && !stderr) return null;

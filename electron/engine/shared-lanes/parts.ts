@@ -1,6 +1,7 @@
 // The pieces of one shared lane that its files share: BullMQ's queue and worker, the
 // connections, the lane, and the jobs this engine holds now.
 import type { Job, Queue } from 'bullmq';
+import type { ClaimedJob } from '../store/jobs.js';
 import type { LaneRow } from '../store/lanes.js';
 import { bullIdOf, sharedId } from '../queues/ids.js';
 import type { LaneWorker } from './bull-worker.js';
@@ -10,13 +11,21 @@ import type { SharedLaneDeps } from './deps.js';
 /** Keys of Lanes' own beside BullMQ's, under `<prefix>:<lane>:lanes:`. */
 export const PREFIX = 'lanes';
 
-/** A job this engine took from the queue and has not finished: its lock is ours. */
+/**
+ * A job this engine took from the queue and has not finished: its lock is ours. Taken for a
+ * worker's hand, it is ours from then on (no other engine may take it), though the worker has not
+ * gone on to it yet.
+ */
 export interface Held {
   job: Job;
   token: string;
-  /** The pool's worker that runs it. */
+  /** The pool's worker that runs it, or holds it in hand. */
   worker: string;
   attempt: number;
+  /** What the worker was sent. */
+  claimed: ClaimedJob;
+  /** When the worker went on to it; null while it is in the worker's hand. */
+  startedAt: number | null;
   /** Its log files' size when their tail was last sent. */
   sentSize: number;
 }
@@ -50,4 +59,10 @@ export function laneParts(lane: LaneRow, slot: number, queue: Queue, worker: Lan
     idOf: (bullId) => (bullId === undefined ? null : sharedId(slot, bullId)),
     bullId: bullIdOf,
   };
+}
+
+/** A job no longer held here: its lock is no longer renewed. */
+export function letGo(p: LaneParts, bullId: string): void {
+  p.held.delete(bullId);
+  p.worker.letGo(bullId);
 }

@@ -21,6 +21,7 @@ import { laneParts, PREFIX, type LaneParts } from './parts.js';
 import { Presence } from './presence.js';
 import { LaneReads, QUEUED_STATES } from './reads.js';
 import { RemoteChanges } from './remote.js';
+import { GiveBack } from './give-back.js';
 import { fieldsOfJob, LaneWork } from './work.js';
 
 /**
@@ -39,6 +40,7 @@ export class BullLane implements SharedQueue {
   readonly slot: number;
   readonly p: LaneParts;
   private readonly work: LaneWork;
+  private readonly giveBack: GiveBack;
   private readonly reads: LaneReads;
   private readonly remote: RemoteChanges;
   private readonly presence: Presence;
@@ -76,6 +78,7 @@ export class BullLane implements SharedQueue {
     worker.on('stalled', (jobId: string) => deps.log(`lane ${row.name}: job ${jobId} stalled (its engine stopped renewing its lock); it is queued again`));
     this.p = laneParts(row, slot, queue, worker, conns, deps);
     this.work = new LaneWork(this.p);
+    this.giveBack = new GiveBack(this.p);
     this.reads = new LaneReads(this.p);
     const eventsConnection = { ...redisOptions(address), maxRetriesPerRequest: null } as QueueEventsOptions['connection'];
     this.remote = new RemoteChanges(this.p, { connection: eventsConnection, prefix: PREFIX });
@@ -143,7 +146,7 @@ export class BullLane implements SharedQueue {
       const waiting = counts.queued - this.delayedN;
       this.waitingSince = waiting > 0 ? (this.waitingSince ?? now) : null;
       const others = await this.presence.refresh(now);
-      this.work.sendTails();
+      this.giveBack.sendTails();
       if (moved || others) this.p.deps.changed();
       // A retry whose wait is over, or work queued while a wake was missed: idle workers pull.
       if (waiting > 0) this.p.deps.workArrived(this.lane);
@@ -175,30 +178,43 @@ export class BullLane implements SharedQueue {
     // Kept in step until the next read of Redis corrects them, so the sizer does not start a worker for a job just taken.
     const c = { ...this.laneCounts };
     for (const r of results) {
-      if (r.claimed) {
-        c.queued--;
-        c.running++;
-      }
-      if (r.finished) {
+      const taken = (r.claimed ? 1 : 0) + r.handed.length;
+      c.queued -= taken;
+      c.running += taken;
+      for (const done of [r.finished, r.dropped]) {
+        if (!done) continue;
         c.running--;
-        if (r.finished.state === 'queued') c.queued++;
-        else if (r.finished.state !== 'running') c[r.finished.state]++;
+        if (done.state === 'queued') c.queued++;
+        else if (done.state !== 'running') c[done.state]++;
       }
     }
     this.laneCounts = { queued: Math.max(0, c.queued), running: Math.max(0, c.running), succeeded: c.succeeded, failed: c.failed, cancelled: c.cancelled };
     return results;
   }
 
-  runningFor(worker: string, jobId: number | undefined): RunningRow[] {
-    return this.work.runningFor(worker, jobId);
+  runningFor(worker: string): RunningRow[] {
+    return this.giveBack.runningFor(worker);
   }
 
   requeue(job: RunningRow, how: Interruption): Promise<JobSummary | null> {
-    return this.work.requeue(job, how);
+    return this.giveBack.requeue(job, how);
   }
 
+  handBack(worker: string, ids: readonly number[]): Promise<JobSummary[]> {
+    return this.giveBack.handBack(worker, ids);
+  }
+
+  /**
+   * As BullMQ counts them, but with the jobs in this engine's workers' hands as queued, as a
+   * local lane counts them: BullMQ has them active, yet no worker runs them yet.
+   */
   counts(): ReadonlyMap<string, LaneCounts> {
-    return new Map([[this.lane, this.laneCounts]]);
+    let inHand = 0;
+    for (const h of this.p.held.values()) if (h.startedAt === null) inHand++;
+    if (inHand === 0) return new Map([[this.lane, this.laneCounts]]);
+    const c = this.laneCounts;
+    const moved = Math.min(inHand, c.running);
+    return new Map([[this.lane, { ...c, queued: c.queued + moved, running: c.running - moved }]]);
   }
 
   delayed(now: number): ReadonlyMap<string, { n: number; next: number }> {
@@ -270,7 +286,7 @@ export class BullLane implements SharedQueue {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.poller);
-    const all = Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]);
+    const all = this.giveBack.settled().then(() => Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]));
     // Redis may be away: closing must not wait for it.
     await Promise.race([all, new Promise((done) => setTimeout(done, CLOSE_WAIT_MS).unref())]);
     this.p.conns.disconnect();

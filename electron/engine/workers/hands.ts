@@ -9,6 +9,12 @@ import type { TurnMessage } from './reports.js';
 
 /** A lane whose jobs take less than this on average gets jobs in hand. */
 const HAND_BELOW_MS = 25;
+/**
+ * A shared lane's hand holds one: every finish brings the next job back in the same call to
+ * Redis, so one in hand keeps the worker going; more would be jobs locked to this engine that an
+ * idle worker elsewhere could run, each taken with a call of its own.
+ */
+export const SHARED_HAND_MAX = 1;
 
 /** The job in hand a message says the worker goes on to, if it says so. */
 export const goesOnTo = (m: TurnMessage): { jobId: number; attempt: number } | undefined => (m.t === 'done' ? m.next : m.t === 'started' ? m : undefined);
@@ -21,12 +27,14 @@ export class Hands {
     private readonly workers: ReadonlyMap<string, WorkerRecord>,
     /** The lane's queued jobs, those in hands included. */
     private readonly queued: (lane: string) => number,
+    /** Whether the lane's queue is shared with other engines. */
+    private readonly shared: (lane: string) => boolean = () => false,
   ) {}
 
   /**
    * How many jobs to hand a worker beyond the one it runs: none unless the lane's jobs are short
    * (then waiting on the engine between them is what costs), none while its backlog is shallow
-   * (another worker may want them), up to HAND_MAX when it is deep.
+   * (another worker may want them), up to HAND_MAX when it is deep (SHARED_HAND_MAX for a shared lane).
    */
   size(w: WorkerRecord): number {
     // Jobs held behind a long one would wait while another worker sits idle; a worker about to
@@ -40,13 +48,17 @@ export class Hands {
       held += x.held.length;
     }
     const free = this.queued(w.lane) - held;
-    return Math.max(0, Math.min(HAND_MAX, Math.floor(free / Math.max(1, workers)) - 1));
+    return Math.max(0, Math.min(this.shared(w.lane) ? SHARED_HAND_MAX : HAND_MAX, Math.floor(free / Math.max(1, workers)) - 1));
   }
 
-  /** How long the lane's jobs run, as a moving average over the last few dozen. */
-  timed(job: JobSummary): void {
-    if (job.startedAt === null || job.finishedAt === null) return;
-    const ms = job.finishedAt - job.startedAt;
+  /**
+   * How long the lane's jobs run, as a moving average over the last few dozen: as the worker
+   * timed the run when it says (the store's times also count the trips between engine and
+   * worker, and a shared lane's the trip to Redis).
+   */
+  timed(job: JobSummary, ranMs?: number): void {
+    if (ranMs === undefined && (job.startedAt === null || job.finishedAt === null)) return;
+    const ms = ranMs ?? job.finishedAt! - job.startedAt!;
     const was = this.pace.get(job.lane);
     this.pace.set(job.lane, was === undefined ? ms : was + (ms - was) / 32);
   }

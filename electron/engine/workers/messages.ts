@@ -32,7 +32,7 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
   const { jobId, attempt, outcome, pull, next } = m as { jobId?: unknown; attempt?: unknown; outcome?: unknown; pull?: unknown; next?: unknown };
   const n = next as { jobId?: unknown; attempt?: unknown } | undefined | null;
   if (n !== undefined && (n === null || typeof n !== 'object' || !isCount(n.jobId) || !isCount(n.attempt))) return bad('a done message whose next job is of the wrong shape');
-  const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown; loadMs?: unknown } | null;
+  const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown; loadMs?: unknown; ranMs?: unknown } | null;
   if (!isCount(jobId) || !isCount(attempt) || typeof pull !== 'boolean' || o === null || typeof o !== 'object') return bad('a done message of the wrong shape');
   if (typeof o.state !== 'string' || !OUTCOMES.has(o.state)) return bad('an outcome with no known state');
   const exitCode = typeof o.exitCode === 'number' && Number.isInteger(o.exitCode) ? o.exitCode : null;
@@ -44,5 +44,6 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
     : { state, exitCode, error, ...(o.result === undefined ? {} : { result: o.result }) };
   const loadMs = typeof o.loadMs === 'number' && Number.isFinite(o.loadMs) && o.loadMs >= 0 ? Math.round(o.loadMs) : undefined;
   if (loadMs !== undefined) Object.assign(checked, { loadMs });
+  if (typeof o.ranMs === 'number' && Number.isFinite(o.ranMs) && o.ranMs >= 0) Object.assign(checked, { ranMs: o.ranMs });
   return { ok: true, message: { t: 'done', jobId, attempt, pull, outcome: checked, ...(n ? { next: { jobId: n.jobId as number, attempt: n.attempt as number } } : {}) } };
 }

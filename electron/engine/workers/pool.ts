@@ -25,10 +25,18 @@ export class Pool {
   private emptyWaiters: (() => void)[] = [];
   /** Set while shutting down: pulls are answered with no job. */
   private closed = false;
+  /** Idle workers offered work whose answer is still to come. */
+  private readonly offered = new Set<WorkerRecord>();
+  /** Per shared queue, the last turn whose answer is still to be applied (sharedTurns). */
+  private readonly sharedOrder = new Map<JobQueue, Promise<void>>();
 
   /** What a full disk would not let be written, and no new work meanwhile. */
   private readonly deferred: DeferredWrites;
-  private readonly hands = new Hands(this.workers, (lane) => this.jobs.counts.get(lane).queued);
+  private readonly hands = new Hands(
+    this.workers,
+    (lane) => this.queues.forLane(lane).counts().get(lane)?.queued ?? 0,
+    (lane) => this.queues.sharedLane(lane) !== undefined,
+  );
   /** The local store, on its synchronous path: shared lanes' reports go through their own queue. */
   private readonly jobs: JobStore;
   private readonly reports = new ReportBatch<WorkerRecord>(
@@ -161,6 +169,10 @@ export class Pool {
    * trip of waking it to ask. Only an idle one: a starting worker's own first pull is on its way.
    */
   private offer(w: WorkerRecord): void {
+    // A shared lane answers later, and the worker stays idle until then: a second pull meanwhile
+    // would claim a second job for it, to be run as if it were the first.
+    if (this.offered.has(w)) return;
+    this.offered.add(w);
     this.reports.add(w, { t: 'pull' });
   }
 
@@ -230,31 +242,48 @@ export class Pool {
     for (const [q, group] of byQueue) {
       const turns = group.map(({ worker, message }) => this.turnOf(worker, message, now));
       if (q === this.queues.local) this.afterTurns(q, group, this.record(turns, now));
-      else void this.sharedTurns(q, group, turns, now);
+      else this.sharedTurns(q, group, turns, now);
     }
   }
 
-  /** A shared lane answers later; meanwhile its workers wait for their next job, as they would for a slow disk. */
-  private async sharedTurns(q: JobQueue, group: PendingReport<WorkerRecord>[], turns: Turn[], now: number): Promise<void> {
-    try {
-      this.afterTurns(q, group, await q.turns(turns, new Map(), now));
-    } catch (error) {
-      // The shared store settles each report itself (Redis being away included); only a bug gets here.
-      group.forEach(({ worker }) => this.misbehaved(worker, `handling its message failed: ${(error as Error).message}`));
-    }
+  /**
+   * A shared lane answers later; meanwhile its workers wait for their next job, as they would for
+   * a slow disk (or, holding jobs in hand, go on to those). A turn's reports go to Redis at once,
+   * but their answers are applied in the order the turns were sent: a worker with jobs in hand
+   * can report again before the answer to its last report is back.
+   */
+  private sharedTurns(q: JobQueue, group: PendingReport<WorkerRecord>[], turns: Turn[], now: number): void {
+    const answer = Promise.resolve(q.turns(turns, new Map(), now));
+    // Its failure is handled where the answer is applied, which may be after it settles.
+    answer.catch(() => {});
+    const after = (this.sharedOrder.get(q) ?? Promise.resolve()).then(async () => {
+      try {
+        this.afterTurns(q, group, await answer);
+      } catch (error) {
+        // The shared store settles each report itself (Redis being away included); only a bug gets here.
+        group.forEach(({ worker }) => this.misbehaved(worker, `handling its message failed: ${(error as Error).message}`));
+      }
+    });
+    this.sharedOrder.set(q, after);
+    void after.then(() => this.sharedOrder.get(q) === after && this.sharedOrder.delete(q));
   }
 
   private afterTurns(q: JobQueue, group: PendingReport<WorkerRecord>[], results: TurnResult[]): void {
     group.forEach(({ worker: w, message }, i) => {
       const r = results[i]!;
+      if (message.t === 'pull') this.offered.delete(w);
       if (this.workers.get(w.id) === w) return this.afterTurn(w, message, r);
       for (const job of [r.finished, r.dropped]) this.announce(job);
-      // Claimed for a worker that died while the shared store answered: it goes back unrun.
-      if (r.claimed) {
-        const job = { id: r.claimed.id, lane: r.claimed.lane, attempts: r.claimed.attempts, worker: w.id, interrupted: 0 };
-        this.giveBack(q, job, { why: 'its worker went away before it started', refund: true, retryAt: null });
-      }
+      // Taken for a worker that died while the shared store answered: they go back unrun.
+      const taken = [...(r.claimed ? [r.claimed] : []), ...r.handed].map((j) => j.id);
+      if (taken.length > 0) this.handBack(q, w, taken);
     });
+  }
+
+  private handBack(q: JobQueue, w: WorkerRecord, ids: number[]): void {
+    const back = q.handBack(w.id, ids);
+    if (back instanceof Promise) back.then((jobs) => jobs.forEach((j) => this.announce(j)), (error: unknown) => this.hooks.log(`could not give back jobs ${ids.join(', ')}: ${(error as Error).message}`));
+    else back.forEach((j) => this.announce(j));
   }
 
   private giveBack(q: JobQueue, job: RunningRow, how: Parameters<JobQueue['requeue']>[1]): void {
@@ -297,7 +326,7 @@ export class Pool {
     if (w.state === 'draining') {
       if (!w.job) w.state = 'stopping';
     } else if (w.state !== 'stopping') w.state = w.job || w.held.length > 0 ? 'busy' : 'idle';
-    if (r.finished) this.hands.timed(r.finished);
+    if (r.finished) this.hands.timed(r.finished, m.t === 'done' ? m.outcome.ranMs : undefined);
     if (m.t === 'done' && m.outcome.loadMs !== undefined) this.hooks.loaded(w.lane, m.outcome.loadMs);
     // Events carry summaries: what a started job runs stays out of them.
     for (const job of [r.finished, r.dropped, r.started && summaryOf(r.started), r.claimed && summaryOf(r.claimed)]) this.announce(job);
@@ -354,6 +383,9 @@ export class Pool {
     // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
     const q = this.queues.forLane(w.lane);
     const running = q.runningFor(w.id, w.job?.id);
+    // The jobs in its hand it never went on to: free again for any worker.
+    const unstarted = w.held.filter((h) => !running.some((r) => r.id === h.id)).map((h) => h.id);
+    if (unstarted.length > 0) this.handBack(q, w, unstarted);
     for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
     for (const job of running) void this.endProcesses({ id: job.id, attempt: job.attempts });
     for (const job of running) {

@@ -1,0 +1,128 @@
+// Jobs in hand on a shared lane: a worker is handed the next shared job while it runs one, so it
+// goes from job to job while the engine talks to Redis. A shared job in a hand is taken from
+// BullMQ (locked to this engine), so what must hold: each job runs once, on its first attempt; a
+// cancelled job in a hand never runs; a worker that dies with a job in hand gives it back at once,
+// and it runs elsewhere on its first attempt.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { engineEachTest, jobsFinished, nextEvent, until } from '../support/engine.js';
+import { startRedis, type RedisServer } from '../support/redis.js';
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterEach(async () => {
+  const admin = new Redis({ host: '127.0.0.1', port: redis.port });
+  await admin.flushall();
+  await admin.quit();
+});
+afterAll(async () => {
+  await redis.remove();
+});
+
+const t = engineEachTest({ cores: 3 });
+
+/**
+ * A persistent worker that answers at once and writes each payload's `n` to `ran`; a payload
+ * with `wait` first waits for the file `gate` (and says it started by writing `started`).
+ */
+function quickWorker(dir: string): string[] {
+  const script = join(dir, 'quick-worker.cjs');
+  writeFileSync(
+    script,
+    `const fs = require('fs'); const rl = require('readline').createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  const { id, payload } = JSON.parse(line);
+  const answer = () => { fs.appendFileSync(${JSON.stringify(join(dir, 'ran'))}, payload.n + '\\n'); process.stdout.write(JSON.stringify({ id, ok: true }) + '\\n'); };
+  if (!payload.wait) return answer();
+  fs.writeFileSync(${JSON.stringify(join(dir, 'started'))}, String(payload.n));
+  const poll = setInterval(() => { if (fs.existsSync(${JSON.stringify(join(dir, 'gate'))})) { clearInterval(poll); answer(); } }, 20);
+});\n`,
+  );
+  return [process.execPath, script];
+}
+
+const ran = (dir: string) => readFileSync(join(dir, 'ran'), 'utf8').trim().split('\n').map(Number);
+const payloads = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ lane: 'quick', payload: { n: from + i } }));
+
+async function sharedLane(cap: number): Promise<void> {
+  await t.engine.request('addLane', { name: 'quick', cap, workerCommand: quickWorker(t.dir), queue: { redis: redis.url } });
+  // Short jobs first, so the lane is known to be one of short jobs (hands are only for those).
+  await jobsFinished(t.engine, (await t.engine.request('addJobs', { jobs: payloads(0, 50) })).ids);
+}
+
+/** The slow job started, with the next one in its worker's hand (taken from Redis for it). */
+async function slowJobWithOneInHand(): Promise<number[]> {
+  const { ids } = await t.engine.request('addJobs', { jobs: [{ lane: 'quick', payload: { n: 100, wait: true }, maxAttempts: 2 }, ...payloads(101, 4)] });
+  await until(t.engine, () => startedWith(t.dir, '100'), 30_000, 'the waiting job started');
+  // One worker, blocked on the slow job: the next is active in BullMQ only because it is in that worker's hand.
+  const state = async (id: number) => (await t.engine.request('job', { id })).state;
+  await expect.poll(() => state(ids[1]!), { timeout: 30_000 }).toBe('running');
+  expect(await state(ids[2]!)).toBe('queued');
+  return ids;
+}
+
+describe('jobs in hand on a shared lane', () => {
+  it('a deep backlog of short jobs runs each job once, on its first attempt', async () => {
+    await sharedLane(2);
+    const { ids } = await t.engine.request('addJobs', { jobs: payloads(100, 400) });
+    const jobs = await jobsFinished(t.engine, ids);
+    expect(jobs.every((j) => j.state === 'succeeded' && j.attempts === 1)).toBe(true);
+    expect(ran(t.dir).sort((a, b) => a - b)).toEqual([...Array.from({ length: 50 }, (_, i) => i), ...Array.from({ length: 400 }, (_, i) => 100 + i)]);
+  });
+
+  it('a cancelled job in a hand never runs', async () => {
+    await sharedLane(1);
+    const ids = await slowJobWithOneInHand();
+    const dropped = nextEvent(t.engine, (e) => e.type === 'job' && e.data.id === ids[1] && e.data.state === 'cancelled');
+    await t.engine.request('cancel', { id: ids[1]! });
+    await dropped;
+    writeFileSync(join(t.dir, 'gate'), '');
+    const jobs = await jobsFinished(t.engine, ids);
+    expect(jobs.map((j) => j.state)).toEqual(['succeeded', 'cancelled', 'succeeded', 'succeeded', 'succeeded']);
+    expect(ran(t.dir)).not.toContain(101);
+  });
+
+  it.runIf(process.platform === 'linux')('a worker killed with a job in hand gives it back: it runs elsewhere on its first attempt', async () => {
+    await sharedLane(1);
+    const ids = await slowJobWithOneInHand();
+    const lost = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.reason === 'crash');
+    killWorkerOf(t.dir);
+    await lost;
+    writeFileSync(join(t.dir, 'gate'), '');
+    const jobs = await jobsFinished(t.engine, ids);
+    expect(jobs.every((j) => j.state === 'succeeded')).toBe(true);
+    expect(jobs[0]!.attempts).toBe(2);
+    expect(jobs.slice(1).map((j) => j.attempts)).toEqual([1, 1, 1, 1]);
+    expect(ran(t.dir).filter((n) => n > 100).sort((a, b) => a - b)).toEqual([101, 102, 103, 104]);
+  });
+});
+
+function startedWith(dir: string, n: string): boolean {
+  try {
+    return readFileSync(join(dir, 'started'), 'utf8') === n;
+  } catch {
+    return false;
+  }
+}
+
+/** The worker runtime process whose persistent command is this test's script: its parent. */
+function killWorkerOf(dir: string): void {
+  const script = join(dir, 'quick-worker.cjs');
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmdline.includes(script)) continue;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    process.kill(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), 'SIGKILL');
+    return;
+  }
+  throw new Error('no worker runs the quick lane');
+}
