@@ -56,7 +56,13 @@ async function sharedLane(cap: number): Promise<void> {
 
 /** The slow job started, with the next one in its worker's hand (taken from Redis for it). */
 async function slowJobWithOneInHand(): Promise<number[]> {
+  // Queued while the lane may run nothing, and started once this engine has read the shared
+  // counts: a hand is sized by the backlog it knows of, read from Redis once a second.
+  await t.engine.request('setCap', { lane: 'quick', cap: 0 });
   const { ids } = await t.engine.request('addJobs', { jobs: [{ lane: 'quick', payload: { n: 100, wait: true }, maxAttempts: 2 }, ...payloads(101, 4)] });
+  const lane = () => t.engine.status().lanes.find((l) => l.name === 'quick')!;
+  await until(t.engine, () => lane().waiting === 5 && lane().workers === 0, 30_000, 'the shared backlog seen');
+  await t.engine.request('setCap', { lane: 'quick', cap: 1 });
   await until(t.engine, () => startedWith(t.dir, '100'), 30_000, 'the waiting job started');
   // One worker, blocked on the slow job: the next is active in BullMQ only because it is in that worker's hand.
   const state = async (id: number) => (await t.engine.request('job', { id })).state;
