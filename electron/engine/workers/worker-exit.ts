@@ -1,0 +1,99 @@
+// What a worker's exit leaves to settle, asked for or not: the jobs it held go back to their queue,
+// whatever its job started is ended, and the ledger hears whether it left or was lost. Kept apart
+// from the pool's day-to-day so the one place that decides what a dead worker's jobs become (run
+// again, wait, or keep the outcome a full disk still holds) reads as one sequence.
+import type { JobSummary } from '../../../shared/model.js';
+import { EXIT_COMMAND_WONT_START } from '../../worker/protocol.js';
+import { ENGINE_VAR, endJob, killQuietly, processesOfJobs, type JobRef } from '../../worker/containment.js';
+import { signalGroup } from '../../worker/process-group.js';
+import { backoffMs } from '../backoff.js';
+import type { RunningRow } from '../store/jobs.js';
+import type { JobQueue } from '../queues/queue.js';
+import type { Queues } from '../queues/queues.js';
+import type { DeferredWrites } from './deferred.js';
+import type { PoolHooks, PoolOptions, WorkerRecord } from './pool-types.js';
+
+/** What settling an exit needs of the pool: not the pool itself. */
+export interface ExitPort {
+  queues: Queues;
+  hooks: Pick<PoolHooks, 'now' | 'log' | 'jobChanged' | 'workerLeft' | 'workerLost'>;
+  /** A job whose outcome waits for room on the disk did finish: it is not given back. */
+  deferred: DeferredWrites;
+  options: Pick<PoolOptions, 'jobEnv' | 'cgroupBase'>;
+}
+
+/** Called once the worker is out of the pool's books, and after what it said before it went is recorded. */
+export function workerExited(port: ExitPort, w: WorkerRecord, code: number | null, signal: string | null): void {
+  const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
+  giveBackItsJobs(port, w, how);
+  tellLedger(port.hooks, w, code, how);
+}
+
+function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: WorkerRecord, how: string): void {
+  const now = hooks.now();
+  // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
+  const q = queues.forLane(w.lane);
+  const running = q.runningFor(w.id, w.job?.id);
+  // The jobs in its hand it never went on to: free again for any worker.
+  const unstarted = w.held.filter((h) => !running.some((r) => r.id === h.id)).map((h) => h.id);
+  if (unstarted.length > 0) handBack(hooks, q, w, unstarted);
+  for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
+  for (const job of running) void endProcesses(options, { id: job.id, attempt: job.attempts });
+  for (const job of running) {
+    // Its outcome is waiting for room on the disk: the job did finish, it is not given back.
+    if (deferred.holds(job.id)) continue;
+    // Stopped for the machine's sake (memory critically low): the job did nothing wrong, so it runs again at once, its attempt given back.
+    const machine = w.killedFor === 'machine';
+    const why = machine ? `stopped during attempt ${job.attempts}: memory critically low` : `worker ${how} during attempt ${job.attempts}`;
+    const giveBack = () => requeue(hooks, q, job, { why, retryAt: machine ? now : now + backoffMs(job.attempts), refund: machine });
+    deferred.attempt(job.id, giveBack);
+  }
+}
+
+/**
+ * One ledger row, or none: a worker told to leave is counted out as it asked to be (or as the
+ * shutdown it was caught in); one that went on its own is lost, with the reason the engine had.
+ */
+function tellLedger(hooks: ExitPort['hooks'], w: WorkerRecord, code: number | null, how: string): void {
+  const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
+  if (w.leaving && (expected || w.leaving.reason === 'shutdown')) hooks.workerLeft(w, expected ? w.leaving : { reason: 'shutdown', detail: `the engine stopped before its job finished; ${how}` });
+  const atStart = w.state === 'starting';
+  if (code === EXIT_COMMAND_WONT_START) hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job', true);
+  else if (w.killedFor === 'unresponsive') hooks.workerLost(w, 'unresponsive', `worker stopped answering; ${how}`, atStart);
+  else if (w.killedFor === 'machine') hooks.workerLost(w, 'machine', w.killedWhy ?? 'memory critically low', false);
+  else if (w.killedFor) hooks.workerLost(w, w.killedFor, `worker misbehaved; ${how}`, atStart);
+  else if (!expected && w.leaving?.reason !== 'shutdown') hooks.workerLost(w, 'crash', `worker ${how}`, atStart);
+}
+
+/**
+ * Jobs taken for a worker that is gone, given back unrun: those in its hand at its exit, and those
+ * a shared store handed it while it died.
+ */
+export function handBack(hooks: Pick<PoolHooks, 'jobChanged' | 'log'>, q: JobQueue, w: WorkerRecord, ids: number[]): void {
+  const back = q.handBack(w.id, ids);
+  if (back instanceof Promise) back.then((jobs) => jobs.forEach((j) => announce(hooks, j)), (error: unknown) => hooks.log(`could not give back jobs ${ids.join(', ')}: ${(error as Error).message}`));
+  else back.forEach((j) => announce(hooks, j));
+}
+
+function requeue(hooks: Pick<PoolHooks, 'jobChanged' | 'log' | 'now'>, q: JobQueue, job: RunningRow, how: Parameters<JobQueue['requeue']>[1]): void {
+  const back = q.requeue(job, how, hooks.now());
+  if (back instanceof Promise) back.then((j) => announce(hooks, j), (error: unknown) => hooks.log(`could not give back job ${job.id}: ${(error as Error).message}`));
+  else announce(hooks, back);
+}
+
+/**
+ * Ends what a dead worker's job left: now, and once more a moment later, since a process the
+ * worker was starting as it died may not carry the job's id until it has finished starting.
+ */
+async function endProcesses(options: ExitPort['options'], job: JobRef): Promise<void> {
+  await endJob(job, { engine: engineOf(options), cgroupBase: options.cgroupBase });
+  await new Promise((done) => setTimeout(done, 250));
+  for (const pid of await processesOfJobs(engineOf(options), (j) => j.id === job.id && j.attempt === job.attempt)) killQuietly(pid);
+}
+
+/** Which engine its jobs belong to, as their processes carry it: another engine's are never ended here. */
+const engineOf = (options: ExitPort['options']): string => options.jobEnv[ENGINE_VAR] ?? '';
+
+function announce(hooks: Pick<PoolHooks, 'jobChanged'>, job: JobSummary | null): void {
+  if (job) hooks.jobChanged(job);
+}
