@@ -31,6 +31,11 @@ export interface EngineOptions {
   log?: (line: string) => void;
   /** How often workers are pinged; one silent for three pings is replaced. Default 5 000. */
   heartbeatMs?: number;
+  /**
+   * A lane whose jobs run shorter than this on average hands its workers the next jobs while they
+   * run one. Default 25 ms; tests that need hands on a loaded machine set it higher.
+   */
+  handBelowMs?: number;
   /** Grace for a cancelled job between TERM and KILL. Default 5 000. */
   cancelGraceMs?: number;
   /** Each job's stdout and stderr are kept to this many bytes (the tail). Default 1 MiB. */

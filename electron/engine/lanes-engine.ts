@@ -110,6 +110,7 @@ export class LanesEngine implements Engine {
       launcher: options.launcher ?? nodeLauncher,
       entry: options.workerEntry ?? defaultWorkerEntry,
       heartbeatMs: options.heartbeatMs ?? 5_000,
+      handBelowMs: options.handBelowMs,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
       cgroupBase,
       jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId },

@@ -23,7 +23,8 @@ afterAll(async () => {
   await redis.remove();
 });
 
-const t = engineEachTest({ cores: 3 });
+// Hands for these jobs however loaded the machine is: what is tested is what a hand may do.
+const t = engineEachTest({ cores: 3, handBelowMs: 5_000 });
 
 /**
  * A persistent worker that answers at once and writes each payload's `n` to `ran`; a payload
@@ -76,7 +77,9 @@ describe('jobs in hand on a shared lane', () => {
     await sharedLane(2);
     const { ids } = await t.engine.request('addJobs', { jobs: payloads(100, 400) });
     const jobs = await jobsFinished(t.engine, ids);
-    expect(jobs.every((j) => j.state === 'succeeded' && j.attempts === 1)).toBe(true);
+    const odd = jobs.filter((j) => j.state !== 'succeeded' || j.attempts !== 1);
+    const stories = await Promise.all(odd.slice(0, 3).map((j) => t.engine.request('job', { id: j.id })));
+    expect(odd, JSON.stringify(stories.map((j) => ({ id: j.id, state: j.state, attempts: j.attempts, error: j.error, history: j.history })))).toEqual([]);
     expect(ran(t.dir).sort((a, b) => a - b)).toEqual([...Array.from({ length: 50 }, (_, i) => i), ...Array.from({ length: 400 }, (_, i) => 100 + i)]);
   });
 

@@ -40,6 +40,8 @@ export interface FleetDeps {
   /** The machine's facts and limits: the ceiling, and what each lane's memory allows. */
   machine: Machine;
   tickMs: number;
+  /** Jobs shorter than this on average get jobs in hand (workers/hands.ts); default 25 ms. */
+  handBelowMs?: number;
   /** Where each lane's jobs are queued: the local store, or a shared queue on Redis. */
   queues: Queues;
   lanes: { list(): readonly LaneRow[]; allCounts(): ReadonlyMap<string, LaneCounts> };
@@ -109,7 +111,7 @@ export class Fleet implements FleetPort {
         },
         log: d.log,
       },
-      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase, jobEnv: d.jobEnv },
+      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase, jobEnv: d.jobEnv, handBelowMs: d.handBelowMs },
     );
     this.heartbeat = new Heartbeat(this.pool, d.heartbeatMs, Date.now, (w) => {
       d.log(`worker ${w.id} stopped answering; replacing it`);

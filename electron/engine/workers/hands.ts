@@ -8,7 +8,7 @@ import type { WorkerRecord } from './pool-types.js';
 import type { TurnMessage } from './reports.js';
 
 /** A lane whose jobs take less than this on average gets jobs in hand. */
-const HAND_BELOW_MS = 25;
+export const HAND_BELOW_MS = 25;
 /**
  * A shared lane's hand holds one: every finish brings the next job back in the same call to
  * Redis, so one in hand keeps the worker going; more would be jobs locked to this engine that an
@@ -29,6 +29,8 @@ export class Hands {
     private readonly queued: (lane: string) => number,
     /** Whether the lane's queue is shared with other engines. */
     private readonly shared: (lane: string) => boolean = () => false,
+    /** The pace below which a lane's workers get hands (tests on a loaded machine set it high). */
+    private readonly below = HAND_BELOW_MS,
   ) {}
 
   /**
@@ -39,7 +41,7 @@ export class Hands {
   size(w: WorkerRecord): number {
     // Jobs held behind a long one would wait while another worker sits idle; a worker about to
     // change lanes holds none of the old one's.
-    if (w.moveTo !== undefined || !((this.pace.get(w.lane) ?? Infinity) < HAND_BELOW_MS)) return 0;
+    if (w.moveTo !== undefined || !((this.pace.get(w.lane) ?? Infinity) < this.below)) return 0;
     let workers = 0;
     let held = 0;
     for (const x of this.workers.values()) {

@@ -41,6 +41,7 @@ export class Pool {
       deferred: this.deferred,
       closed: () => this.closed,
       misbehaved: (w, why) => this.misbehaved(w, why),
+      handBelowMs: options.handBelowMs,
     });
     this.exits = { queues, hooks, deferred: this.deferred, options };
   }

@@ -27,6 +27,8 @@ export interface TurnPort {
   closed(): boolean;
   /** Ends a worker whose report could not be handled; its job is given back as at any exit. */
   misbehaved(w: WorkerRecord, why: string): void;
+  /** Jobs shorter than this on average get jobs in hand (hands.ts). */
+  handBelowMs?: number;
 }
 
 export class TurnRecorder {
@@ -49,6 +51,7 @@ export class TurnRecorder {
       port.workers,
       (lane) => queues.forLane(lane).counts().get(lane)?.queued ?? 0,
       (lane) => queues.sharedLane(lane) !== undefined,
+      port.handBelowMs,
     );
     this.jobs = queues.local.store;
   }
