@@ -32,7 +32,8 @@ export class JobQueries {
   private readonly statements = new Map<string, Statement<Args, SummaryRow>>();
 
   constructor(private readonly db: Db) {
-    this.bounds = db.prepare<[], { lo: number | null; hi: number | null }>('SELECT min(id) AS lo, max(id) AS hi FROM jobs');
+    // Each bound on its own: SQLite answers a lone min() or max() from the key's end, while both in one query scan the table.
+    this.bounds = db.prepare<[], { lo: number | null; hi: number | null }>('SELECT (SELECT min(id) FROM jobs) AS lo, (SELECT max(id) FROM jobs) AS hi');
   }
 
   /** In id order either way. `total` comes from the maintained counts, never a COUNT over the table. */
