@@ -115,7 +115,7 @@ export class Fleet implements FleetPort {
     );
     this.heartbeat = new Heartbeat(this.pool, d.heartbeatMs, Date.now, (w) => {
       d.log(`worker ${w.id} stopped answering; replacing it`);
-      this.pool.kill(w.id, 'unresponsive');
+      this.pool.kill(w.id, { reason: 'unresponsive', detail: 'worker stopped answering' });
     });
     const failed = (error: unknown) => d.log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`);
     this.loop = new SizerLoop({ observe: () => this.observe(), apply: (decision) => this.apply(decision), failed }, d.tickMs, Date.now);
@@ -219,7 +219,7 @@ export class Fleet implements FleetPort {
   /** Memory is critically low: this worker stops now, its job queued again with its attempt given back. */
   criticalStop(stop: CriticalStop): void {
     this.d.log(stop.text);
-    this.pool.kill(stop.worker, 'machine', stop.text);
+    this.pool.kill(stop.worker, { reason: 'machine', detail: stop.text, refund: true });
   }
 
   /** The live workers, as the machine's meter measures them. */

@@ -39,10 +39,18 @@ export interface WorkerRecord {
   lastHeard: number;
   /** Runs a persistent command, whose process group lives as long as the worker does. */
   persistent: boolean;
-  /** Set when the engine killed it for a reason of its own (it stopped answering). */
-  killedFor?: ScaleReason;
-  /** What the ledger says of that, when the engine had words for it (memory critically low). */
-  killedWhy?: string;
+  /** Set when the engine killed it for a reason of its own, with the terms its job goes back on. */
+  killed?: Kill;
+}
+
+/**
+ * Why the engine ends a worker, as the one who decided says it: the ledger's reason and words,
+ * and whether its job did nothing wrong (then it runs again at once, its attempt given back).
+ */
+export interface Kill {
+  reason: ScaleReason;
+  detail: string;
+  refund?: boolean;
 }
 
 export interface PoolHooks {

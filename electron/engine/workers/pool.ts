@@ -5,7 +5,7 @@ import type { ScaleReason } from '../../../shared/model.js';
 import { WORKER_ENV } from '../../worker/protocol.js';
 import type { WorkerCounts } from '../status/lane-status.js';
 import type { Queues } from '../queues/queues.js';
-import { roleOf, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
+import { roleOf, type Kill, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
 import { checkMessage } from './messages.js';
 import { DeferredWrites } from './deferred.js';
 import { TurnRecorder } from './turns.js';
@@ -175,11 +175,10 @@ export class Pool {
     });
   }
 
-  kill(id: string, reason?: ScaleReason, detail?: string): void {
+  kill(id: string, why?: Kill): void {
     const w = this.workers.get(id);
     if (!w) return;
-    if (reason) w.killedFor = reason;
-    if (detail) w.killedWhy = detail;
+    if (why) w.killed = why;
     w.proc.kill();
   }
 
@@ -194,7 +193,7 @@ export class Pool {
 
   private misbehaved(w: WorkerRecord, why: string): void {
     this.hooks.log(`worker ${w.id}: ${why}; ending it`);
-    w.killedFor ??= 'crash';
+    w.killed ??= { reason: 'crash', detail: 'worker misbehaved' };
     w.proc.kill();
   }
 

@@ -42,10 +42,10 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
   for (const job of running) {
     // Its outcome is waiting for room on the disk: the job did finish, it is not given back.
     if (deferred.holds(job.id)) continue;
-    // Stopped for the machine's sake (memory critically low): the job did nothing wrong, so it runs again at once, its attempt given back.
-    const machine = w.killedFor === 'machine';
-    const why = machine ? `stopped during attempt ${job.attempts}: memory critically low` : `worker ${how} during attempt ${job.attempts}`;
-    const giveBack = () => requeue(hooks, q, job, { why, retryAt: machine ? now : now + backoffMs(job.attempts), refund: machine });
+    // Whoever killed it said whether its job was at fault; one that was not runs again at once, its attempt given back.
+    const refund = w.killed?.refund === true;
+    const why = refund ? `stopped during attempt ${job.attempts}: ${w.killed!.detail}` : `worker ${how} during attempt ${job.attempts}`;
+    const giveBack = () => requeue(hooks, q, job, { why, retryAt: refund ? now : now + backoffMs(job.attempts), refund });
     deferred.attempt(job.id, giveBack);
   }
 }
@@ -59,9 +59,7 @@ function tellLedger(hooks: ExitPort['hooks'], w: WorkerRecord, code: number | nu
   if (w.leaving && (expected || w.leaving.reason === 'shutdown')) hooks.workerLeft(w, expected ? w.leaving : { reason: 'shutdown', detail: `the engine stopped before its job finished; ${how}` });
   const atStart = w.state === 'starting';
   if (code === EXIT_COMMAND_WONT_START) hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job', true);
-  else if (w.killedFor === 'unresponsive') hooks.workerLost(w, 'unresponsive', `worker stopped answering; ${how}`, atStart);
-  else if (w.killedFor === 'machine') hooks.workerLost(w, 'machine', w.killedWhy ?? 'memory critically low', false);
-  else if (w.killedFor) hooks.workerLost(w, w.killedFor, `worker misbehaved; ${how}`, atStart);
+  else if (w.killed) hooks.workerLost(w, w.killed.reason, `${w.killed.detail}; ${how}`, atStart);
   else if (!expected && w.leaving?.reason !== 'shutdown') hooks.workerLost(w, 'crash', `worker ${how}`, atStart);
 }
 
