@@ -31,24 +31,7 @@ export async function cancelShared(e: RequestContext, select: { ids: number[] } 
       }
     }
   };
-  if ('ids' in select) {
-    for (const id of select.ids) {
-      const job = await e.queues.forJob(id).summary(id);
-      if (job) await one(job);
-    }
-    return { cancelled, stopping };
-  }
-  const q = e.queues.forLane(select.lane);
-  for (const state of ['running', 'queued'] as const) {
-    if (!wants(state)) continue;
-    let beforeId: number | undefined;
-    for (let i = 0; i < PAGES_MAX; i++) {
-      const page = await q.page({ lane: select.lane, state, beforeId, limit: BULK_CHUNK });
-      for (const job of page.jobs) await one(job);
-      if (page.nextBeforeId === null) break;
-      beforeId = page.nextBeforeId;
-    }
-  }
+  await forEachChosen(e, select, (['running', 'queued'] as const).filter(wants), one);
   return { cancelled, stopping };
 }
 
@@ -63,22 +46,31 @@ export async function retryShared(e: RequestContext, select: { ids: number[] } |
       changed([again]);
     }
   };
+  await forEachChosen(e, select, states, one);
+  return retried;
+}
+
+/**
+ * Each chosen job once: those named by id, or a lane's jobs in each state, newest first a page at
+ * a time (the cursor goes on past jobs that stay where they were, such as a running one asked to
+ * stop elsewhere).
+ */
+async function forEachChosen(e: RequestContext, select: { ids: number[] } | { lane: string }, states: readonly JobState[], one: (job: JobSummary) => Promise<void>): Promise<void> {
   if ('ids' in select) {
     for (const id of select.ids) {
       const job = await e.queues.forJob(id).summary(id);
       if (job) await one(job);
     }
-    return retried;
+    return;
   }
   const q = e.queues.forLane(select.lane);
   for (const state of states) {
-    // Each retried job leaves the state, so the first page is read again until it comes back empty.
+    let beforeId: number | undefined;
     for (let i = 0; i < PAGES_MAX; i++) {
-      const page = await q.page({ lane: select.lane, state, limit: BULK_CHUNK });
-      const before = retried;
+      const page = await q.page({ lane: select.lane, state, beforeId, limit: BULK_CHUNK });
       for (const job of page.jobs) await one(job);
-      if (page.jobs.length === 0 || retried === before) break;
+      if (page.nextBeforeId === null) break;
+      beforeId = page.nextBeforeId;
     }
   }
-  return retried;
 }
