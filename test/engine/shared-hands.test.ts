@@ -3,11 +3,12 @@
 // BullMQ (locked to this engine), so what must hold: each job runs once, on its first attempt; a
 // cancelled job in a hand never runs; a worker that dies with a job in hand gives it back at once,
 // and it runs elsewhere on its first attempt.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engineEachTest, jobsFinished, nextEvent, until } from '../support/engine.js';
+import { killWorkerOf, payloads, quickLane, ran, startedWith } from '../support/quick-lane.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 
 let redis: RedisServer;
@@ -26,31 +27,9 @@ afterAll(async () => {
 // Hands for these jobs however loaded the machine is: what is tested is what a hand may do.
 const t = engineEachTest({ cores: 3, handBelowMs: 5_000 });
 
-/**
- * A persistent worker that answers at once and writes each payload's `n` to `ran`; a payload
- * with `wait` first waits for the file `gate` (and says it started by writing `started`).
- */
-function quickWorker(dir: string): string[] {
-  const script = join(dir, 'quick-worker.cjs');
-  writeFileSync(
-    script,
-    `const fs = require('fs'); const rl = require('readline').createInterface({ input: process.stdin });
-rl.on('line', (line) => {
-  const { id, payload } = JSON.parse(line);
-  const answer = () => { fs.appendFileSync(${JSON.stringify(join(dir, 'ran'))}, payload.n + '\\n'); process.stdout.write(JSON.stringify({ id, ok: true }) + '\\n'); };
-  if (!payload.wait) return answer();
-  fs.writeFileSync(${JSON.stringify(join(dir, 'started'))}, String(payload.n));
-  const poll = setInterval(() => { if (fs.existsSync(${JSON.stringify(join(dir, 'gate'))})) { clearInterval(poll); answer(); } }, 20);
-});\n`,
-  );
-  return [process.execPath, script];
-}
-
-const ran = (dir: string) => readFileSync(join(dir, 'ran'), 'utf8').trim().split('\n').map(Number);
-const payloads = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ lane: 'quick', payload: { n: from + i } }));
 
 async function sharedLane(cap: number): Promise<void> {
-  await t.engine.request('addLane', { name: 'quick', cap, workerCommand: quickWorker(t.dir), queue: { redis: redis.url } });
+  await t.engine.request('addLane', { name: 'quick', cap, workerCommand: quickLane(t.dir), queue: { redis: redis.url } });
   // Short jobs first, so the lane is known to be one of short jobs (hands are only for those).
   await jobsFinished(t.engine, (await t.engine.request('addJobs', { jobs: payloads(0, 50) })).ids);
 }
@@ -64,7 +43,7 @@ async function slowJobWithOneInHand(): Promise<number[]> {
   const lane = () => t.engine.status().lanes.find((l) => l.name === 'quick')!;
   await until(t.engine, () => lane().waiting === 5 && lane().workers === 0, 30_000, 'the shared backlog seen');
   await t.engine.request('setCap', { lane: 'quick', cap: 1 });
-  await until(t.engine, () => startedWith(t.dir, '100'), 30_000, 'the waiting job started');
+  await until(t.engine, () => startedWith(t.dir, 100), 30_000, 'the waiting job started');
   // One worker, blocked on the slow job: the next is active in BullMQ only because it is in that worker's hand.
   const state = async (id: number) => (await t.engine.request('job', { id })).state;
   await expect.poll(() => state(ids[1]!), { timeout: 30_000 }).toBe('running');
@@ -109,29 +88,3 @@ describe('jobs in hand on a shared lane', () => {
     expect(ran(t.dir).filter((n) => n > 100).sort((a, b) => a - b)).toEqual([101, 102, 103, 104]);
   });
 });
-
-function startedWith(dir: string, n: string): boolean {
-  try {
-    return readFileSync(join(dir, 'started'), 'utf8') === n;
-  } catch {
-    return false;
-  }
-}
-
-/** The worker runtime process whose persistent command is this test's script: its parent. */
-function killWorkerOf(dir: string): void {
-  const script = join(dir, 'quick-worker.cjs');
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    let cmdline = '';
-    try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!cmdline.includes(script)) continue;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    process.kill(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), 'SIGKILL');
-    return;
-  }
-  throw new Error('no worker runs the quick lane');
-}
