@@ -95,7 +95,7 @@ test('a cancel the engine refuses goes back and says why in its words', async ({
   await expect(page.getByText('Cancelling…')).toHaveCount(0);
 });
 
-test('a failed job opens on stderr with its error on top; stdout is one click away', async ({ lanes: page, daemon }) => {
+test('a failed job opens on stderr with its error on top; stdout is one click away, and "all" is both streams with a line between attempts', async ({ lanes: page, daemon }) => {
   const id = (await daemon.cli('add', '--attempts', '2', '--', 'sh', '-c', 'echo "step 1 of 2"; echo "disk full: /var/out" >&2; exit 3')).stdout.trim();
   const row = page.locator(`[data-job-id="${id}"]`);
   await expect(row.locator('.badge')).toHaveText('Failed', { timeout: 20_000 });
@@ -113,6 +113,19 @@ test('a failed job opens on stderr with its error on top; stdout is one click aw
 
   await detail.getByRole('radio', { name: 'stdout' }).click();
   await expect(detail.getByTestId('log-text')).toContainText('step 1 of 2');
+  // "all" is both streams as they came, with a line between attempts.
+  await detail.getByRole('radio', { name: 'all' }).click();
+  const log = detail.getByTestId('log-text');
+  await expect(log.getByTestId('attempt-line')).toHaveText(/^── attempt 2 · \d\d:\d\d:\d\d ──/);
+  await expect(log).toContainText(/step 1 of 2\s+disk full: \/var\/out\s+── attempt 2 · [\d:]+ ──\s+step 1 of 2\s+disk full: \/var\/out/);
+  await page.keyboard.press('Escape');
+
+  // A job that succeeds opens on everything it said.
+  const ok = (await daemon.cli('add', '--', 'sh', '-c', 'echo out; echo note >&2')).stdout.trim();
+  await expect(page.locator(`[data-job-id="${ok}"] .badge`)).toHaveText('Succeeded', { timeout: 15_000 });
+  await page.locator(`[data-job-id="${ok}"]`).click();
+  await expect(detail.getByRole('radio', { name: 'all' })).toHaveAttribute('aria-checked', 'true');
+  await expect(detail.getByTestId('log-text')).toContainText(/out\s+note/);
 });
 
 test('a job that fails while open turns to its stderr, unless the person picked a stream', async ({ lanes: page, daemon }) => {

@@ -1,7 +1,7 @@
 // Numbers a person can trust and jobs they can find, against a real engine: each lane's outlook
 // (the oldest waiting job's wait, then "N left, about T" once there is a pace), why the built-in ml
 // lane is off, a persistent worker's load apart from its run; the list oldest first and searched
-// by text; one combined log with a line between attempts; the chart's cap line and a ledger that
+// by text; the chart's cap line and a ledger that
 // says a cap went up or down.
 import { test, expect, laneRow } from './fixtures.js';
 import { dismissHelp } from './scene.js';
@@ -80,28 +80,6 @@ test('the search box finds jobs by their command, as typed, and new ones that ma
   await page.getByTestId('jobs-empty').getByRole('button', { name: 'Show all jobs' }).click();
   await expect(search).toHaveValue('');
   await expect(page.locator('[data-job-id]')).toHaveCount(6);
-});
-
-test('a failed job opens on its error; "all" is both streams with a line between attempts', async ({ lanes: page, daemon }) => {
-  const id = (await daemon.cli('add', '--attempts', '2', '--', 'sh', '-c', 'echo "reading input"; echo "disk full" >&2; exit 3')).stdout.trim();
-  const row = page.locator(`[data-job-id="${id}"]`);
-  await expect(row.locator('.badge')).toHaveText('Failed', { timeout: 20_000 });
-  await row.click();
-  const detail = page.getByTestId('job-detail');
-  await expect(detail.getByRole('radio', { name: 'stderr' })).toHaveAttribute('aria-checked', 'true');
-  await expect(detail.getByTestId('log-text')).toContainText('disk full');
-  await detail.getByRole('radio', { name: 'all' }).click();
-  const log = detail.getByTestId('log-text');
-  await expect(log.getByTestId('attempt-line')).toHaveText(/^── attempt 2 · \d\d:\d\d:\d\d ──/);
-  await expect(log).toContainText(/reading input\s+disk full\s+── attempt 2 · [\d:]+ ──\s+reading input\s+disk full/);
-  await page.keyboard.press('Escape');
-
-  // A job that succeeds opens on everything it said.
-  const ok = (await daemon.cli('add', '--', 'sh', '-c', 'echo out; echo note >&2')).stdout.trim();
-  await expect(page.locator(`[data-job-id="${ok}"] .badge`)).toHaveText('Succeeded', { timeout: 15_000 });
-  await page.locator(`[data-job-id="${ok}"]`).click();
-  await expect(detail.getByRole('radio', { name: 'all' })).toHaveAttribute('aria-checked', 'true');
-  await expect(detail.getByTestId('log-text')).toContainText(/out\s+note/);
 });
 
 test('the chart draws the cap, and the ledger says the cap was raised, then lowered', async ({ lanes: page, daemon }) => {
