@@ -1,6 +1,5 @@
 // Numbers, times and states in words, one place, so every view says them the same way.
 import type { JobState, LaneMood, ScaleEvent, ScaleReason } from '../shared/model.js';
-import { aboutBytes } from '../shared/format.js';
 
 const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const rates = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -18,11 +17,6 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-/**
- * Memory as a person reads it, as the engine writes it in its limit words: "410 MB", "1.5 GB",
- * "12 GB" (binary units, as the OS shows memory).
- */
-export const formatBytes = aboutBytes;
 
 /** A span of time for a person: 850 ms, 4.2 s, 3 min 4 s, 2 h 5 min. */
 export function formatDuration(ms: number | null): string {

@@ -3,8 +3,8 @@
 // higher cap buys, and a one-line summary of all lanes for when the lanes section is folded; and
 // what the machine holds all lanes to, for the header. Pure.
 import type { LaneStatus, MachineStatus, Nudge, Paused } from '../shared/model.js';
-import { aboutDuration, plural as sharedPlural } from '../shared/format.js';
-import { formatBytes, formatClock, formatCount, formatDuration, plural } from './format.js';
+import { aboutBytes, aboutDuration, plural as sharedPlural } from '../shared/format.js';
+import { formatClock, formatCount, formatDuration, plural } from './format.js';
 
 /**
  * Why a lane does less than a person might expect, or null when the mood word says enough.
@@ -110,7 +110,7 @@ export function machineFacts(machine: MachineStatus): { term: string; value: str
   return [
     { term: 'Workers now', value: `at most ${machine.ceiling} — ${now}` },
     { term: 'Cores', value: `${formatCount(machine.cores)} — ${plural(machine.coreCeiling, 'worker')}, ${coreNote}` },
-    { term: 'Memory for workers', value: formatBytes(machine.memoryBytes) },
+    { term: 'Memory for workers', value: aboutBytes(machine.memoryBytes) },
     { term: 'Power', value: POWER_WORDS[machine.power] },
     { term: 'Someone at the computer', value: machine.personActive === null ? 'cannot tell here' : machine.personActive ? 'yes — Lanes leaves them room' : 'no, away' },
   ];
@@ -127,7 +127,7 @@ export function machineInUse(inUse: number, machine: MachineStatus | null, ceili
 
 /** "about 410 MB per worker", once the engine has measured one of the lane's workers. */
 export function workerMemory(lane: Pick<LaneStatus, 'workerMemoryBytes'>): string | null {
-  return lane.workerMemoryBytes === null ? null : `about ${formatBytes(lane.workerMemoryBytes)} per worker`;
+  return lane.workerMemoryBytes === null ? null : `about ${aboutBytes(lane.workerMemoryBytes)} per worker`;
 }
 
 /**

@@ -5,7 +5,7 @@ import { describe, expect, it as test } from 'vitest';
 import type { LaneStatus, MachineStatus, Status } from '../../shared/model.js';
 import type { LanesEvent } from '../../shared/events.js';
 import { holdingBack, laneLimit, machineFacts, machineInUse, nudgeParts, workerMemory } from '../../renderer/lane-words.js';
-import { formatBytes } from '../../renderer/format.js';
+import { aboutBytes } from '../../shared/format.js';
 import { foldEvents } from '../../renderer/events.js';
 import { applyLaneEvents, replaceLanes, useLanes } from '../../renderer/stores/lanes.js';
 import { nudgeFor, type NudgeFacts } from '../../electron/engine/sizer/nudge.js';
@@ -86,7 +86,7 @@ describe('a lane the machine holds back', () => {
   });
 
   test('memory in words: MB below a gigabyte, GB from there, as the engine writes it', () => {
-    expect([0.4 * MB, 285 * MB, 1023.6 * MB, 1024 * MB, 1536 * MB, 12 * 1024 * MB].map(formatBytes)).toEqual(['0 MB', '285 MB', '1.0 GB', '1.0 GB', '1.5 GB', '12 GB']);
+    expect([0.4 * MB, 285 * MB, 1023.6 * MB, 1024 * MB, 1536 * MB, 12 * 1024 * MB].map(aboutBytes)).toEqual(['0 MB', '285 MB', '1.0 GB', '1.0 GB', '1.5 GB', '12 GB']);
   });
 });
 

@@ -4,7 +4,8 @@
 // frees the most memory and loses the least work, and the engine queues its job again without
 // counting an attempt. One per fresh reading, since memory takes a moment to come back. Pure.
 import type { MachineFacts } from './facts.js';
-import { criticalFloor, mb } from './memory-budget.js';
+import { aboutBytes } from '../../../shared/format.js';
+import { criticalFloor } from './memory-budget.js';
 
 export interface BusyLane {
   name: string;
@@ -29,6 +30,6 @@ export function criticalStop(facts: MachineFacts, lanes: readonly BusyLane[], la
     .sort((a, b) => b.costBytes - a.costBytes || (a.name < b.name ? -1 : 1))[0];
   if (!lane) return { stop: null, lastAt };
   const newest = [...lane.busy].sort((a, b) => b.since - a.since || (a.id < b.id ? 1 : -1))[0]!;
-  const text = `memory critically low (${mb(facts.memory.available)} free): stopped a ${lane.name} worker, its job runs again`;
+  const text = `memory critically low (${aboutBytes(facts.memory.available)} free): stopped a ${lane.name} worker, its job runs again`;
   return { stop: { worker: newest.id, lane: lane.name, text }, lastAt: facts.at };
 }

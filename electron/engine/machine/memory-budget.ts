@@ -18,15 +18,12 @@ export interface MemoryBudget {
 }
 
 export function memoryBudget(memory: MachineFacts['memory'], presence: Presence): MemoryBudget {
-  if (memory.override !== null) return { bytes: memory.override, from: 'override', text: `LANES_MEMORY: ${mb(memory.override)} for workers` };
+  if (memory.override !== null) return { bytes: memory.override, from: 'override', text: `LANES_MEMORY: ${aboutBytes(memory.override)} for workers` };
   // Nobody known to be there (a headless daemon) counts as away: a server has no person to leave room for.
   const active = presence === 'active';
   const share = MEMORY_SHARE[active ? 'active' : 'away'];
   // What the workers hold is free for them too: counting only `available` would shrink the budget as they grow, and they would chase it down.
   const free = memory.available + memory.heldByLanes;
   const bytes = Math.max(0, Math.min(free * share, free - 2 * criticalFloor(memory.total)));
-  return { bytes, from: active ? 'in-use' : 'away', text: `${mb(bytes)} for workers, ${share * 100} % of free memory${active ? ' while you are at the computer' : ''}` };
+  return { bytes, from: active ? 'in-use' : 'away', text: `${aboutBytes(bytes)} for workers, ${share * 100} % of free memory${active ? ' while you are at the computer' : ''}` };
 }
-
-/** Bytes as a person reads them (one wording for engine, CLI and window). */
-export const mb = aboutBytes;

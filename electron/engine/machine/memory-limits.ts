@@ -3,7 +3,7 @@
 // divide the budget. Pure.
 import type { LaneClass } from '../../../shared/model.js';
 import { SETTLED_ROUNDS, type LaneCost } from './lane-cost.js';
-import { mb } from './memory-budget.js';
+import { aboutBytes } from '../../../shared/format.js';
 
 /** Assumed per worker until it is measured: enough that an unmeasured lane never looks cheap. */
 export const PRESUMED_BYTES: Record<LaneClass, number> = { cpu: 256 * 2 ** 20, ml: 2 ** 30 };
@@ -111,11 +111,11 @@ function describe(e: Entry, spare: number, growTo: number, most: number): LaneMe
   const oneAtATime = workers < roomy;
   const text =
     e.cost > most
-      ? `memory: one of these needs about ${mb(e.cost)}, ${mb(Math.max(0, most))} is free for workers`
+      ? `memory: one of these needs about ${aboutBytes(e.cost)}, ${aboutBytes(Math.max(0, most))} is free for workers`
       : oneAtATime
         ? e.l.cost === null
           ? 'memory: measuring one worker before starting more'
           : 'memory: adding one worker at a time while measuring'
-        : `memory for ${workers} of these, ${e.settled ? `about ${mb(e.cost)} each` : 'not measured yet'}`;
+        : `memory for ${workers} of these, ${e.settled ? `about ${aboutBytes(e.cost)} each` : 'not measured yet'}`;
   return { workers, costBytes: e.cost, settled: e.settled, oneAtATime, text };
 }
