@@ -38,15 +38,29 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
   const unstarted = w.held.filter((h) => !running.some((r) => r.id === h.id)).map((h) => h.id);
   if (unstarted.length > 0) handBack(hooks, q, w, unstarted);
   for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
-  for (const job of running) void endProcesses(options, { id: job.id, attempt: job.attempts });
   for (const job of running) {
+    const ended = endProcesses(options, { id: job.id, attempt: job.attempts });
     // Its outcome is waiting for room on the disk: the job did finish, it is not given back.
     if (deferred.holds(job.id)) continue;
     // Whoever killed it said whether its job was at fault; one that was not runs again at once, its attempt given back.
     const refund = w.killed?.refund === true;
     const why = refund ? `stopped during attempt ${job.attempts}: ${w.killed!.detail}` : `worker ${how} during attempt ${job.attempts}`;
     const giveBack = () => requeue(hooks, q, job, { why, retryAt: refund ? now : now + backoffMs(job.attempts), refund });
-    deferred.attempt(job.id, giveBack);
+    if (!refund) {
+      deferred.attempt(job.id, giveBack);
+      continue;
+    }
+    // A refunded run comes back under the same attempt number, which is how its processes are
+    // found and ended: it is queued again only once this run's are gone, or their ending would
+    // reach the next run.
+    void ended.then(() => {
+      try {
+        deferred.attempt(job.id, giveBack);
+      } catch (error) {
+        // The engine closed meanwhile: the job is still recorded as running, and the next start gives it back.
+        hooks.log(`could not give back job ${job.id}: ${(error as Error).message}`);
+      }
+    });
   }
 }
 
