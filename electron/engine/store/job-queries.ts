@@ -84,7 +84,7 @@ export class JobQueries {
   private select(from: string, where: string[], args: Args, limit: number, newest: boolean): SummaryRow[] {
     const sql = `SELECT ${SUMMARY_COLUMNS} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY id ${newest ? 'DESC' : 'ASC'} LIMIT ?`;
     let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare<Args, SummaryRow>(sql)));
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare<Args, SummaryRow>(sql).raw()));
     return statement.all(...args, limit + 1);
   }
 }

@@ -6,30 +6,32 @@ import { describeSpec, oneLine } from '../../../shared/format.js';
 import { COMMAND_SUMMARY_CHARS } from '../../../shared/limits.js';
 
 export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts, created_at, started_at, finished_at, exit_code, error, run_after';
+/** A summary's columns, then what a worker needs to run the job. */
+export const CLAIMED_COLUMNS = `${SUMMARY_COLUMNS}, spec, timeout_ms`;
+/** Everything the detail shows. */
+export const FULL_COLUMNS = `${CLAIMED_COLUMNS}, result, load_ms`;
 
-export interface SummaryRow {
-  id: number;
-  lane: string;
-  command: string | null;
-  state: JobState;
-  attempts: number;
-  max_attempts: number;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  exit_code: number | null;
-  error: string | null;
-  run_after: number | null;
-}
-
-export interface FullRow extends SummaryRow {
-  spec: string;
-  result: string | null;
-  timeout_ms: number | null;
-  worker: string | null;
-  interrupted: number;
-  load_ms: number | null;
-}
+/**
+ * Rows are read raw, as arrays in the order of the column lists above: on the busiest path a row
+ * read as an object costs more than the SQL that found it (SQLite's binding builds it property
+ * by property), and the summary made from it is a second object anyway.
+ */
+export type SummaryRow = [
+  id: number,
+  lane: string,
+  command: string | null,
+  state: JobState,
+  attempts: number,
+  maxAttempts: number,
+  createdAt: number,
+  startedAt: number | null,
+  finishedAt: number | null,
+  exitCode: number | null,
+  error: string | null,
+  runAfter: number | null,
+];
+export type ClaimedRow = [...SummaryRow, spec: string, timeoutMs: number | null];
+export type FullRow = [...ClaimedRow, result: string | null, loadMs: number | null];
 
 export interface AttemptRow {
   attempt: number;
@@ -43,33 +45,34 @@ export interface AttemptRow {
 /** The line lists show for a spec. */
 export const commandLine = (spec: JobSpec): string => oneLine(describeSpec(spec), COMMAND_SUMMARY_CHARS);
 
-export function toSummary(r: SummaryRow): JobSummary {
+export function toSummary(r: readonly [...SummaryRow, ...unknown[]]): JobSummary {
+  const state = r[3];
   return {
-    id: r.id,
-    lane: r.lane,
+    id: r[0],
+    lane: r[1],
     // Rows from before summaries were stored are described from their spec when read in full.
-    command: r.command ?? '',
-    state: r.state,
-    attempts: r.attempts,
-    maxAttempts: r.max_attempts,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    exitCode: r.exit_code,
-    error: r.error,
-    runAfter: r.state === 'queued' ? r.run_after : null,
+    command: r[2] ?? '',
+    state,
+    attempts: r[4],
+    maxAttempts: r[5],
+    createdAt: r[6],
+    startedAt: r[7],
+    finishedAt: r[8],
+    exitCode: r[9],
+    error: r[10],
+    runAfter: state === 'queued' ? r[11] : null,
   };
 }
 
 export function toJob(r: FullRow, history: AttemptRow[]): Job {
-  const spec = JSON.parse(r.spec) as JobSpec;
+  const spec = JSON.parse(r[12]) as JobSpec;
   return {
     ...toSummary(r),
-    command: r.command ?? commandLine(spec),
+    command: r[2] ?? commandLine(spec),
     spec,
-    result: r.result === null ? null : (JSON.parse(r.result) as unknown),
-    timeoutMs: r.timeout_ms,
-    loadMs: r.load_ms,
+    result: r[14] === null ? null : (JSON.parse(r[14]) as unknown),
+    timeoutMs: r[13],
+    loadMs: r[15],
     history: history.map((h) => ({ attempt: h.attempt, startedAt: h.started_at, finishedAt: h.finished_at, outcome: h.outcome, exitCode: h.exit_code, error: h.error })),
   };
 }

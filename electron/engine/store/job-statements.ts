@@ -2,8 +2,9 @@
 // late answer from a worker that has already been given up on can never record a job twice. The
 // queue's own index (jobs_active, migration 0007) is named where a query must use it: a claim
 // seeks the head of its lane's queue, whatever the rest of the table holds.
+import type { JobState } from '../../../shared/model.js';
 import type { Db } from './db.js';
-import { SUMMARY_COLUMNS, type AttemptRow, type FullRow, type SummaryRow } from './job-rows.js';
+import { CLAIMED_COLUMNS, FULL_COLUMNS, SUMMARY_COLUMNS, type AttemptRow, type ClaimedRow, type FullRow, type SummaryRow } from './job-rows.js';
 
 /** A job found running: enough to end its processes and give it back. */
 export interface RunningRow {
@@ -38,28 +39,28 @@ interface ClaimArgs {
   skip: string;
 }
 
-export type ClaimedRow = SummaryRow & { spec: string; timeout_ms: number | null };
-
 export function prepareJobStatements(db: Db) {
+  /** A statement whose rows are read as arrays (job-rows.ts says why). */
+  const raw = <P extends unknown[], R extends unknown[]>(sql: string) => db.prepare<P, R>(sql).raw();
   return {
-    insert: db.prepare<[string, string, string, number, number | null, number], SummaryRow>(`INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?) ${RETURNING}`),
-    claim: db.prepare<[ClaimArgs], ClaimedRow>(
+    insert: raw<[string, string, string, number, number | null, number], SummaryRow>(`INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?) ${RETURNING}`),
+    claim: raw<[ClaimArgs], ClaimedRow>(
       `UPDATE jobs SET ${STARTED}
        WHERE id = (SELECT id FROM ${ACTIVE} AND lane = @lane AND ${READY} ORDER BY id LIMIT 1)
-       ${RETURNING}, spec, timeout_ms`,
+       RETURNING ${CLAIMED_COLUMNS}`,
     ),
     // A job in a worker's hand that it has gone on to; it is still queued until now.
-    startHeld: db.prepare<[{ now: number; worker: string; id: number }], ClaimedRow>(`UPDATE jobs SET ${STARTED} WHERE id = @id AND state = 'queued' ${RETURNING}, spec, timeout_ms`),
+    startHeld: raw<[{ now: number; worker: string; id: number }], ClaimedRow>(`UPDATE jobs SET ${STARTED} WHERE id = @id AND state = 'queued' RETURNING ${CLAIMED_COLUMNS}`),
     // The next jobs of a lane for a worker's hand: read, not marked; the engine remembers them.
     // A fixed LIMIT: one bound to a parameter makes SQLite prepare the statement again each time.
-    hand: db.prepare<[Omit<ClaimArgs, 'worker'>], ClaimedRow>(
-      `SELECT ${SUMMARY_COLUMNS}, spec, timeout_ms FROM jobs
+    hand: raw<[Omit<ClaimArgs, 'worker'>], ClaimedRow>(
+      `SELECT ${CLAIMED_COLUMNS} FROM jobs
        WHERE id IN (SELECT id FROM ${ACTIVE} AND lane = @lane AND ${READY} ORDER BY id LIMIT ${HAND_MAX}) ORDER BY id`,
     ),
     // A failed run goes back in the queue while it has attempts left, to wait for its retry. A
     // persistent worker's command loading for this job is the worker's time, not the job's: the
     // job counts as started once it was loaded (load_ms keeps how long that took).
-    finish: db.prepare<[Record<string, unknown>], SummaryRow>(
+    finish: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET
          started_at = CASE WHEN @loadMs IS NULL THEN started_at ELSE min(started_at + @loadMs, @now) END,
          state = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN 'queued' ELSE @state END,
@@ -70,7 +71,7 @@ export function prepareJobStatements(db: Db) {
        ${RETURNING}`,
     ),
     // A job whose worker died, was given up on, or was stopped with the engine.
-    requeue: db.prepare<[Record<string, unknown>], SummaryRow>(
+    requeue: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET
          attempts = CASE WHEN @refund THEN max(0, attempts - 1) ELSE attempts END,
          state = CASE WHEN @refund OR attempts < max_attempts THEN 'queued' ELSE 'failed' END,
@@ -80,7 +81,7 @@ export function prepareJobStatements(db: Db) {
        WHERE id = @id AND state = 'running' AND worker IS @worker
        ${RETURNING}`,
     ),
-    holdBack: db.prepare<[number, string, number, number], SummaryRow>(
+    holdBack: raw<[number, string, number, number], SummaryRow>(
       `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, worker = NULL, interrupted = ?, run_after = NULL
        WHERE id = ? AND state = 'running' ${RETURNING}`,
     ),
@@ -92,15 +93,15 @@ export function prepareJobStatements(db: Db) {
     // Covering: the index holds lane, id and state, so finding the running few reads no rows.
     allRunning: db.prepare<[], { id: number }>(`SELECT id FROM ${ACTIVE} AND state = 'running'`),
     runningRow: db.prepare<[number], RunningRow>(`SELECT ${RUNNING_COLUMNS} FROM jobs WHERE id = ?`),
-    one: db.prepare<[number], FullRow>('SELECT * FROM jobs WHERE id = ?'),
-    summary: db.prepare<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE id = ?`),
-    state: db.prepare<[number], { state: SummaryRow['state'] }>('SELECT state FROM jobs WHERE id = ?'),
+    one: raw<[number], FullRow>(`SELECT ${FULL_COLUMNS} FROM jobs WHERE id = ?`),
+    summary: raw<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE id = ?`),
+    state: db.prepare<[number], { state: JobState }>('SELECT state FROM jobs WHERE id = ?'),
     history: db.prepare<[number], AttemptRow>('SELECT attempt, started_at, finished_at, outcome, exit_code, error FROM job_attempts WHERE job_id = ? ORDER BY id'),
-    cancelQueued: db.prepare<[number, number], SummaryRow>(
+    cancelQueued: raw<[number, number], SummaryRow>(
       `UPDATE jobs SET state = 'cancelled', finished_at = ?, error = 'cancelled before it ran', run_after = NULL
        WHERE id = ? AND state = 'queued' ${RETURNING}`,
     ),
-    retry: db.prepare<[number], SummaryRow>(
+    retry: raw<[number], SummaryRow>(
       `UPDATE jobs SET state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
               exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0
        WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`,
@@ -113,16 +114,16 @@ export function prepareJobStatements(db: Db) {
     // Many at once, a chunk at a time (a request never holds the engine for long), by a JSON array
     // of ids (a primary-key lookup) or by lane (the lane's part of an index); `@skip`: ids in
     // workers' hands, which are theirs to drop.
-    cancelQueuedIds: db.prepare<[{ now: number; ids: string; skip: string }], SummaryRow>(
+    cancelQueuedIds: raw<[{ now: number; ids: string; skip: string }], SummaryRow>(
       `UPDATE jobs SET ${CANCELLED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state = 'queued' AND id NOT IN (SELECT value FROM json_each(@skip)) ${RETURNING}`,
     ),
-    cancelQueuedLane: db.prepare<[{ now: number; lane: string; skip: string }], SummaryRow>(
+    cancelQueuedLane: raw<[{ now: number; lane: string; skip: string }], SummaryRow>(
       `UPDATE jobs SET ${CANCELLED}
        WHERE id IN (SELECT id FROM ${ACTIVE} AND lane = @lane AND state = 'queued' AND id NOT IN (SELECT value FROM json_each(@skip)) ORDER BY id LIMIT ${BULK_CHUNK})
        ${RETURNING}`,
     ),
-    retryIds: db.prepare<[{ ids: string; state: string }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @state ${RETURNING}`),
-    retryLane: db.prepare<[{ lane: string; state: string }], SummaryRow>(
+    retryIds: raw<[{ ids: string; state: string }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @state ${RETURNING}`),
+    retryLane: raw<[{ lane: string; state: string }], SummaryRow>(
       `UPDATE jobs SET ${REQUEUED}
        WHERE id IN (SELECT id FROM jobs INDEXED BY jobs_unhappy WHERE lane = @lane AND state IN ('failed', 'cancelled') AND state = @state ORDER BY id LIMIT ${BULK_CHUNK})
        ${RETURNING}`,

@@ -6,8 +6,8 @@ import { ERROR_MAX_CHARS } from '../../../shared/limits.js';
 import { durably, type Db } from './db.js';
 import type { JobCounts, Move } from './counts.js';
 import { GroupSync } from './group-sync.js';
-import { commandLine, toJob, toSummary } from './job-rows.js';
-import { prepareJobStatements, type ClaimedRow, type JobStatements, type RunningRow } from './job-statements.js';
+import { commandLine, toJob, toSummary, type ClaimedRow } from './job-rows.js';
+import { prepareJobStatements, type JobStatements, type RunningRow } from './job-statements.js';
 
 export type { RunningRow } from './job-statements.js';
 
@@ -69,7 +69,12 @@ export interface TurnResult {
 /** A claimed job as lists and events carry it. */
 export const summaryOf = ({ specJson: _spec, timeoutMs: _timeout, ...summary }: ClaimedJob): JobSummary => summary;
 
-const claimed = (row: ClaimedRow): ClaimedJob => ({ ...toSummary(row), specJson: row.spec, timeoutMs: row.timeout_ms });
+function claimed(row: ClaimedRow): ClaimedJob {
+  const job = toSummary(row) as ClaimedJob;
+  job.specJson = row[12];
+  job.timeoutMs = row[13];
+  return job;
+}
 
 /** Why a run did not finish, and whether it costs the job an attempt and a wait. */
 export interface Interruption {
@@ -148,13 +153,13 @@ export class JobStore {
     if (t.done) result.finished = this.finish(t.done, now, moves);
     if (t.started) {
       const row = this.s.startHeld.get({ now, worker: t.started.worker, id: t.started.id });
-      if (row) moves.push({ lane: row.lane, from: 'queued', to: 'running' });
       result.started = row ? claimed(row) : null;
+      if (result.started) moves.push({ lane: result.started.lane, from: 'queued', to: 'running' });
     }
     if (t.dropped !== null) {
       const row = this.s.cancelQueued.get(now, t.dropped);
-      if (row) moves.push({ lane: row.lane, from: 'queued', to: 'cancelled' });
       result.dropped = row ? toSummary(row) : null;
+      if (result.dropped) moves.push({ lane: result.dropped.lane, from: 'queued', to: 'cancelled' });
     }
     if (t.pull) {
       const { lane, worker } = t.pull;
@@ -168,8 +173,11 @@ export class JobStore {
       }
       if (t.pull.hand > 0 && (result.claimed || !t.pull.claimFirst)) {
         // Read, not marked: still queued until the worker says it went on to one.
-        result.handed = this.s.hand.all({ now, lane, skip: skip() }).slice(0, t.pull.hand).map((row) => ({ ...claimed(row), attempts: row.attempts + 1 }));
-        for (const j of result.handed) mine.add(j.id);
+        result.handed = this.s.hand.all({ now, lane, skip: skip() }).slice(0, t.pull.hand).map(claimed);
+        for (const j of result.handed) {
+          j.attempts += 1; // the attempt it will be
+          mine.add(j.id);
+        }
       }
     }
     return result;
@@ -191,9 +199,10 @@ export class JobStore {
       attempt: d.attempt,
     });
     if (!row) return null;
-    moves.push({ lane: row.lane, from: 'running', to: row.state });
+    const job = toSummary(row);
+    moves.push({ lane: job.lane, from: 'running', to: job.state });
     if (o.state !== 'succeeded') this.s.attempt.run(now, o.state, o.exitCode, error, d.jobId);
-    return toSummary(row);
+    return job;
   }
 
   /** The job a worker holds (the pool knows which), if the store agrees it is running there. */
@@ -208,24 +217,24 @@ export class JobStore {
 
   /** Gives a running job back to the queue (or fails it when out of attempts), keeping why. */
   requeue(job: RunningRow, how: Interruption, now: number, interrupted = 0): JobSummary | null {
-    const row = this.write(true, (moves) => {
+    return this.write(true, (moves) => {
       this.s.attempt.run(now, 'interrupted', null, how.why, job.id);
       const r = this.s.requeue.get({ refund: how.refund ? 1 : 0, now, retryAt: how.retryAt, error: clipError(how.why), interrupted, id: job.id, worker: job.worker });
-      if (r) moves.push({ lane: r.lane, from: 'running', to: r.state });
-      return r;
+      const summary = r ? toSummary(r) : null;
+      if (summary) moves.push({ lane: summary.lane, from: 'running', to: summary.state });
+      return summary;
     });
-    return row ? toSummary(row) : null;
   }
 
   /** A job the engine died under too often: failed, with why, until a person retries it. */
   holdBack(job: RunningRow, why: string, now: number): JobSummary | null {
-    const row = this.write(true, (moves) => {
+    return this.write(true, (moves) => {
       this.s.attempt.run(now, 'interrupted', null, why, job.id);
       const r = this.s.holdBack.get(now, why, job.interrupted + 1, job.id);
-      if (r) moves.push({ lane: r.lane, from: 'running', to: 'failed' });
-      return r;
+      const summary = r ? toSummary(r) : null;
+      if (summary) moves.push({ lane: summary.lane, from: 'running', to: 'failed' });
+      return summary;
     });
-    return row ? toSummary(row) : null;
   }
 
   get(id: number): Job | undefined {
@@ -239,22 +248,22 @@ export class JobStore {
   }
 
   cancelQueued(id: number, now: number): JobSummary | null {
-    const row = this.write(true, (moves) => {
+    return this.write(true, (moves) => {
       const r = this.s.cancelQueued.get(now, id);
-      if (r) moves.push({ lane: r.lane, from: 'queued', to: 'cancelled' });
-      return r;
+      const summary = r ? toSummary(r) : null;
+      if (summary) moves.push({ lane: summary.lane, from: 'queued', to: 'cancelled' });
+      return summary;
     });
-    return row ? toSummary(row) : null;
   }
 
   retry(id: number): JobSummary | null {
-    const row = this.write(true, (moves) => {
+    return this.write(true, (moves) => {
       const from = this.s.state.get(id)?.state;
       const r = this.s.retry.get(id);
-      if (r && from) moves.push({ lane: r.lane, from, to: 'queued' });
-      return r;
+      const summary = r ? toSummary(r) : null;
+      if (summary && from) moves.push({ lane: summary.lane, from, to: 'queued' });
+      return summary;
     });
-    return row ? toSummary(row) : null;
   }
 
   /**
@@ -265,8 +274,9 @@ export class JobStore {
   cancelQueuedChunk(select: { ids: number[] } | { lane: string }, skip: readonly number[], now: number): Promise<JobSummary[]> {
     return this.group.commit((moves) => {
       const rows = 'ids' in select ? this.s.cancelQueuedIds.all({ now, ids: JSON.stringify(select.ids), skip: JSON.stringify(skip) }) : this.s.cancelQueuedLane.all({ now, lane: select.lane, skip: JSON.stringify(skip) });
-      for (const r of rows) moves.push({ lane: r.lane, from: 'queued', to: 'cancelled' });
-      return rows.map(toSummary);
+      const jobs = rows.map(toSummary);
+      for (const j of jobs) moves.push({ lane: j.lane, from: 'queued', to: 'cancelled' });
+      return jobs;
     });
   }
 
@@ -274,8 +284,9 @@ export class JobStore {
   retryChunk(select: { ids: number[] } | { lane: string }, state: 'failed' | 'cancelled'): Promise<JobSummary[]> {
     return this.group.commit((moves) => {
       const rows = 'ids' in select ? this.s.retryIds.all({ ids: JSON.stringify(select.ids), state }) : this.s.retryLane.all({ lane: select.lane, state });
-      for (const r of rows) moves.push({ lane: r.lane, from: state, to: 'queued' });
-      return rows.map(toSummary);
+      const jobs = rows.map(toSummary);
+      for (const j of jobs) moves.push({ lane: j.lane, from: state, to: 'queued' });
+      return jobs;
     });
   }
 
