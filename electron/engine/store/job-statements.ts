@@ -27,8 +27,11 @@ const REQUEUED = `state = 'queued', attempts = 0, started_at = NULL, finished_at
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL`;
 
-/** Jobs a worker may hold in hand beyond the one it runs, when its lane's backlog is deep. */
-export const HAND_MAX = 4;
+/**
+ * Jobs a worker may hold in hand beyond the one it runs, when its lane's backlog is deep and its
+ * jobs take a few milliseconds (hands.ts): each refill is a query and a message, paid for 16 jobs here.
+ */
+export const HAND_MAX = 16;
 /** Jobs one step of a bulk cancel or retry changes: a few milliseconds of the engine's time. */
 export const BULK_CHUNK = 2_000;
 

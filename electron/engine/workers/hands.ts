@@ -15,6 +15,12 @@ export const HAND_BELOW_MS = 25;
  * idle worker elsewhere could run, each taken with a call of its own.
  */
 export const SHARED_HAND_MAX = 1;
+/**
+ * A hand holds about as much work as this many jobs at the edge of short take (100 ms at the
+ * default): four of those, and more of shorter ones up to HAND_MAX, so the engine is asked once
+ * per that much work, and what a hand keeps from another worker stays small.
+ */
+export const HAND_SPAN = 4;
 
 /** The job in hand a message says the worker goes on to, if it says so. */
 export const goesOnTo = (m: TurnMessage): { jobId: number; attempt: number } | undefined => (m.t === 'done' ? m.next : m.t === 'started' ? m : undefined);
@@ -36,12 +42,14 @@ export class Hands {
   /**
    * How many jobs to hand a worker beyond the one it runs: none unless the lane's jobs are short
    * (then waiting on the engine between them is what costs), none while its backlog is shallow
-   * (another worker may want them), up to HAND_MAX when it is deep (SHARED_HAND_MAX for a shared lane).
+   * (another worker may want them), and when it is deep as many as HAND_SPAN allows for the lane's
+   * pace, up to HAND_MAX (SHARED_HAND_MAX for a shared lane).
    */
   size(w: WorkerRecord): number {
     // Jobs held behind a long one would wait while another worker sits idle; a worker about to
     // change lanes holds none of the old one's.
-    if (w.moveTo !== undefined || !((this.pace.get(w.lane) ?? Infinity) < this.below)) return 0;
+    const pace = this.pace.get(w.lane) ?? Infinity;
+    if (w.moveTo !== undefined || !(pace < this.below)) return 0;
     let workers = 0;
     let held = 0;
     for (const x of this.workers.values()) {
@@ -50,7 +58,8 @@ export class Hands {
       held += x.held.length;
     }
     const free = this.queued(w.lane) - held;
-    return Math.max(0, Math.min(this.shared(w.lane) ? SHARED_HAND_MAX : HAND_MAX, Math.floor(free / Math.max(1, workers)) - 1));
+    const most = this.shared(w.lane) ? SHARED_HAND_MAX : Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace, 0.001)));
+    return Math.max(0, Math.min(most, Math.floor(free / Math.max(1, workers)) - 1));
   }
 
   /**
