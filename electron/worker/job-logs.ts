@@ -9,10 +9,19 @@ export interface LogWriter {
   close(): void;
 }
 
-const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Local time as 14:03:09. Not through Intl: a DateTimeFormat costs a worker about 20 ms to build,
+ * and every worker that starts is part of a cold start a person waits on.
+ */
+const clock = (at: number) => {
+  const d = new Date(at);
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+};
 
 /** The line between attempts. */
-export const attemptLine = (attempt: number, at: number) => `── attempt ${attempt} · ${clock.format(at)} ──\n`;
+export const attemptLine = (attempt: number, at: number) => `── attempt ${attempt} · ${clock(at)} ──\n`;
 
 export class JobLogs {
   readonly stdout: LogWriter;
