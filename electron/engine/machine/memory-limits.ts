@@ -83,23 +83,33 @@ export function laneMemoryLimits(lanes: readonly LaneMemoryInput[], budget: numb
 
   shed(() => free >= 0, [beyondWork, beyondFirst, () => 0]);
 
-  for (const e of entries.filter((x) => x.want > 0 && x.fit === 0).sort((a, b) => b.l.demand - a.l.demand || (a.l.name < b.l.name ? -1 : 1))) {
-    const spare = entries.reduce((n, d) => n + (d.fit - beyondFirst(d)) * d.cost, 0);
-    if (free - margin + spare < e.cost) continue;
-    shed(() => free - margin >= e.cost, [beyondWork, beyondFirst]);
+  const byDemand = (a: Entry, b: Entry) => b.l.demand - a.l.demand || (a.l.name < b.l.name ? -1 : 1);
+  for (const e of entries.filter((x) => x.want > 0 && x.fit === 0).sort(byDemand)) {
+    // Where there is room already (the usual case), nothing is counted or shed: with hundreds of
+    // lanes, counting the spare for each would make every pass quadratic.
+    if (free - margin < e.cost) {
+      const spare = entries.reduce((n, d) => n + (d.fit - beyondFirst(d)) * d.cost, 0);
+      if (free - margin + spare < e.cost) continue;
+      shed(() => free - margin >= e.cost, [beyondWork, beyondFirst]);
+    }
     e.fit = 1;
     free -= e.cost;
   }
 
   const tight = new Set(entries.filter((e) => e.want * e.cost * 2 > free - margin + (e.fit + e.l.leaving) * e.cost));
   const growTo = (e: Entry) => (tight.has(e) ? Math.max(e.l.workers, e.l.measured + 1, e.fit) : Infinity);
-  for (;;) {
-    const next = entries
-      .filter((e) => e.fit < Math.min(e.want, growTo(e)) && e.cost <= free - margin)
-      .sort((a, b) => a.fit - b.fit || b.l.demand - a.l.demand || (a.l.name < b.l.name ? -1 : 1))[0];
-    if (!next) break;
-    next.fit++;
-    free -= next.cost;
+  // One worker at a time, fewest first, then most demand: level by level in one fixed order,
+  // rather than choosing again among all lanes for each worker. (Free room only shrinks, so a lane
+  // that does not fit at one level fits at no later one.)
+  const target = (e: Entry) => Math.min(e.want, growTo(e));
+  const growing = entries.filter((e) => e.fit < target(e)).sort(byDemand);
+  const top = Math.max(...growing.map(target));
+  for (let level = Math.min(...growing.map((e) => e.fit)); level < top; level++) {
+    for (const e of growing) {
+      if (e.fit !== level || e.fit >= target(e) || e.cost > free - margin) continue;
+      e.fit++;
+      free -= e.cost;
+    }
   }
 
   return new Map(entries.map((e) => [e.l.name, describe(e, Math.max(0, free - margin), growTo(e), budget - margin)]));

@@ -43,8 +43,26 @@ describe('dividing the budget', () => {
     ['tight, both measured: one more', [lane('ml', { demand: 40, workers: 2, measured: 2, cost: settled(300 * MiB) })], 1500 * MiB, { ml: 3 }],
     ['a provisional cost counts at least the presumed', [lane('ml', { class: 'ml', demand: 40, workers: 1, measured: 1, cost: { bytes: 40 * MiB, rounds: 1 } })], 3 * GiB, { ml: 2 }],
     ['a budget of nothing: nothing', [lane('worker', { demand: 3 })], 0, { worker: 0 }],
+    [
+      'a lane too costly to grow does not stop a cheaper one with more workers from growing',
+      [lane('costly', { demand: 9, workers: 1, measured: 1, cost: settled(600 * MiB) }), lane('cheap', { demand: 9, workers: 2, measured: 2, cost: settled(100 * MiB) })],
+      1100 * MiB,
+      { costly: 1, cheap: 3 },
+    ],
+    [
+      'tight, several lanes: each grows only to one beyond what it has measured',
+      [lane('a', { demand: 3, workers: 2, measured: 2, cost: settled(100 * MiB) }), lane('b', { demand: 9, workers: 1, measured: 1, cost: settled(100 * MiB) }), lane('c', { demand: 5, workers: 1, measured: 1, cost: settled(100 * MiB) })],
+      740 * MiB,
+      { a: 3, b: 2, c: 2 },
+    ],
   ])('%s', (_what, lanes, budget, expected) => {
     expect(limitsOf(lanes, budget)).toEqual(expected);
+  });
+
+  it('three hundred lanes with work and room for all: one each, whatever their order', () => {
+    const lanes = Array.from({ length: 300 }, (_, i) => lane(`l-${i}`, { cap: 1, demand: 1 + (i % 7), cost: settled(10 * MiB) }));
+    const l = limitsOf(lanes, 64 * GiB, 2);
+    expect(Object.values(l).every((n) => n >= 1)).toBe(true);
   });
 
   it('two lanes wanting to grow never plan on the same memory', () => {
