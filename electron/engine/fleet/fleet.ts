@@ -240,11 +240,12 @@ export class Fleet implements FleetPort {
       seen.lanes.map((l) => ({ name: l.name, class: l.class, cap: l.cap, demand: Math.max(0, l.waiting) + l.busy.length, workers: [...l.idle, ...l.busy], leaving: l.leaving })),
     );
     this.lastLimits = limits;
-    const lanes = seen.lanes.map((l) => {
+    for (const l of seen.lanes) {
       const m = limits.lanes.get(l.name);
-      return { ...l, limit: m?.limit ?? Infinity, limitText: m && m.limitedBy === 'memory' ? m.text : null };
-    });
-    this.observed = { ...seen, lanes, ceiling: limits.ceiling, ceilingText: limits.limits[0]!.text, paused: this.d.paused() };
+      l.limit = m?.limit ?? Infinity;
+      l.limitText = m && m.limitedBy === 'memory' ? m.text : null;
+    }
+    this.observed = { ...seen, ceiling: limits.ceiling, ceilingText: limits.limits[0]!.text, paused: this.d.paused() };
     return this.observed;
   }
 

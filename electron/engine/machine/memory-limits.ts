@@ -119,13 +119,24 @@ function describe(e: Entry, spare: number, growTo: number, most: number): LaneMe
   const roomy = e.fit + Math.floor(spare / e.cost);
   const workers = Math.min(roomy, growTo);
   const oneAtATime = workers < roomy;
-  const text =
-    e.cost > most
+  // Worded only when read: a pass over hundreds of lanes needs the words of the few held back.
+  return {
+    workers,
+    costBytes: e.cost,
+    settled: e.settled,
+    oneAtATime,
+    get text() {
+      return wording(e, workers, oneAtATime, most);
+    },
+  };
+}
+
+function wording(e: Entry, workers: number, oneAtATime: boolean, most: number): string {
+  return e.cost > most
       ? `memory: one of these needs about ${aboutBytes(e.cost)}, ${aboutBytes(Math.max(0, most))} is free for workers`
       : oneAtATime
         ? e.l.cost === null
           ? 'memory: measuring one worker before starting more'
           : 'memory: adding one worker at a time while measuring'
         : `memory for ${workers} of these, ${e.settled ? `about ${aboutBytes(e.cost)} each` : 'not measured yet'}`;
-  return { workers, costBytes: e.cost, settled: e.settled, oneAtATime, text };
 }
