@@ -17,6 +17,24 @@ describe('fairShares', () => {
     expect(asObject(fairShares(claims, ceiling))).toEqual(want);
   });
 
+  describe('in turns, when more lanes want a worker than there are', () => {
+    const now = 10_000;
+    const held = (name: string, waiting: number, since = now - 100): Claim => ({ name, want: 1, backlog: waiting + 1, waiting, running: 1, heldSince: since, turnMs: 2_000 });
+    const waits = (name: string, since: number): Claim => ({ name, want: 1, backlog: 5, waiting: 5, running: 0, waitingSince: since });
+
+    it('a lane within its turn keeps its worker while it has work waiting', () => {
+      expect(asObject(fairShares([held('a', 3), held('b', 3), waits('c', now - 5_000)], 2, now))).toEqual({ a: 1, b: 1, c: 0 });
+    });
+
+    it('a lane on its last job promises its worker to the lane that waited longest, within its turn or not', () => {
+      expect(asObject(fairShares([held('a', 0), held('b', 3), waits('c', now - 5_000), waits('d', now - 9_000)], 2, now))).toEqual({ a: 0, b: 1, c: 0, d: 1 });
+    });
+
+    it('with nobody waiting, a lane on its last job keeps its worker', () => {
+      expect(asObject(fairShares([held('a', 0), held('b', 3), { ...waits('c', now), want: 0, waiting: 0, backlog: 0 }], 2, now))).toEqual({ a: 1, b: 1, c: 0 });
+    });
+  });
+
   it('never hands out more than the ceiling', () => {
     for (let ceiling = 0; ceiling < 10; ceiling++) {
       const total = [...fairShares([claim('a', 9, 100, 4), claim('b', 9, 80, 4), claim('c', 9, 5)], ceiling).values()].reduce((x, y) => x + y, 0);

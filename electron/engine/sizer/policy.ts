@@ -123,6 +123,7 @@ export function shareMachine(lanes: readonly LaneObservation[], o: Pick<Observat
       name: l.name,
       want: wanted(demandOf(l, o.ceiling)),
       backlog: l.waiting + l.busy.length,
+      waiting: l.waiting,
       running: inService(l),
       heldSince: l.heldSince,
       waitingSince: l.waitingSince,
@@ -157,7 +158,8 @@ export function rehome(lanes: readonly LaneObservation[], shares: Shares, o: Pic
         giver.leaving++;
         taker.arriving++;
       } else taker.idle.push(idle);
-      const detail = idle === undefined ? `its turn is over: after this job the worker goes on to "${taker.name}"` : `nothing waiting here: the worker goes on to "${taker.name}"`;
+      const after = giver.waiting > 0 ? 'its turn is over' : 'nothing more waiting here';
+      const detail = idle === undefined ? `${after}: after this job the worker goes on to "${taker.name}"` : `nothing waiting here: the worker goes on to "${taker.name}"`;
       actions.push({ kind: 'move', lane: giver.name, workers: [worker], from: was.giver, to: was.giver - 1, reason: 'turn', detail, target: { lane: taker.name, from: was.taker, to: was.taker + 1 } });
     }
   }

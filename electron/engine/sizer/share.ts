@@ -6,6 +6,8 @@ export interface Claim {
   want: number;
   /** Work it holds: waiting + busy. */
   backlog: number;
+  /** Of that, what no worker has taken yet; none means its workers are on its last jobs. */
+  waiting?: number;
   /** Workers it runs now (idle + busy), so a settled division is not reshuffled. */
   running: number;
   /** Since when it has held a worker without a break; null while it holds none. */
@@ -20,17 +22,21 @@ export interface Claim {
  * More lanes want a worker than the machine has: the machine is shared over time, one worker per
  * lane, in turns. A lane within its turn keeps its worker (so nobody is stopped mid-stream for a
  * bigger backlog); then lanes that have waited longest; a lane whose turn is over keeps its
- * worker only if a slot is left after every waiting lane has one. Workers change hands at job
- * boundaries, so a lane waits at most about (lanes ÷ ceiling) turns.
+ * worker only if a slot is left after every waiting lane has one. A lane whose workers are on its
+ * last jobs comes after all of those: its worker is promised to a waiting lane and goes on to it
+ * at the end of its job, with no moment idle between. Workers change hands at job boundaries, so
+ * a lane waits at most about (lanes ÷ ceiling) turns.
  */
 function inTurns(wanting: readonly Claim[], ceiling: number, now: number): Map<string, number> {
   const share = new Map<string, number>();
   const byName = (a: Claim, b: Claim) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const finishing = (c: Claim) => c.running > 0 && c.waiting === 0;
   const inTurn = (c: Claim) => c.running > 0 && c.heldSince != null && now - c.heldSince < (c.turnMs ?? Infinity);
   const order = [
-    ...wanting.filter(inTurn).sort((a, b) => a.heldSince! - b.heldSince! || byName(a, b)),
+    ...wanting.filter((c) => inTurn(c) && !finishing(c)).sort((a, b) => a.heldSince! - b.heldSince! || byName(a, b)),
     ...wanting.filter((c) => c.running === 0).sort((a, b) => (a.waitingSince ?? now) - (b.waitingSince ?? now) || byName(a, b)),
-    ...wanting.filter((c) => c.running > 0 && !inTurn(c)).sort((a, b) => a.heldSince! - b.heldSince! || byName(a, b)),
+    ...wanting.filter((c) => c.running > 0 && !inTurn(c) && !finishing(c)).sort((a, b) => a.heldSince! - b.heldSince! || byName(a, b)),
+    ...wanting.filter(finishing).sort((a, b) => a.heldSince! - b.heldSince! || byName(a, b)),
   ];
   order.forEach((c, i) => share.set(c.name, i < ceiling ? 1 : 0));
   return share;

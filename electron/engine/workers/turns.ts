@@ -167,15 +167,25 @@ export class TurnRecorder {
     if (w.state === 'draining') {
       if (!w.job) w.state = 'stopping';
     } else if (w.state !== 'stopping') w.state = w.job || w.held.length > 0 ? 'busy' : 'idle';
+    // Promised to another lane while busy, it ended its job without asking for more (its last ask,
+    // answered with nothing, was still on its way to it): it goes over now, as an idle one would.
+    if (w.state === 'idle' && w.moveTo !== undefined) {
+      w.lane = w.moveTo;
+      w.moveTo = undefined;
+      this.offer(w);
+    }
     if (r.finished) this.hands.timed(r.finished, m.t === 'done' ? m.outcome.ranMs : undefined);
     if (m.t === 'done' && m.outcome.loadMs !== undefined) hooks.loaded(w.lane, m.outcome.loadMs);
     // Events carry summaries: what a started job runs stays out of them.
     for (const job of [r.finished, r.dropped, r.started && summaryOf(r.started), r.claimed && summaryOf(r.claimed)]) this.announce(job);
-    if (m.t === 'pull' || (m.t === 'done' && m.pull)) {
+    const asked = m.t === 'pull' || (m.t === 'done' && m.pull);
+    if (asked) {
       w.proc.send({ t: 'jobs', jobs: [...(r.claimed ? [r.claimed] : []), ...r.handed].map((j) => this.assignment(j)), firstStarted: r.claimed !== null });
     }
-    // A worker that stays busy moves nothing the sizer sizes on; any other transition does.
-    if (!(wasBusy && w.state === 'busy')) hooks.fleetChanged();
+    // A worker that stays busy moves nothing the sizer sizes on, unless its lane has just run dry
+    // under it: then it may be promised to a lane that waits, to go on to at the end of this job.
+    const ranDry = asked && !r.claimed && r.handed.length === 0;
+    if (!(wasBusy && w.state === 'busy') || ranDry) hooks.fleetChanged();
   }
 
   /**
