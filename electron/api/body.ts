@@ -21,13 +21,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const declared = Number(req.headers['content-length'] ?? NaN);
   // Refuse before reading a byte when the client says up front that it is too big.
   if (declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
-  }
+  const { chunks, size } = await readAll(req, limit);
   if (size === 0) return undefined;
   const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase();
   // A form post from a foreign page arrives as text/plain or urlencoded; only JSON is ours.
@@ -37,4 +31,26 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   } catch (err) {
     throw new BodyError(400, `the request body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/**
+ * The body's bytes, up to `limit` (past it the request is destroyed, as breaking out of an async
+ * iteration would). Events rather than `for await`: the iterator's machinery was a noticeable
+ * share of a one-job request's time.
+ */
+function readAll(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.destroy();
+      reject(tooLarge(limit));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve({ chunks, size }));
+    req.once('error', reject);
+  });
 }

@@ -69,6 +69,15 @@ async function serveWindow(req: IncomingMessage, res: ServerResponse, url: URL, 
   res.end(req.method === 'HEAD' ? undefined : answer.body);
 }
 
+/** The request target as a URL, parsed once (URL.parse is not in every Node 20); null if it is none. */
+function parseTarget(target: string, base: string): URL | null {
+  try {
+    return new URL(target, base);
+  } catch {
+    return null;
+  }
+}
+
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const { engine, access } = options;
   const rendererDir = resolve(options.rendererDir);
@@ -91,7 +100,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /** `owner`: the request came through the socket in the private data directory. */
   async function handle(req: IncomingMessage, res: ServerResponse, owner: boolean): Promise<void> {
-    const url = URL.canParse(req.url ?? '/', windowBase()) ? new URL(req.url ?? '/', windowBase()) : null;
+    const url = parseTarget(req.url ?? '/', windowBase());
     if (!url) return sendError(res, 400, 'bad_request', 'the request target is not a valid URL');
     // A refused stranger gets the door closed behind the answer, not a kept-alive socket.
     const close = { Connection: 'close' };
