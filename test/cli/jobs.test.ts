@@ -2,34 +2,19 @@
 // cancel, retry. Tests wait on printed lines, exits and the event stream — never on a clock.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Job, JobPage } from '../../shared/model.js';
-import { startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
-import { recordEvents, type EventRecorder } from '../support/events.js';
+import { tempDataDir } from '../support/daemon.js';
+import { daemonForFile } from '../support/daemon-suite.js';
 
 describe('lanes add / wait / log / cancel / retry', () => {
-  const tmp = tempDataDir();
+  const t = daemonForFile();
   const work = tempDataDir('lanes-work-');
-  let daemon: TestDaemon;
-  let events: EventRecorder;
-
-  beforeAll(async () => {
-    daemon = await startDaemon({ dataDir: tmp.dir });
-    events = await recordEvents(daemon.client);
-  });
-  afterAll(async () => {
-    events?.close();
-    expect(await daemon?.stop()).toBe(0);
-    tmp.remove();
-    work.remove();
-  });
-
-  /** Waits for a job event in `state` (seen already or still to come). */
-  const jobReaches = (id: number, state: Job['state']) =>
-    events.next((e) => e.type === 'job' && e.data.id === id && e.data.state === state);
+  afterAll(() => work.remove());
+  const jobReaches = t.reaches;
 
   async function add(...args: string[]): Promise<number> {
-    const res = await daemon.cli('add', ...args);
+    const res = await t.daemon.cli('add', ...args);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     // Only the id, so `id=$(lanes add -- …)` just works.
@@ -39,43 +24,43 @@ describe('lanes add / wait / log / cancel / retry', () => {
 
   it('adds a job, waits for it and prints its log', async () => {
     const id = await add('--', 'sh', '-c', 'echo "hello $WHO"; echo oops >&2', );
-    const wait = await daemon.cli('wait', String(id));
+    const wait = await t.daemon.cli('wait', String(id));
     expect(wait.code).toBe(0);
     expect(wait.stdout).toMatch(new RegExp(`^job ${id}: succeeded`));
-    expect((await daemon.cli('log', String(id))).stdout).toBe('hello \n');
-    expect((await daemon.cli('log', String(id), '--stderr')).stdout).toBe('oops\n');
+    expect((await t.daemon.cli('log', String(id))).stdout).toBe('hello \n');
+    expect((await t.daemon.cli('log', String(id), '--stderr')).stdout).toBe('oops\n');
   });
 
   it('passes --env and --cwd, and runs one quoted command line in the shell', async () => {
     const id = await add('--env', 'WHO=lanes', '--env', 'N=2', '--cwd', work.dir, '--', 'echo "$WHO $N" && pwd');
-    expect((await daemon.cli('wait', String(id))).code).toBe(0);
-    const out = (await daemon.cli('log', String(id))).stdout;
+    expect((await t.daemon.cli('wait', String(id))).code).toBe(0);
+    const out = (await t.daemon.cli('log', String(id))).stdout;
     expect(out.split('\n')[0]).toBe('lanes 2');
     expect(out).toContain(work.dir.split('/').pop());
-    const job = JSON.parse((await daemon.cli('show', String(id), '--json')).stdout) as Job;
+    const job = JSON.parse((await t.daemon.cli('show', String(id), '--json')).stdout) as Job;
     expect(job.spec).toMatchObject({ kind: 'shell', cwd: work.dir, env: { WHO: 'lanes', N: '2' } });
   });
 
   it('prints {"id": N} with --json and runs several words without a shell', async () => {
-    const res = await daemon.cli('add', '--json', '--', 'printf', '%s|', 'a b', '$HOME');
+    const res = await t.daemon.cli('add', '--json', '--', 'printf', '%s|', 'a b', '$HOME');
     expect(res.code).toBe(0);
     const { id } = JSON.parse(res.stdout) as { id: number };
     expect(Object.keys(JSON.parse(res.stdout) as object)).toEqual(['id']);
-    expect((await daemon.cli('wait', String(id))).code).toBe(0);
-    expect((await daemon.cli('log', String(id))).stdout).toBe('a b|$HOME|');
+    expect((await t.daemon.cli('wait', String(id))).code).toBe(0);
+    expect((await t.daemon.cli('log', String(id))).stdout).toBe('a b|$HOME|');
   });
 
   it('queues one job per line with --from, in one batch, printing the ids', async () => {
     const list = join(work.dir, 'commands.txt');
     writeFileSync(list, '# three jobs\necho one\n\necho "two $N"\nprintf three\n');
-    const res = await daemon.cli('add', '--from', list, '--env', 'N=2');
+    const res = await t.daemon.cli('add', '--from', list, '--env', 'N=2');
     expect(res.code).toBe(0);
     const ids = res.stdout.trim().split('\n');
     expect(ids).toHaveLength(3);
-    expect((await daemon.cli('wait', ...ids)).code).toBe(0);
-    const logs = await Promise.all(ids.map(async (id) => (await daemon.cli('log', id)).stdout));
+    expect((await t.daemon.cli('wait', ...ids)).code).toBe(0);
+    const logs = await Promise.all(ids.map(async (id) => (await t.daemon.cli('log', id)).stdout));
     expect(logs).toEqual(['one\n', 'two 2\n', 'three']);
-    const json = await daemon.cli('add', '--from', list, '--json', '--lane', 'nosuch');
+    const json = await t.daemon.cli('add', '--from', list, '--json', '--lane', 'nosuch');
     expect(json.code).toBe(1);
     expect(json.stderr).toMatch(/nosuch/);
   });
@@ -83,7 +68,7 @@ describe('lanes add / wait / log / cancel / retry', () => {
   it('exits 1 from wait when any job failed, reporting each', async () => {
     const ok = await add('--', 'true');
     const bad = await add('--attempts', '1', '--', 'sh', '-c', 'exit 3');
-    const wait = await daemon.cli('wait', String(ok), String(bad), '--json');
+    const wait = await t.daemon.cli('wait', String(ok), String(bad), '--json');
     expect(wait.code).toBe(1);
     const jobs = JSON.parse(wait.stdout) as Job[];
     expect(jobs.map((j) => [j.id, j.state, j.exitCode])).toEqual([
@@ -95,7 +80,7 @@ describe('lanes add / wait / log / cancel / retry', () => {
   it('follows a log until the job finishes', async () => {
     const gate = join(work.dir, 'follow-gate');
     const id = await add('--', 'sh', '-c', `echo first; while [ ! -f "${gate}" ]; do sleep 0.05; done; echo second`);
-    const follow = daemon.spawn('log', String(id), '--follow');
+    const follow = t.daemon.spawn('log', String(id), '--follow');
     await follow.line(/^first$/);
     expect(follow.child.exitCode).toBeNull();
     writeFileSync(gate, '');
@@ -112,27 +97,27 @@ describe('lanes add / wait / log / cancel / retry', () => {
     const running = await add('--attempts', '1', '--', flaky);
     await jobReaches(running, 'running');
     const queued = await add('--', 'echo', 'never');
-    const cancelQueued = await daemon.cli('cancel', String(queued));
+    const cancelQueued = await t.daemon.cli('cancel', String(queued));
     expect(cancelQueued.code).toBe(0);
     expect(cancelQueued.stdout).toMatch(new RegExp(`^job ${queued}: cancelled`));
 
-    const cancel = await daemon.cli('cancel', String(running), '--json');
+    const cancel = await t.daemon.cli('cancel', String(running), '--json');
     expect(cancel.code).toBe(0);
     // It answers once the job has really stopped.
     expect((JSON.parse(cancel.stdout) as Job).state).toBe('cancelled');
     expect(existsSync(started)).toBe(true);
-    expect((await daemon.cli('wait', String(queued))).code).toBe(1);
-    expect((await daemon.cli('log', String(queued))).stdout).toBe('');
+    expect((await t.daemon.cli('wait', String(queued))).code).toBe(1);
+    expect((await t.daemon.cli('log', String(queued))).stdout).toBe('');
 
-    const retry = await daemon.cli('retry', String(running));
+    const retry = await t.daemon.cli('retry', String(running));
     expect(retry.code).toBe(0);
     expect(retry.stdout).toMatch(new RegExp(`^job ${running}: queued`));
-    expect((await daemon.cli('wait', String(running))).code).toBe(0);
-    expect((await daemon.cli('log', String(running))).stdout).toBe('retried\n');
+    expect((await t.daemon.cli('wait', String(running))).code).toBe(0);
+    expect((await t.daemon.cli('log', String(running))).stdout).toBe('retried\n');
   });
 
   it('lists jobs in aligned columns with filters', async () => {
-    const res = await daemon.cli('jobs', '--state', 'cancelled');
+    const res = await t.daemon.cli('jobs', '--state', 'cancelled');
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^\s*ID\s+LANE\s+STATE\s+TRIES\s+QUEUED\s+TOOK\s+COMMAND$/);
@@ -144,29 +129,29 @@ describe('lanes add / wait / log / cancel / retry', () => {
 
   it('sends the JSON given with --payload exactly, null and "" included', async () => {
     // Cap 0: the jobs only need to be stored, not run.
-    const lane = await daemon.cli('lane', 'add', 'held', '--cap', '0', '--worker-command', `${JSON.stringify(process.execPath)} -e 0`);
+    const lane = await t.daemon.cli('lane', 'add', 'held', '--cap', '0', '--worker-command', `${JSON.stringify(process.execPath)} -e 0`);
     expect(lane.code, lane.stderr).toBe(0);
     for (const text of ['null', '""', '0', 'false', '{"a":[1,null]}']) {
       const id = await add('--lane', 'held', '--payload', text);
-      const job = JSON.parse((await daemon.cli('show', String(id), '--json')).stdout) as Job;
+      const job = JSON.parse((await t.daemon.cli('show', String(id), '--json')).stdout) as Job;
       expect(job.spec, text).toEqual({ kind: 'payload', payload: JSON.parse(text) });
     }
   });
 
   it('fills a filtered page though the matches lie behind a long queue', async () => {
     const done = await add('--', 'true');
-    expect((await daemon.cli('wait', String(done))).code).toBe(0);
-    await daemon.api('addLane', { name: 'parked', cap: 0 });
-    for (let i = 0; i < 3; i++) await daemon.api('addJobs', { jobs: Array.from({ length: 10_000 }, () => ({ lane: 'parked', argv: ['true'] })) });
-    const page = JSON.parse((await daemon.cli('jobs', '--state', 'succeeded', '--limit', '2', '--json')).stdout) as JobPage;
+    expect((await t.daemon.cli('wait', String(done))).code).toBe(0);
+    await t.daemon.api('addLane', { name: 'parked', cap: 0 });
+    for (let i = 0; i < 3; i++) await t.daemon.api('addJobs', { jobs: Array.from({ length: 10_000 }, () => ({ lane: 'parked', argv: ['true'] })) });
+    const page = JSON.parse((await t.daemon.cli('jobs', '--state', 'succeeded', '--limit', '2', '--json')).stdout) as JobPage;
     expect(page.jobs).toHaveLength(2);
     expect(page.jobs[0]!.id).toBe(done);
     expect(page.jobs.every((j) => j.state === 'succeeded')).toBe(true);
-    await daemon.api('removeLane', { name: 'parked' }).catch(() => {});
+    await t.daemon.api('removeLane', { name: 'parked' }).catch(() => {});
   });
 
   it('refuses bad job input with a message and no new job', async () => {
-    const before = (JSON.parse((await daemon.cli('jobs', '--json')).stdout) as JobPage).total;
+    const before = (JSON.parse((await t.daemon.cli('jobs', '--json')).stdout) as JobPage).total;
     const cases: [string[], number, RegExp][] = [
       [['add'], 2, /no command/],
       [['add', '--'], 2, /no command/],
@@ -183,11 +168,11 @@ describe('lanes add / wait / log / cancel / retry', () => {
       [['retry', '0'], 2, /job id/],
     ];
     for (const [args, code, message] of cases) {
-      const res = await daemon.cli(...args);
+      const res = await t.daemon.cli(...args);
       expect(res.code, args.join(' ')).toBe(code);
       expect(res.stderr, args.join(' ')).toMatch(message);
       expect(res.stdout, args.join(' ')).toBe('');
     }
-    expect((JSON.parse((await daemon.cli('jobs', '--json')).stdout) as JobPage).total).toBe(before);
+    expect((JSON.parse((await t.daemon.cli('jobs', '--json')).stdout) as JobPage).total).toBe(before);
   });
 });

@@ -3,10 +3,10 @@
 import { existsSync, mkdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ScaleEvent } from '../../shared/model.js';
-import { lanes, startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
-import { recordEvents, type EventRecorder } from '../support/events.js';
+import { lanes, tempDataDir } from '../support/daemon.js';
+import { daemonForFile } from '../support/daemon-suite.js';
 
 /** Resolves once `path` exists (it is written by rename, so it appears whole). */
 function fileAppears(path: string): Promise<void> {
@@ -30,21 +30,9 @@ interface StatusJson {
 }
 
 describe('lanes status / cap / lane / events', () => {
-  const tmp = tempDataDir();
+  const t = daemonForFile({ stopsCleanly: false });
   const work = tempDataDir('lanes-work-');
-  let daemon: TestDaemon;
-  let events: EventRecorder;
-
-  beforeAll(async () => {
-    daemon = await startDaemon({ dataDir: tmp.dir });
-    events = await recordEvents(daemon.client);
-  });
-  afterAll(async () => {
-    events?.close();
-    await daemon?.stop();
-    tmp.remove();
-    work.remove();
-  });
+  afterAll(() => work.remove());
 
   /** What a refused request must not change (live counts move by themselves). */
   async function settings() {
@@ -53,7 +41,7 @@ describe('lanes status / cap / lane / events', () => {
   }
 
   async function status(): Promise<StatusJson> {
-    const res = await daemon.cli('status', '--json');
+    const res = await t.daemon.cli('status', '--json');
     expect(res.code).toBe(0);
     return JSON.parse(res.stdout) as StatusJson;
   }
@@ -67,7 +55,7 @@ describe('lanes status / cap / lane / events', () => {
   });
 
   it('prints status as an aligned table', async () => {
-    const res = await daemon.cli('status');
+    const res = await t.daemon.cli('status');
     const lines = res.stdout.split('\n');
     const header = lines.find((l) => l.startsWith('LANE')) as string;
     expect(header).toMatch(/^LANE\s+CLASS\s+CAP\s+WORKERS\s+BUSY\s+WAITING\s+DONE\s+FAILED\s+PER MIN\s+STATE\s+OUTLOOK$/);
@@ -87,18 +75,18 @@ describe('lanes status / cap / lane / events', () => {
       [['cap', 'worker'], 2, /missing required argument/],
     ];
     for (const [args, code, message] of refused) {
-      const res = await daemon.cli(...args);
+      const res = await t.daemon.cli(...args);
       expect(res.code, args.join(' ')).toBe(code);
       expect(res.stderr, args.join(' ')).toMatch(message);
       expect(res.stdout).toBe('');
     }
     expect(await settings()).toEqual(before);
 
-    const raised = await daemon.cli('cap', 'ml', '2');
+    const raised = await t.daemon.cli('cap', 'ml', '2');
     expect(raised.code).toBe(0);
     expect(raised.stdout).toMatch(/^ml: cap 2/);
     expect((await status()).lanes.find((l) => l.name === 'ml')?.cap).toBe(2);
-    expect((await daemon.cli('cap', 'ml', '0')).code).toBe(0);
+    expect((await t.daemon.cli('cap', 'ml', '0')).code).toBe(0);
   });
 
   it('shows the nudge as text in status --json when raising the cap would help', async () => {
@@ -107,88 +95,88 @@ describe('lanes status / cap / lane / events', () => {
     // Queued in one request: one at a time, a slow machine may let the nudge speak between them.
     const lines = join(work.dir, 'nudge-jobs');
     writeFileSync(lines, `${hold}\n`.repeat(3));
-    const ids = (await daemon.cli('add', '--from', lines)).stdout.trim().split('\n');
+    const ids = (await t.daemon.cli('add', '--from', lines)).stdout.trim().split('\n');
     expect(ids).toHaveLength(3);
     // The engine says when the nudge appears; the CLI must then print its words.
-    await events.next((e) => e.type === 'lane' && e.data.name === 'worker' && e.data.nudge !== null);
+    await t.events.next((e) => e.type === 'lane' && e.data.name === 'worker' && e.data.nudge !== null);
     const worker = (await status()).lanes.find((l) => l.name === 'worker');
     expect(worker?.nudge).toMatch(/^2 waiting and all 1 worker busy\. .*up to 2\.$/);
-    const human = await daemon.cli('status');
+    const human = await t.daemon.cli('status');
     expect(human.stdout).toContain('worker: 2 waiting and all 1 worker busy.');
     expect(human.stdout).toContain('lanes cap worker 2');
     writeFileSync(gate, '');
-    expect((await daemon.cli('wait', ...ids)).code).toBe(0);
+    expect((await t.daemon.cli('wait', ...ids)).code).toBe(0);
   });
 
   it('adds and removes lanes', async () => {
-    const added = await daemon.cli('lane', 'add', 'batch', '--cap', '2', '--json');
+    const added = await t.daemon.cli('lane', 'add', 'batch', '--cap', '2', '--json');
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ name: 'batch', class: 'cpu', cap: 2, workerCommand: null });
-    const ml = await daemon.cli('lane', 'add', 'embed', '--class', 'ml', '--worker-command', 'python3 -u "serve it.py" --model m', '--json');
+    const ml = await t.daemon.cli('lane', 'add', 'embed', '--class', 'ml', '--worker-command', 'python3 -u "serve it.py" --model m', '--json');
     expect(JSON.parse(ml.stdout)).toMatchObject({ name: 'embed', class: 'ml', workerCommand: ['python3', '-u', 'serve it.py', '--model', 'm'] });
-    const trailing = await daemon.cli('lane', 'add', 'embed2', '--class', 'ml', '--json', '--', 'node', 'worker.js', '--fast');
+    const trailing = await t.daemon.cli('lane', 'add', 'embed2', '--class', 'ml', '--json', '--', 'node', 'worker.js', '--fast');
     expect(JSON.parse(trailing.stdout)).toMatchObject({ workerCommand: ['node', 'worker.js', '--fast'] });
     expect((await status()).lanes.map((l) => l.name)).toEqual(expect.arrayContaining(['batch', 'embed', 'embed2']));
 
-    const duplicate = await daemon.cli('lane', 'add', 'batch');
+    const duplicate = await t.daemon.cli('lane', 'add', 'batch');
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toMatch(/batch/);
-    const badName = await daemon.cli('lane', 'add', 'Not OK');
+    const badName = await t.daemon.cli('lane', 'add', 'Not OK');
     expect(badName.code).toBe(1);
     expect(badName.stderr).toMatch(/a-z/);
-    const badClass = await daemon.cli('lane', 'add', 'gpu', '--class', 'gpu');
+    const badClass = await t.daemon.cli('lane', 'add', 'gpu', '--class', 'gpu');
     expect(badClass.code).toBe(2);
 
     for (const name of ['batch', 'embed', 'embed2']) {
-      const removed = await daemon.cli('lane', 'remove', name);
+      const removed = await t.daemon.cli('lane', 'remove', name);
       expect(removed.code).toBe(0);
       expect(removed.stdout).toBe(`removed lane ${name}\n`);
     }
-    expect((await daemon.cli('lane', 'remove', 'nosuch')).code).toBe(1);
+    expect((await t.daemon.cli('lane', 'remove', 'nosuch')).code).toBe(1);
     expect((await status()).lanes.map((l) => l.name).sort()).toEqual(['ml', 'worker']);
   });
 
   it('prints the scale ledger', async () => {
-    const json = await daemon.cli('events', '--json', '--lane', 'worker');
+    const json = await t.daemon.cli('events', '--json', '--lane', 'worker');
     expect(json.code).toBe(0);
     const ledger = JSON.parse(json.stdout) as ScaleEvent[];
     expect(ledger.length).toBeGreaterThan(0);
     expect(ledger.every((e) => e.lane === 'worker')).toBe(true);
     expect(ledger.some((e) => e.reason === 'demand' && e.to > e.from)).toBe(true);
-    const human = await daemon.cli('events');
+    const human = await t.daemon.cli('events');
     expect(human.stdout.split('\n')[0]).toMatch(/^TIME\s+LANE\s+WORKERS\s+REASON\s+DETAIL$/);
     expect(human.stdout).toMatch(/worker\s+0 → 1\s+work waiting/);
   });
 
   it('follows the ledger as workers start', async () => {
-    const follow = daemon.spawn('events', '--follow', '--json', '--lane', 'ml');
+    const follow = t.daemon.spawn('events', '--follow', '--json', '--lane', 'ml');
     // No need to wait for it to connect: it reads the ledger after subscribing, so a row written
     // before it is listening still shows up, once.
-    expect((await daemon.cli('cap', 'ml', '1')).code).toBe(0);
-    const job = (await daemon.cli('add', '--lane', 'ml', '--', 'true')).stdout.trim();
+    expect((await t.daemon.cli('cap', 'ml', '1')).code).toBe(0);
+    const job = (await t.daemon.cli('add', '--lane', 'ml', '--', 'true')).stdout.trim();
     const line = await follow.line(/"lane":"ml".*"reason":"demand"/);
     expect(JSON.parse(line)).toMatchObject({ lane: 'ml', from: 0, to: 1 });
     follow.child.kill('SIGINT');
     await follow.done;
-    expect((await daemon.cli('wait', job)).code).toBe(0);
-    expect((await daemon.cli('cap', 'ml', '0')).code).toBe(0);
+    expect((await t.daemon.cli('wait', job)).code).toBe(0);
+    expect((await t.daemon.cli('cap', 'ml', '0')).code).toBe(0);
   });
 
   it('groups digits in the table and the nudge (a lane at cap 0 with a backlog)', async () => {
-    expect((await daemon.cli('lane', 'add', 'bulk', '--cap', '0')).code).toBe(0);
+    expect((await t.daemon.cli('lane', 'add', 'bulk', '--cap', '0')).code).toBe(0);
     const list = join(work.dir, 'bulk.txt');
     writeFileSync(list, 'true\n'.repeat(1200));
-    expect((await daemon.cli('add', '--lane', 'bulk', '--from', list)).stdout.trim().split('\n')).toHaveLength(1200);
-    await events.next((e) => e.type === 'lane' && e.data.name === 'bulk' && e.data.nudge !== null);
-    const table = (await daemon.cli('status')).stdout;
+    expect((await t.daemon.cli('add', '--lane', 'bulk', '--from', list)).stdout.trim().split('\n')).toHaveLength(1200);
+    await t.events.next((e) => e.type === 'lane' && e.data.name === 'bulk' && e.data.nudge !== null);
+    const table = (await t.daemon.cli('status')).stdout;
     expect(table).toMatch(/^bulk\s+cpu\s+0\s+0\s+0\s+1,200\s/m);
     expect((await status()).lanes.find((l) => l.name === 'bulk')?.nudge).toMatch(/^1,200 waiting/);
   });
 
   it('prints the window URL with its token', async () => {
-    const res = await daemon.cli('open');
+    const res = await t.daemon.cli('open');
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe(`http://127.0.0.1:${daemon.info.port}/#token=${daemon.token}\n`);
+    expect(res.stdout).toBe(`http://127.0.0.1:${t.daemon.info.port}/#token=${t.daemon.token}\n`);
   });
 
   it.runIf(process.platform === 'linux')('opens a browser on a private page, never with the token on its command line', async () => {
@@ -198,23 +186,23 @@ describe('lanes status / cap / lane / events', () => {
     mkdirSync(bin);
     writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$*" > "${record}.tmp" && mv "${record}.tmp" "${record}"\n`, { mode: 0o755 });
     const appeared = fileAppears(record);
-    const res = await lanes(['--data-dir', tmp.dir, 'open', '--browser'], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    const res = await lanes(['--data-dir', t.dir, 'open', '--browser'], { env: { PATH: `${bin}:${process.env.PATH}` } });
     expect(res.code).toBe(0);
     await appeared;
     const opened = readFileSync(record, 'utf8');
-    expect(opened).toBe(pathToFileURL(join(tmp.dir, 'open.html')).href);
-    expect(opened).not.toContain(daemon.token);
+    expect(opened).toBe(pathToFileURL(join(t.dir, 'open.html')).href);
+    expect(opened).not.toContain(t.daemon.token);
     // The page holds no token either: a code good once, within a minute.
-    const page = readFileSync(join(tmp.dir, 'open.html'), 'utf8');
-    expect(page).not.toContain(daemon.token);
+    const page = readFileSync(join(t.dir, 'open.html'), 'utf8');
+    expect(page).not.toContain(t.daemon.token);
     const code = /#code=([0-9a-f]+)/.exec(page)?.[1];
     expect(code).toBeDefined();
-    expect(statSync(join(tmp.dir, 'open.html')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(t.dir, 'open.html')).mode & 0o777).toBe(0o600);
     // The window redeems it for the token; then the page is gone and the code is spent.
-    const redeem = () => fetch(`${daemon.base}/api/redeem`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
+    const redeem = () => fetch(`${t.daemon.base}/api/redeem`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
     const first = await redeem();
-    expect(await first.json()).toEqual({ token: daemon.token });
-    expect(existsSync(join(tmp.dir, 'open.html'))).toBe(false);
+    expect(await first.json()).toEqual({ token: t.daemon.token });
+    expect(existsSync(join(t.dir, 'open.html'))).toBe(false);
     expect((await redeem()).status).toBe(401);
   });
 });
