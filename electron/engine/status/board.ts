@@ -6,8 +6,8 @@ import type { MachineLimits } from '../machine/limits.js';
 import type { EventHub } from '../event-hub.js';
 import type { StatusBoard } from '../requests/context.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
-import { laneStatus, laneStatuses, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
-import { LanePublisher } from './publisher.js';
+import { laneStatus, laneStatuses, statusKey, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
+import { LanePublisher, type BuiltStatus, type StatusBuilder } from './publisher.js';
 import { RecentFiguresBoard } from './recent.js';
 import type { TimelineSamples } from './timeline.js';
 
@@ -59,7 +59,16 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     workerMemory: (lane) => d.fleet.costOf(lane),
     shared: (lane) => d.shared(lane),
   };
-  const publisher = new LanePublisher(() => laneStatuses(inputs(), lookups), d.events, d.timeline);
+  const changed: StatusBuilder = (stale) => {
+    const now = inputs();
+    const built: BuiltStatus[] = [];
+    for (const lane of now.lanes) {
+      const key = statusKey(lane, now, lookups);
+      if (stale(lane.name, key)) built.push({ ...laneStatus(lane, now, lookups), key });
+    }
+    return built;
+  };
+  const publisher = new LanePublisher(changed, d.events, d.timeline);
   const board: StatusBoard = {
     status: (): Status => ({
       // Taken before the lanes are read: every event after it is news to this snapshot.
@@ -72,7 +81,7 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
       pid: process.pid,
       startedAt: d.startedAt,
       version: d.version,
-      lanes: laneStatuses(inputs(), lookups).lanes,
+      lanes: laneStatuses(inputs(), lookups),
     }),
     announce: () => publisher.publish(),
     lane: (name) => {

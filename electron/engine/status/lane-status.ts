@@ -49,15 +49,26 @@ const NO_WORKERS: WorkerCounts = { idle: 0, busy: 0, leaving: 0 };
 /** Finished jobs at the current pace before an ETA is given. */
 const ETA_AFTER_JOBS = 3;
 
-/** Every lane's status, and the earliest moment a nudge not yet showing becomes due. */
-export function laneStatuses(inputs: StatusInputs, lookups: StatusLookups): { lanes: LaneStatus[]; nudgeDueAt: number | null } {
-  let due: number | null = null;
-  const lanes = inputs.lanes.map((lane) => {
-    const { status, dueAt } = laneStatus(lane, inputs, lookups);
-    if (dueAt !== null) due = Math.min(due ?? Infinity, dueAt);
-    return status;
-  });
-  return { lanes, nudgeDueAt: due };
+/** Every lane's status. */
+export function laneStatuses(inputs: StatusInputs, lookups: StatusLookups): LaneStatus[] {
+  return inputs.lanes.map((lane) => laneStatus(lane, inputs, lookups).status);
+}
+
+/**
+ * What a lane's status is made of, short of the clock: while this stays the same, so does the
+ * status, but for what time alone moves (recent rates, a nudge coming due). Null for a shared
+ * lane, whose queue as last seen changes without a trace here.
+ */
+export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLookups): string | null {
+  if (lane.queue !== null) return null;
+  const c = inputs.counts.get(lane.name) ?? NO_JOBS;
+  const w = inputs.workers.get(lane.name) ?? NO_WORKERS;
+  const m = inputs.laneLimits.get(lane.name);
+  return [
+    lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
+    c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, inputs.delayed.get(lane.name)?.n,
+    m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name),
+  ].join('|');
 }
 
 export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusLookups): { status: LaneStatus; dueAt: number | null } {

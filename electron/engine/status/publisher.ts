@@ -7,17 +7,36 @@ import type { EventHub } from '../event-hub.js';
 import type { TimelineSamples } from './timeline.js';
 
 const PUBLISH_EVERY_MS = 100;
+/**
+ * Between these, only lanes whose inputs moved are built again (with hundreds of lanes, building
+ * every one ten times a second was most of what the engine did besides running jobs); at least
+ * this often every lane is, for what time alone moves: recent rates, an estimate.
+ */
+const WHOLE_EVERY_MS = 1_000;
+
+/** A lane's status as built, with what it was built from (lane-status.ts `statusKey`). */
+export interface BuiltStatus {
+  status: LaneStatus;
+  key: string | null;
+  /** When a nudge not showing yet becomes due; null: none will. */
+  dueAt: number | null;
+}
+
+/** Builds the statuses of the lanes `stale` says need it. */
+export type StatusBuilder = (stale: (lane: string, key: string | null) => boolean) => BuiltStatus[];
 
 export class LanePublisher {
-  private readonly published = new Map<string, string>();
+  /** Per lane, what was last announced and what it was built from. */
+  private readonly shown = new Map<string, { key: string | null; json: string; dueAt: number | null }>();
   private lastPublish = 0;
+  private lastWhole = 0;
   private timer: NodeJS.Timeout | null = null;
   /** A nudge not showing yet that becomes due. */
   private readonly nudge = new DueTimer(() => this.publish(), Date.now);
   private stopped = false;
 
   constructor(
-    private readonly build: () => { lanes: LaneStatus[]; nudgeDueAt: number | null },
+    private readonly build: StatusBuilder,
     private readonly events: EventHub,
     private readonly timeline: TimelineSamples,
   ) {}
@@ -26,29 +45,42 @@ export class LanePublisher {
   soon(): void {
     if (this.stopped) return;
     const since = Date.now() - this.lastPublish;
-    if (since >= PUBLISH_EVERY_MS) this.publish();
+    if (since >= PUBLISH_EVERY_MS) this.announce(false);
     else
       this.timer ??= setTimeout(() => {
         this.timer = null;
-        this.publish();
+        this.announce(false);
       }, PUBLISH_EVERY_MS - since);
   }
 
+  /** Every lane, built now: what a person just changed shows before they hear back. */
   publish(): void {
-    this.lastPublish = Date.now();
-    const { lanes, nudgeDueAt } = this.build();
-    for (const s of lanes) {
-      const json = JSON.stringify(s);
-      if (this.published.get(s.name) === json) continue;
-      this.published.set(s.name, json);
-      this.timeline.sample(s, this.lastPublish);
-      this.events.emit('lane', s);
+    this.announce(true);
+  }
+
+  private announce(whole: boolean): void {
+    const now = Date.now();
+    this.lastPublish = now;
+    if (whole || now - this.lastWhole >= WHOLE_EVERY_MS) {
+      whole = true;
+      this.lastWhole = now;
     }
-    this.nudge.arm(nudgeDueAt);
+    const built = this.build((lane, key) => whole || key === null || this.shown.get(lane)?.key !== key);
+    for (const { status, key, dueAt } of built) {
+      const json = JSON.stringify(status);
+      const was = this.shown.get(status.name);
+      this.shown.set(status.name, { key, json, dueAt });
+      if (was?.json === json) continue;
+      this.timeline.sample(status, now);
+      this.events.emit('lane', status);
+    }
+    let due: number | null = null;
+    for (const { dueAt } of this.shown.values()) if (dueAt !== null) due = Math.min(due ?? Infinity, dueAt);
+    this.nudge.arm(due);
   }
 
   forget(lane: string): void {
-    this.published.delete(lane);
+    this.shown.delete(lane);
     this.timeline.forget(lane);
   }
 
