@@ -69,10 +69,13 @@ export function laneMemoryLimits(lanes: readonly LaneMemoryInput[], budget: numb
   });
   const margin = GROW_MARGIN * budget;
   let free = budget - entries.reduce((n, e) => n + (e.fit + e.l.leaving) * e.cost, 0);
-  const costliest = [...entries].sort((a, b) => b.cost - a.cost || (a.l.name < b.l.name ? -1 : 1));
+  // Sorted only when something is shed: with room to spare (the usual case) no pass pays for it.
+  let costliest: Entry[] | undefined;
   const beyondWork = (e: Entry) => Math.min(e.fit, e.want);
   const beyondFirst = (e: Entry) => (e.want > 0 ? Math.min(e.fit, 1) : 0);
   const shed = (enough: () => boolean, floors: ((e: Entry) => number)[]) => {
+    if (enough()) return;
+    costliest ??= [...entries].sort((a, b) => b.cost - a.cost || (a.l.name < b.l.name ? -1 : 1));
     for (const floor of floors)
       for (const e of costliest)
         while (!enough() && e.fit > floor(e)) {
@@ -118,17 +121,27 @@ export function laneMemoryLimits(lanes: readonly LaneMemoryInput[], budget: numb
 function describe(e: Entry, spare: number, growTo: number, most: number): LaneMemoryLimit {
   const roomy = e.fit + Math.floor(spare / e.cost);
   const workers = Math.min(roomy, growTo);
-  const oneAtATime = workers < roomy;
-  // Worded only when read: a pass over hundreds of lanes needs the words of the few held back.
-  return {
-    workers,
-    costBytes: e.cost,
-    settled: e.settled,
-    oneAtATime,
-    get text() {
-      return wording(e, workers, oneAtATime, most);
-    },
-  };
+  return new Described(e, workers, workers < roomy, most);
+}
+
+/** Worded only when read: a pass over hundreds of lanes needs the words of the few held back. */
+class Described implements LaneMemoryLimit {
+  readonly costBytes: number;
+  readonly settled: boolean;
+
+  constructor(
+    private readonly e: Entry,
+    readonly workers: number,
+    readonly oneAtATime: boolean,
+    private readonly most: number,
+  ) {
+    this.costBytes = e.cost;
+    this.settled = e.settled;
+  }
+
+  get text(): string {
+    return wording(this.e, this.workers, this.oneAtATime, this.most);
+  }
 }
 
 function wording(e: Entry, workers: number, oneAtATime: boolean, most: number): string {
