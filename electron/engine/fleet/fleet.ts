@@ -250,7 +250,7 @@ export class Fleet implements FleetPort {
   }
 
   private apply(decision: Parameters<typeof apply>[0]): void {
-    apply(decision, Date.now(), this.pool, this.memory, this.d.ledger, this.d.lanes.list());
+    this.d.ledger.batch(() => apply(decision, Date.now(), this.pool, this.memory, this.d.ledger, this.d.lanes.list()));
     // Work that is ready while a worker idles (a retry whose wait just ended): it pulls.
     for (const lane of this.observed?.lanes ?? []) if (lane.waiting > 0 && lane.idle.length > 0) this.pool.wake(lane.name);
     this.heartbeat.update();

@@ -6,7 +6,12 @@ import type { EventHub } from '../event-hub.js';
 import type { Ledger } from '../store/ledger.js';
 import { isDiskFull } from '../store/disk-full.js';
 
+type Row = Parameters<Ledger['recordAll']>[0][number];
+
 export class ScaleLedger {
+  /** Rows recorded inside `batch`, written when it ends. */
+  private batched: Row[] | null = null;
+
   constructor(
     private readonly ledger: Ledger,
     private readonly events: EventHub,
@@ -14,8 +19,30 @@ export class ScaleLedger {
   ) {}
 
   record(lane: string, from: number, to: number, reason: ScaleReason, detail: string): void {
+    const row: Row = { at: this.now(), lane, from, to, reason, detail };
+    if (this.batched) this.batched.push(row);
+    else this.write([row]);
+  }
+
+  /**
+   * What `fn` records is written in one transaction once it returns (or throws: what it did
+   * still happened). A pass that hands workers from lane to lane writes its rows at once.
+   */
+  batch(fn: () => void): void {
+    if (this.batched) return fn();
+    this.batched = [];
     try {
-      this.events.emit('scale', this.ledger.record(this.now(), lane, from, to, reason, detail));
+      fn();
+    } finally {
+      const rows = this.batched;
+      this.batched = null;
+      if (rows.length > 0) this.write(rows);
+    }
+  }
+
+  private write(rows: Row[]): void {
+    try {
+      for (const event of this.ledger.recordAll(rows)) this.events.emit('scale', event);
     } catch (error) {
       // A row the disk has no room for is lost; the change it describes still happened.
       if (!isDiskFull(error)) throw error;

@@ -17,7 +17,7 @@ export class Ledger {
     );
   }
 
-  record(at: number, lane: string, from: number, to: number, reason: ScaleReason, detail: string): ScaleEvent {
+  private record({ at, lane, from, to, reason, detail }: { at: number; lane: string; from: number; to: number; reason: ScaleReason; detail: string }): ScaleEvent {
     const event = this.insert.get(at, lane, from, to, reason, detail)!;
     // Pruning on every insert would be a DELETE per worker start; every 10% of the limit is enough.
     if (++this.sincePrune >= Math.max(1, this.limit / 10)) {
@@ -25,6 +25,11 @@ export class Ledger {
       this.db.prepare('DELETE FROM scale_events WHERE id <= ?').run(event.id - this.limit);
     }
     return event;
+  }
+
+  /** Rows in one transaction. */
+  recordAll(rows: readonly { at: number; lane: string; from: number; to: number; reason: ScaleReason; detail: string }[]): ScaleEvent[] {
+    return rows.length === 1 ? [this.record(rows[0]!)] : this.db.transaction(() => rows.map((r) => this.record(r)))();
   }
 
   list(filter: { lane?: string | undefined; afterId?: number | undefined; limit: number }): ScaleEvent[] {
