@@ -64,14 +64,16 @@ export class Hands {
 
   /**
    * How long the lane's jobs run, as a moving average over the last few dozen: as the worker
-   * timed the run when it says (the store's times also count the trips between engine and
-   * worker, and a shared lane's the trip to Redis).
+   * timed the run (`ran`, heard with its report, before its next ask is answered), or where it
+   * did not say, from the store's times, which also count the trips between engine and worker.
    */
-  timed(job: JobSummary, ranMs?: number): void {
-    if (ranMs === undefined && (job.startedAt === null || job.finishedAt === null)) return;
-    const ms = ranMs ?? job.finishedAt! - job.startedAt!;
-    const was = this.pace.get(job.lane);
-    this.pace.set(job.lane, was === undefined ? ms : was + (ms - was) / 32);
+  timed(job: JobSummary): void {
+    if (job.startedAt !== null && job.finishedAt !== null) this.ran(job.lane, job.finishedAt - job.startedAt);
+  }
+
+  ran(lane: string, ms: number): void {
+    const was = this.pace.get(lane);
+    this.pace.set(lane, was === undefined ? ms : was + (ms - was) / 32);
   }
 
   /** Lane → the ids in its workers' hands: not to be claimed or handed again. */

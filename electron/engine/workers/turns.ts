@@ -137,6 +137,9 @@ export class TurnRecorder {
     const goesOn = goesOnTo(m);
     const asks = m.t === 'pull' || (m.t === 'done' && m.pull);
     const open = alive && !this.port.closed() && (w.state === 'starting' || w.state === 'idle' || w.state === 'busy');
+    // Counted before its ask is answered: a lane's first job already tells whether the next few
+    // may go in hand.
+    if (alive && m.t === 'done' && m.outcome.ranMs !== undefined) this.hands.ran(w.lane, m.outcome.ranMs);
     return {
       done: m.t === 'done' ? { jobId: m.jobId, worker: w.id, attempt: m.attempt, outcome: m.outcome, retryAt: now + backoffMs(m.attempt) } : null,
       // Only a job this worker was handed; a dead worker's word starts nothing.
@@ -174,7 +177,7 @@ export class TurnRecorder {
       w.moveTo = undefined;
       this.offer(w);
     }
-    if (r.finished) this.hands.timed(r.finished, m.t === 'done' ? m.outcome.ranMs : undefined);
+    if (r.finished && (m.t !== 'done' || m.outcome.ranMs === undefined)) this.hands.timed(r.finished);
     if (m.t === 'done' && m.outcome.loadMs !== undefined) hooks.loaded(w.lane, m.outcome.loadMs);
     // Events carry summaries: what a started job runs stays out of them.
     for (const job of [r.finished, r.dropped, r.started && summaryOf(r.started), r.claimed && summaryOf(r.claimed)]) this.announce(job);
