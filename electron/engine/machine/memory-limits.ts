@@ -58,7 +58,8 @@ interface Entry {
  *  3. growth, one worker at a time, fewest first, keeping GROW_MARGIN free. Where memory is tight
  *     (what a lane wants would not fit at twice its cost), it adds a worker only once all it has
  *     are measured, so a cost measured too low overshoots by one worker at most.
- * What no lane wants now is headroom any lane may count on until the next pass.
+ * Steps 2 and 3 keep room for no more workers than the ceiling in all. What no lane wants now,
+ * or could not run for cores, is headroom any lane may count on until the next pass.
  */
 export function laneMemoryLimits(lanes: readonly LaneMemoryInput[], budget: number, ceiling: number): Map<string, LaneMemoryLimit> {
   const entries: Entry[] = lanes.map((l) => {
@@ -87,16 +88,25 @@ export function laneMemoryLimits(lanes: readonly LaneMemoryInput[], budget: numb
   shed(() => free >= 0, [beyondWork, beyondFirst, () => 0]);
 
   const byDemand = (a: Entry, b: Entry) => b.l.demand - a.l.demand || (a.l.name < b.l.name ? -1 : 1);
+  // What other lanes' second and later workers hold: counted once, and again only after a shed
+  // (a lane given its first worker adds nothing to it). With hundreds of lanes wanting a first
+  // worker and room for a few, counting it for each would make every pass quadratic.
+  let spare: number | undefined;
+  // No room is kept for workers beyond the ceiling: they could not run. With more lanes wanting
+  // one than the ceiling has workers, the machine serves them in turns (share.ts), and a lane not
+  // served yet may count on what is free when its turn comes.
+  let kept = entries.reduce((n, e) => n + e.fit, 0);
   for (const e of entries.filter((x) => x.want > 0 && x.fit === 0).sort(byDemand)) {
-    // Where there is room already (the usual case), nothing is counted or shed: with hundreds of
-    // lanes, counting the spare for each would make every pass quadratic.
+    if (kept >= ceiling) break;
     if (free - margin < e.cost) {
-      const spare = entries.reduce((n, d) => n + (d.fit - beyondFirst(d)) * d.cost, 0);
+      spare ??= entries.reduce((n, d) => n + (d.fit - beyondFirst(d)) * d.cost, 0);
       if (free - margin + spare < e.cost) continue;
       shed(() => free - margin >= e.cost, [beyondWork, beyondFirst]);
+      spare = undefined;
     }
     e.fit = 1;
     free -= e.cost;
+    kept++;
   }
 
   const tight = new Set(entries.filter((e) => e.want * e.cost * 2 > free - margin + (e.fit + e.l.leaving) * e.cost));
@@ -109,9 +119,10 @@ export function laneMemoryLimits(lanes: readonly LaneMemoryInput[], budget: numb
   const top = Math.max(...growing.map(target));
   for (let level = Math.min(...growing.map((e) => e.fit)); level < top; level++) {
     for (const e of growing) {
-      if (e.fit !== level || e.fit >= target(e) || e.cost > free - margin) continue;
+      if (e.fit !== level || e.fit >= target(e) || e.cost > free - margin || kept >= ceiling) continue;
       e.fit++;
       free -= e.cost;
+      kept++;
     }
   }
 

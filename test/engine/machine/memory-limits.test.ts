@@ -65,6 +65,14 @@ describe('dividing the budget', () => {
     expect(Object.values(l).every((n) => n >= 1)).toBe(true);
   });
 
+  it('more lanes with work than the ceiling has workers, with room for far fewer than all: none is held for memory', () => {
+    // 200 unmeasured shell lanes (256 MB presumed each) and 20 GB: room for 78 of them at once,
+    // but a ceiling of 2 runs two at a time, in turns; each lane, when its turn comes, fits.
+    const lanes = [lane('busy', { cap: 1, demand: 5, workers: 1, measured: 1 }), ...Array.from({ length: 199 }, (_, i) => lane(`l-${i}`, { cap: 1, demand: 5 }))];
+    const l = limitsOf(lanes, 20 * GiB, 2);
+    expect(Object.entries(l).filter(([, n]) => n < 2)).toEqual([]);
+  });
+
   it('two lanes wanting to grow never plan on the same memory', () => {
     const lanes = [lane('a', { demand: 10, cost: settled(300 * MiB) }), lane('b', { demand: 10, cost: settled(300 * MiB) })];
     const l = limitsOf(lanes, 1500 * MiB, 10);
