@@ -3,10 +3,8 @@
 // it (a worker that crashed or stopped answering).
 import type { ScaleReason } from '../../../shared/model.js';
 import type { EventHub } from '../event-hub.js';
-import type { Ledger } from '../store/ledger.js';
+import type { Ledger, LedgerRow as Row } from '../store/ledger.js';
 import { isDiskFull } from '../store/disk-full.js';
-
-type Row = Parameters<Ledger['recordAll']>[0][number];
 
 export class ScaleLedger {
   /** Rows recorded inside `batch`, written when it ends. */

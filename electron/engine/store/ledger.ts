@@ -4,8 +4,18 @@ import type { Db } from './db.js';
 
 export const LEDGER_LIMIT = 10_000;
 
+export interface LedgerRow {
+  at: number;
+  lane: string;
+  from: number;
+  to: number;
+  reason: ScaleReason;
+  detail: string;
+}
+
 export class Ledger {
   private readonly insert;
+  private readonly recordMany;
   private sincePrune = 0;
 
   constructor(
@@ -15,9 +25,10 @@ export class Ledger {
     this.insert = db.prepare<[number, string, number, number, string, string], ScaleEvent>(
       'INSERT INTO scale_events (at, lane, "from", "to", reason, detail) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
     );
+    this.recordMany = db.transaction((rows: readonly LedgerRow[]) => rows.map((r) => this.record(r)));
   }
 
-  private record({ at, lane, from, to, reason, detail }: { at: number; lane: string; from: number; to: number; reason: ScaleReason; detail: string }): ScaleEvent {
+  private record({ at, lane, from, to, reason, detail }: LedgerRow): ScaleEvent {
     const event = this.insert.get(at, lane, from, to, reason, detail)!;
     // Pruning on every insert would be a DELETE per worker start; every 10% of the limit is enough.
     if (++this.sincePrune >= Math.max(1, this.limit / 10)) {
@@ -28,8 +39,8 @@ export class Ledger {
   }
 
   /** Rows in one transaction. */
-  recordAll(rows: readonly { at: number; lane: string; from: number; to: number; reason: ScaleReason; detail: string }[]): ScaleEvent[] {
-    return rows.length === 1 ? [this.record(rows[0]!)] : this.db.transaction(() => rows.map((r) => this.record(r)))();
+  recordAll(rows: readonly LedgerRow[]): ScaleEvent[] {
+    return rows.length === 1 ? [this.record(rows[0]!)] : this.recordMany(rows);
   }
 
   list(filter: { lane?: string | undefined; afterId?: number | undefined; limit: number }): ScaleEvent[] {
