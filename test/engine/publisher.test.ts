@@ -21,12 +21,13 @@ function fixture(lanes: FakeLane[]) {
   const build: StatusBuilder = (stale) => {
     const round: string[] = [];
     built.push(round);
-    return lanes
+    const fresh = lanes
       .filter((l) => stale(l.name, l.key))
       .map((l) => {
         round.push(l.name);
         return { status: { name: l.name, key: l.key, throughputPerMin: l.rate } as unknown as LaneStatus, key: l.key, dueAt: l.dueAt ?? null };
       });
+    return { lanes: lanes.map((l) => l.name), built: fresh };
   };
   const events = new EventHub(0);
   const announced: string[] = [];
@@ -97,6 +98,27 @@ describe('lane publisher', () => {
     vi.advanceTimersByTime(4_800);
     expect(built.length).toBe(rounds + 1);
     expect(built.at(-1)).toEqual(['a', 'b']);
+  });
+
+  it('a status read answers every lane in order, building and announcing first only what changed', () => {
+    const lanes: FakeLane[] = [
+      { name: 'a', key: '1', rate: 1 },
+      { name: 'b', key: '1', rate: 1 },
+    ];
+    const { publisher, built, announced } = fixture(lanes);
+    publisher.publish();
+    vi.advanceTimersByTime(10);
+    lanes[0]!.key = '2';
+    lanes[1]!.rate = 9;
+    const now = publisher.current();
+    expect(built.at(-1)).toEqual(['a']);
+    expect(announced).toEqual(['a', 'b', 'a']);
+    expect(now.map((s) => [s.name, s.throughputPerMin])).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ]);
+    vi.advanceTimersByTime(1_000);
+    expect(publisher.current().map((s) => s.throughputPerMin)).toEqual([1, 9]);
   });
 
   it('a forgotten lane is built and announced afresh if it comes back', () => {

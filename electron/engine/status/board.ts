@@ -6,7 +6,7 @@ import type { MachineLimits } from '../machine/limits.js';
 import type { EventHub } from '../event-hub.js';
 import type { StatusBoard } from '../requests/context.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
-import { laneStatus, laneStatuses, statusKey, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
+import { laneStatus, statusKey, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
 import { LanePublisher, type BuiltStatus, type StatusBuilder } from './publisher.js';
 import { RecentFiguresBoard } from './recent.js';
 import type { TimelineSamples } from './timeline.js';
@@ -66,23 +66,26 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
       const key = statusKey(lane, now, lookups);
       if (stale(lane.name, key)) built.push({ ...laneStatus(lane, now, lookups), key });
     }
-    return built;
+    return { lanes: now.lanes.map((l) => l.name), built };
   };
   const publisher = new LanePublisher(changed, d.events, d.timeline);
   const board: StatusBoard = {
-    status: (): Status => ({
-      // Taken before the lanes are read: every event after it is news to this snapshot.
-      seq: d.events.lastSeq,
-      ceiling: d.fleet.limits().ceiling,
-      machine: d.fleet.machineStatus(),
-      paused: d.paused(),
-      workersInUse: d.fleet.alive(),
-      dataDir: d.dataDir,
-      pid: process.pid,
-      startedAt: d.startedAt,
-      version: d.version,
-      lanes: laneStatuses(inputs(), lookups),
-    }),
+    status: (): Status => {
+      // What changed is announced as the lanes are read; the seq taken after covers it all.
+      const lanes = publisher.current();
+      return {
+        seq: d.events.lastSeq,
+        ceiling: d.fleet.limits().ceiling,
+        machine: d.fleet.machineStatus(),
+        paused: d.paused(),
+        workersInUse: d.fleet.alive(),
+        dataDir: d.dataDir,
+        pid: process.pid,
+        startedAt: d.startedAt,
+        version: d.version,
+        lanes,
+      };
+    },
     announce: () => publisher.publish(),
     lane: (name) => {
       const row = d.lanes.find(name);

@@ -49,11 +49,6 @@ const NO_WORKERS: WorkerCounts = { idle: 0, busy: 0, leaving: 0 };
 /** Finished jobs at the current pace before an ETA is given. */
 const ETA_AFTER_JOBS = 3;
 
-/** Every lane's status. */
-export function laneStatuses(inputs: StatusInputs, lookups: StatusLookups): LaneStatus[] {
-  return inputs.lanes.map((lane) => laneStatus(lane, inputs, lookups).status);
-}
-
 /**
  * What a lane's status is made of, short of the clock: while this stays the same, so does the
  * status, but for what time alone moves (recent rates, a nudge coming due). Null for a shared

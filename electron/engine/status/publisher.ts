@@ -22,12 +22,14 @@ export interface BuiltStatus {
   dueAt: number | null;
 }
 
-/** Builds the statuses of the lanes `stale` says need it. */
-export type StatusBuilder = (stale: (lane: string, key: string | null) => boolean) => BuiltStatus[];
+/** Every lane's name, in order, and the statuses of those `stale` says need building. */
+export type StatusBuilder = (stale: (lane: string, key: string | null) => boolean) => { lanes: string[]; built: BuiltStatus[] };
 
 export class LanePublisher {
   /** Per lane, what was last announced and what it was built from. */
-  private readonly shown = new Map<string, { key: string | null; json: string; dueAt: number | null }>();
+  private readonly shown = new Map<string, { status: LaneStatus; key: string | null; json: string; dueAt: number | null }>();
+  /** The lanes as of the last announcement, in order. */
+  private lanes: string[] = [];
   private lastPublish = 0;
   private lastWhole = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -58,6 +60,15 @@ export class LanePublisher {
     this.announce(true);
   }
 
+  /**
+   * Every lane's status as of now: what changed is built and announced first (so a snapshot
+   * taken after covers it), the rest is as last built, at most WHOLE_EVERY_MS ago.
+   */
+  current(): LaneStatus[] {
+    this.announce(false);
+    return this.lanes.map((lane) => this.shown.get(lane)!.status);
+  }
+
   private announce(whole: boolean): void {
     const now = Date.now();
     this.lastPublish = now;
@@ -65,11 +76,12 @@ export class LanePublisher {
       whole = true;
       this.lastWhole = now;
     }
-    const built = this.build((lane, key) => whole || key === null || this.shown.get(lane)?.key !== key);
+    const { lanes, built } = this.build((lane, key) => whole || key === null || this.shown.get(lane)?.key !== key);
+    this.lanes = lanes;
     for (const { status, key, dueAt } of built) {
       const json = JSON.stringify(status);
       const was = this.shown.get(status.name);
-      this.shown.set(status.name, { key, json, dueAt });
+      this.shown.set(status.name, { status, key, json, dueAt });
       if (was?.json === json) continue;
       this.timeline.sample(status, now);
       this.events.emit('lane', status);
