@@ -26,7 +26,7 @@ export function daemonForFile({ stopsCleanly = true } = {}): DaemonSuite {
   afterAll(async () => {
     events?.close();
     const code = await daemon?.stop();
-    if (stopsCleanly) expect(code).toBe(0);
+    if (stopsCleanly) expect(code, `the daemon's last words: ${daemon?.process.stderr().slice(-2000)}`).toBe(0);
     tmp.remove();
   });
   return {
