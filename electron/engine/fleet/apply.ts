@@ -65,48 +65,74 @@ export interface ObserveInputs {
   delayed: ReadonlyMap<string, { n: number; next: number }>;
 }
 
+/**
+ * The lanes with work or workers, as the policy sees them. A lane with neither (nothing waiting,
+ * no retry to come, no worker of its own or on its way to it) has nothing to decide: it sits the
+ * pass out, so a pass costs what the busy lanes cost, however many lanes there are.
+ */
 export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory): Observation {
   const byLane = new Map<string, LaneObservation & { idle: string[]; busy: string[] }>();
-  for (const l of inputs.lanes) {
-    byLane.set(l.name, {
-      name: l.name,
-      class: l.class,
-      cap: l.cap,
-      idle: [],
-      busy: [],
-      leaving: 0,
-      arriving: 0,
-      waiting: (inputs.counts.get(l.name)?.queued ?? 0) - (inputs.delayed.get(l.name)?.n ?? 0),
-      nextRetryAt: inputs.delayed.get(l.name)?.next ?? null,
-      startsBlockedUntil: memory.startFailures.get(l.name)?.until ?? null,
-      lastShrinkAt: memory.lastShrinkAt.get(l.name) ?? null,
-      surplusSince: memory.surplusSince.get(l.name) ?? null,
-      // A shared lane's worker stays with it: its jobs are claimed and finished on its queue.
-      movable: l.workerCommand === null && l.queue === null,
-      heldSince: null,
-      waitingSince: null,
-      capWas: memory.caps.has(l.name) && memory.caps.get(l.name) !== l.cap ? memory.caps.get(l.name)! : null,
-      // The machine's per-lane limits are laid over by the fleet (machine/limits.ts).
-      limit: Infinity,
-      limitText: null,
-    });
-  }
+  let rows: Map<string, LaneRow> | undefined;
+  const seen = (l: LaneRow) => {
+    let o = byLane.get(l.name);
+    if (!o) byLane.set(l.name, (o = observation(l, inputs, memory)));
+    return o;
+  };
+  for (const l of inputs.lanes) if (ready(l.name, inputs) > 0 || inputs.delayed.has(l.name)) seen(l);
+  const of = (name: string) => {
+    if (byLane.has(name)) return byLane.get(name)!;
+    rows ??= new Map(inputs.lanes.map((l) => [l.name, l]));
+    const row = rows.get(name);
+    return row && seen(row);
+  };
   for (const w of pool.workers.values()) {
-    const l = byLane.get(w.lane);
+    const l = of(w.lane);
     if (!l) continue;
     // On its way to another lane: it leaves this one and arrives there.
-    const moving = w.moveTo === undefined ? undefined : byLane.get(w.moveTo);
+    const moving = w.moveTo === undefined ? undefined : of(w.moveTo);
     const role = roleOf(w.state);
+    // Jobs in its hand are queued in the store, but taken: no other worker could run them.
+    l.waiting -= w.held.length;
     if (role === 'leaving' || moving) l.leaving++;
     else l[role].push(w.id);
     if (moving) moving.arriving++;
   }
-  for (const l of byLane.values()) {
-    const held = l.idle.length + l.busy.length + l.arriving > 0;
-    l.heldSince = SizerMemory.since(memory.heldSince, l.name, held, inputs.now);
-    l.waitingSince = SizerMemory.since(memory.waitingSince, l.name, !held && l.waiting > 0 && l.cap > 0, inputs.now);
+  for (const l of inputs.lanes) {
+    const o = byLane.get(l.name);
+    const held = o !== undefined && o.idle.length + o.busy.length + o.arriving > 0;
+    const since = SizerMemory.since(memory.heldSince, l.name, held, inputs.now);
+    const waitingSince = SizerMemory.since(memory.waitingSince, l.name, o !== undefined && !held && o.waiting > 0 && l.cap > 0, inputs.now);
+    if (o) [o.heldSince, o.waitingSince] = [since, waitingSince];
   }
   return { now: inputs.now, tickMs: inputs.tickMs, ceiling: inputs.ceiling, lanes: [...byLane.values()] };
+}
+
+/** Queued and ready, jobs in hands included (observe takes those off). */
+const ready = (lane: string, inputs: ObserveInputs) => (inputs.counts.get(lane)?.queued ?? 0) - (inputs.delayed.get(lane)?.n ?? 0);
+
+function observation(l: LaneRow, inputs: ObserveInputs, memory: SizerMemory): LaneObservation & { idle: string[]; busy: string[] } {
+  return {
+    name: l.name,
+    class: l.class,
+    cap: l.cap,
+    idle: [],
+    busy: [],
+    leaving: 0,
+    arriving: 0,
+    waiting: ready(l.name, inputs),
+    nextRetryAt: inputs.delayed.get(l.name)?.next ?? null,
+    startsBlockedUntil: memory.startFailures.get(l.name)?.until ?? null,
+    lastShrinkAt: memory.lastShrinkAt.get(l.name) ?? null,
+    surplusSince: memory.surplusSince.get(l.name) ?? null,
+    // A shared lane's worker stays with it: its jobs are claimed and finished on its queue.
+    movable: l.workerCommand === null && l.queue === null,
+    heldSince: null,
+    waitingSince: null,
+    capWas: memory.caps.has(l.name) && memory.caps.get(l.name) !== l.cap ? memory.caps.get(l.name)! : null,
+    // The machine's per-lane limits are laid over by the fleet (machine/limits.ts).
+    limit: Infinity,
+    limitText: null,
+  };
 }
 
 /** The ledger row written when a drained worker actually goes, from the reason it was drained for. */

@@ -2,7 +2,7 @@
 // replaces a hung one, and the sizer loop that decides how many each lane runs. Request handlers
 // reach it only through FleetPort; what it knows flows out as data (worker counts) and events.
 import type { JobSummary, MachineStatus, ScaleReason } from '../../../shared/model.js';
-import type { LiveWorker, Machine } from '../machine/machine.js';
+import type { LaneNeeds, LiveWorker, Machine } from '../machine/machine.js';
 import type { MachineLimits } from '../machine/limits.js';
 import type { CriticalStop } from '../machine/critical.js';
 import { workerCgroups } from '../machine/worker-meter.js';
@@ -236,9 +236,13 @@ export class Fleet implements FleetPort {
     const now = Date.now();
     const inputs = { now, tickMs: this.d.tickMs, ceiling: Infinity, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.queues.delayed(now) };
     const seen = observe(inputs, this.pool, this.memory);
-    const limits = this.d.machine.limits(
-      seen.lanes.map((l) => ({ name: l.name, class: l.class, cap: l.cap, demand: Math.max(0, l.waiting) + l.busy.length, workers: [...l.idle, ...l.busy], leaving: l.leaving })),
-    );
+    const needs: LaneNeeds[] = seen.lanes.map((l) => ({ name: l.name, class: l.class, cap: l.cap, demand: Math.max(0, l.waiting) + l.busy.length, workers: [...l.idle, ...l.busy], leaving: l.leaving }));
+    // The lanes that sat the pass out still have limits to show: what memory would let them run.
+    if (needs.length < inputs.lanes.length) {
+      const active = new Set(needs.map((n) => n.name));
+      for (const l of inputs.lanes) if (!active.has(l.name)) needs.push({ name: l.name, class: l.class, cap: l.cap, demand: 0, workers: [], leaving: 0 });
+    }
+    const limits = this.d.machine.limits(needs);
     this.lastLimits = limits;
     for (const l of seen.lanes) {
       const m = limits.lanes.get(l.name);

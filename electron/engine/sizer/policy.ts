@@ -18,7 +18,7 @@ export interface LaneObservation {
   busy: readonly string[];
   /** Workers on their way out: finishing a last job, or exiting. They still use the machine. */
   leaving: number;
-  /** Queued and ready to run (retries still waiting out their backoff are not counted). */
+  /** Queued, ready to run, and not yet in a worker's hand (retries waiting out their backoff are not counted). */
   waiting: number;
   /** The soonest moment a retry waiting out its backoff becomes ready; null when none waits. */
   nextRetryAt: number | null;
