@@ -43,23 +43,39 @@ export class Hands {
    * How many jobs to hand a worker beyond the one it runs: none unless the lane's jobs are short
    * (then waiting on the engine between them is what costs), none while its backlog is shallow
    * (another worker may want them), and when it is deep as many as HAND_SPAN allows for the lane's
-   * pace, up to HAND_MAX (SHARED_HAND_MAX for a shared lane).
+   * pace, up to HAND_MAX (SHARED_HAND_MAX for a shared lane). A worker promised to another lane
+   * asks there; asking `ahead` (it goes on to its last job here meanwhile, and that job is of a
+   * short lane) it takes at least the new lane's first job, whatever that lane's pace: the job
+   * waits behind one known to be short, and the worker goes on to it without a trip to the engine.
    */
-  size(w: WorkerRecord): number {
-    // Jobs held behind a long one would wait while another worker sits idle; a worker about to
-    // change lanes holds none of the old one's.
-    const pace = this.pace.get(w.lane) ?? Infinity;
-    if (w.moveTo !== undefined || !(pace < this.below)) return 0;
+  size(w: WorkerRecord, ahead: boolean): number {
+    const lane = w.moveTo ?? w.lane;
+    const first = w.moveTo !== undefined && ahead && this.isShort(w.lane) ? 1 : 0;
+    // Asking ahead behind a long job, it changes lanes only once it is free.
+    if (w.moveTo !== undefined && ahead && first === 0) return 0;
+    const free = this.untaken(lane);
+    if (!this.isShort(lane)) return Math.min(first, free);
     let workers = 0;
+    for (const x of this.workers.values()) if (x.lane === lane) workers++;
+    const pace = this.pace.get(lane)!;
+    const most = this.shared(lane) ? SHARED_HAND_MAX : Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace, 0.001)));
+    return Math.min(free, Math.max(first, Math.min(most, Math.floor(free / Math.max(1, workers)) - 1)));
+  }
+
+  /** The lane's queued jobs that no worker holds in hand. */
+  untaken(lane: string): number {
     let held = 0;
-    for (const x of this.workers.values()) {
-      if (x.lane !== w.lane) continue;
-      workers++;
-      held += x.held.length;
-    }
-    const free = this.queued(w.lane) - held;
-    const most = this.shared(w.lane) ? SHARED_HAND_MAX : Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace, 0.001)));
-    return Math.max(0, Math.min(most, Math.floor(free / Math.max(1, workers)) - 1));
+    for (const x of this.workers.values()) if (x.lane === lane) held += x.held.length;
+    return this.queued(lane) - held;
+  }
+
+  /** A local lane's last queued jobs were just taken: its workers may be promised elsewhere. */
+  tookLast(lane: string): boolean {
+    return !this.shared(lane) && this.untaken(lane) <= 0;
+  }
+
+  private isShort(lane: string): boolean {
+    return (this.pace.get(lane) ?? Infinity) < this.below;
   }
 
   /**

@@ -7,6 +7,8 @@ export interface JobRef {
   attempt: number;
   /** When this worker took it on (ms); the machine's critical stop picks the newest. */
   since?: number;
+  /** Its lane: a worker that changed lanes may still be finishing the last job of its old one. */
+  lane?: string;
 }
 
 export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';

@@ -139,13 +139,13 @@ export class TurnRecorder {
     const open = alive && !this.port.closed() && (w.state === 'starting' || w.state === 'idle' || w.state === 'busy');
     // Counted before its ask is answered: a lane's first job already tells whether the next few
     // may go in hand.
-    if (alive && m.t === 'done' && m.outcome.ranMs !== undefined) this.hands.ran(w.lane, m.outcome.ranMs);
+    if (alive && m.t === 'done' && m.outcome.ranMs !== undefined) this.hands.ran(w.job?.id === m.jobId ? (w.job.lane ?? w.lane) : w.lane, m.outcome.ranMs);
     return {
       done: m.t === 'done' ? { jobId: m.jobId, worker: w.id, attempt: m.attempt, outcome: m.outcome, retryAt: now + backoffMs(m.attempt) } : null,
       // Only a job this worker was handed; a dead worker's word starts nothing.
       started: alive && goesOn && w.held.some((h) => h.id === goesOn.jobId) ? { id: goesOn.jobId, worker: w.id } : null,
       dropped: m.t === 'dropped' && w.held.some((h) => h.id === m.jobId) ? m.jobId : null,
-      pull: asks && open ? { lane: w.moveTo ?? w.lane, worker: w.id, claimFirst: !goesOn, hand: this.hands.size(w) } : null,
+      pull: asks && open ? { lane: w.moveTo ?? w.lane, worker: w.id, claimFirst: !goesOn, hand: this.hands.size(w, goesOn !== undefined) } : null,
     };
   }
 
@@ -157,10 +157,12 @@ export class TurnRecorder {
     const gone = new Set([goesOn?.jobId, m.t === 'dropped' ? m.jobId : undefined]);
     w.held = w.held.filter((h) => !gone.has(h.id));
     const now = r.started ?? r.claimed;
-    if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts, since: w.job?.id === now.id ? w.job.since : hooks.now() } : null;
+    if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts, since: w.job?.id === now.id ? w.job.since : hooks.now(), lane: now.lane } : null;
     w.held.push(...r.handed.map((j) => ({ id: j.id, attempt: j.attempts })));
-    // It asked for work with a move pending: what it got is its new lane's, and so is it now.
-    if (w.moveTo !== undefined && (m.t === 'pull' || (m.t === 'done' && m.pull && !goesOn))) {
+    const asked = m.t === 'pull' || (m.t === 'done' && m.pull);
+    // It asked for work with a move pending: what it got is its new lane's, and so is it now;
+    // asking ahead, once it holds the new lane's first job (its last one here still running).
+    if (w.moveTo !== undefined && asked && (!goesOn || r.handed.length > 0)) {
       w.lane = w.moveTo;
       w.moveTo = undefined;
     }
@@ -181,14 +183,16 @@ export class TurnRecorder {
     if (m.t === 'done' && m.outcome.loadMs !== undefined) hooks.loaded(w.lane, m.outcome.loadMs);
     // Events carry summaries: what a started job runs stays out of them.
     for (const job of [r.finished, r.dropped, r.started && summaryOf(r.started), r.claimed && summaryOf(r.claimed)]) this.announce(job);
-    const asked = m.t === 'pull' || (m.t === 'done' && m.pull);
     if (asked) {
       w.proc.send({ t: 'jobs', jobs: [...(r.claimed ? [r.claimed] : []), ...r.handed].map((j) => this.assignment(j)), firstStarted: r.claimed !== null });
     }
-    // A worker that stays busy moves nothing the sizer sizes on, unless its lane has just run dry
-    // under it: then it may be promised to a lane that waits, to go on to at the end of this job.
-    const ranDry = asked && !r.claimed && r.handed.length === 0;
-    if (!(wasBusy && w.state === 'busy') || ranDry) hooks.fleetChanged();
+    // A worker that stays busy moves nothing the sizer sizes on, unless its ask left its lane with
+    // nothing untaken (it took the last jobs, or there were none): then it may be promised to a
+    // lane that waits, to go on to once it has run what it holds. (A shared lane's counts here
+    // are as last read: there, only an ask that brought nothing says so.)
+    const gotNothing = asked && !r.claimed && r.handed.length === 0;
+    const dry = asked && (this.hands.tookLast(w.lane) || (gotNothing && this.port.queues.sharedLane(w.lane) !== undefined));
+    if (!(wasBusy && w.state === 'busy') || dry) hooks.fleetChanged();
   }
 
   /**
