@@ -74,7 +74,7 @@ describe('turns of one worker, as it hears them', () => {
   });
 
   const queue = async (lane: string, n: number) =>
-    (await store.enqueue(Array.from({ length: n }, (_, i) => ({ lane, spec: { argv: ['true', String(i)] }, maxAttempts: 1, timeoutMs: null })), Date.now())).map((j) => j.id);
+    (await store.enqueue(Array.from({ length: n }, (_, i) => ({ lane, spec: { kind: 'argv' as const, argv: ['true', String(i)] }, maxAttempts: 1, timeoutMs: null })), Date.now())).map((j) => j.id);
   /** The worker says this; the answer it hears, if any. */
   const say = (m: TurnMessage): { ids: number[]; firstStarted: boolean } | undefined => {
     const before = sent.length;
