@@ -34,7 +34,7 @@ const log = (s: string) => process.stderr.write(s + '\n');
 
 const size = quick
   ? { pairs: 2, noop: 3_000, shell: 200, enqueue: { batches: 10, fromLines: 2_000, single: 200 }, cli: 8, starts: 5, lanes: [1, 50, 4], queued: 100_000, idle: [1, 5] }
-  : { pairs: 3, noop: 20_000, shell: 600, enqueue: { batches: 50, fromLines: 10_000, single: 1_000 }, cli: 20, starts: 25, lanes: [4, 200, 5], queued: 1_000_000, idle: [1, 60] };
+  : { pairs: 3, noop: 20_000, shell: 600, enqueue: { batches: 50, fromLines: 10_000, single: 1_000 }, cli: 20, starts: 25, lanes: [6, 200, 5], queued: 1_000_000, idle: [1, 60] };
 
 const redis = await startRedis();
 const bull = new BullPeer(redis.port);
