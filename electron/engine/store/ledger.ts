@@ -1,17 +1,11 @@
 // The scale-event ledger: why the fleet changed. Bounded: the oldest rows go once it is full.
-import type { ScaleEvent, ScaleReason } from '../../../shared/model.js';
+import type { ScaleEvent } from '../../../shared/model.js';
 import type { Db } from './db.js';
 
 export const LEDGER_LIMIT = 10_000;
 
-export interface LedgerRow {
-  at: number;
-  lane: string;
-  from: number;
-  to: number;
-  reason: ScaleReason;
-  detail: string;
-}
+/** A row to write: the event before the store numbers it. */
+export type LedgerRow = Omit<ScaleEvent, 'id'>;
 
 export class Ledger {
   private readonly insert;
