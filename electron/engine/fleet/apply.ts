@@ -71,25 +71,18 @@ export interface ObserveInputs {
  * pass out, so a pass costs what the busy lanes cost, however many lanes there are.
  */
 export function observe(inputs: ObserveInputs, pool: Pool, memory: SizerMemory): Observation {
-  const byLane = new Map<string, LaneObservation & { idle: string[]; busy: string[] }>();
-  let rows: Map<string, LaneRow> | undefined;
-  const seen = (l: LaneRow) => {
-    let o = byLane.get(l.name);
-    if (!o) byLane.set(l.name, (o = observation(l, inputs, memory)));
-    return o;
-  };
-  for (const l of inputs.lanes) if (ready(l.name, inputs) > 0 || inputs.delayed.has(l.name)) seen(l);
-  const of = (name: string) => {
-    if (byLane.has(name)) return byLane.get(name)!;
-    rows ??= new Map(inputs.lanes.map((l) => [l.name, l]));
-    const row = rows.get(name);
-    return row && seen(row);
-  };
+  const withWorkers = new Set<string>();
   for (const w of pool.workers.values()) {
-    const l = of(w.lane);
+    withWorkers.add(w.lane);
+    if (w.moveTo !== undefined) withWorkers.add(w.moveTo);
+  }
+  const byLane = new Map<string, LaneObservation & { idle: string[]; busy: string[] }>();
+  for (const l of inputs.lanes) if (ready(l.name, inputs) > 0 || inputs.delayed.has(l.name) || withWorkers.has(l.name)) byLane.set(l.name, observation(l, inputs, memory));
+  for (const w of pool.workers.values()) {
+    const l = byLane.get(w.lane);
     if (!l) continue;
     // On its way to another lane: it leaves this one and arrives there.
-    const moving = w.moveTo === undefined ? undefined : of(w.moveTo);
+    const moving = w.moveTo === undefined ? undefined : byLane.get(w.moveTo);
     const role = roleOf(w.state);
     // Jobs in its hand are queued in the store, but taken: no other worker could run them.
     l.waiting -= w.held.length;
