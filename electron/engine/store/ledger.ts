@@ -34,7 +34,7 @@ export class Ledger {
 
   /** Rows in one transaction. */
   recordAll(rows: readonly LedgerRow[]): ScaleEvent[] {
-    return rows.length === 1 ? [this.record(rows[0]!)] : this.recordMany(rows);
+    return this.recordMany(rows);
   }
 
   list(filter: { lane?: string | undefined; afterId?: number | undefined; limit: number }): ScaleEvent[] {
