@@ -5,10 +5,14 @@ import type { WorkerLauncher, WorkerProcess } from './launcher.js';
 export interface JobRef {
   id: number;
   attempt: number;
+}
+
+/** The job a worker runs. */
+export interface RunningJob extends JobRef {
   /** When this worker took it on (ms); the machine's critical stop picks the newest. */
-  since?: number;
+  since: number;
   /** Its lane: a worker that changed lanes may still be finishing the last job of its old one. */
-  lane?: string;
+  lane: string;
 }
 
 export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
@@ -29,7 +33,7 @@ export interface WorkerRecord {
   proc: WorkerProcess;
   state: WorkerState;
   /** The job it runs, as the store has it recorded. */
-  job: JobRef | null;
+  job: RunningJob | null;
   /** Jobs in its hand, in the order it will run them: still queued in the store. */
   held: JobRef[];
   /** The lane it goes on to at the end of its current job (a shell worker changing lanes). */

@@ -139,7 +139,7 @@ export class TurnRecorder {
     const open = alive && !this.port.closed() && (w.state === 'starting' || w.state === 'idle' || w.state === 'busy');
     // Counted before its ask is answered: a lane's first job already tells whether the next few
     // may go in hand.
-    if (alive && m.t === 'done' && m.outcome.ranMs !== undefined) this.hands.ran(w.job?.id === m.jobId ? (w.job.lane ?? w.lane) : w.lane, m.outcome.ranMs);
+    if (alive && m.t === 'done' && m.outcome.ranMs !== undefined) this.hands.ran(w.job?.id === m.jobId ? w.job.lane : w.lane, m.outcome.ranMs);
     return {
       done: m.t === 'done' ? { jobId: m.jobId, worker: w.id, attempt: m.attempt, outcome: m.outcome, retryAt: now + backoffMs(m.attempt) } : null,
       // Only a job this worker was handed; a dead worker's word starts nothing.
