@@ -13,6 +13,8 @@ const env = process.env;
 const logCap = Number(env[WORKER_ENV.logCapBytes]) || LOG_CAP_BYTES;
 const cgroupBase = env[WORKER_ENV.cgroup] || null;
 const command = env[WORKER_ENV.command];
+/** Unset (an engine that never hands jobs out): a hand is never given back. */
+const handBackMs = Number(env[WORKER_ENV.handBackMs]) || Infinity;
 const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd], cgroupBase) : null;
 
 let running: { job: JobAssignment; proc: RunningProcess } | null = null;
@@ -53,12 +55,15 @@ function finish(job: JobAssignment, outcome: JobOutcome): void {
   // job, take no other, and say why by how we exit, so the engine backs the lane off.
   if (persistent?.diedWhileStarting) draining = true;
   if (draining) hand.length = 0;
+  // Jobs were handed over as short ones; one that ran this long says they are not (or no longer):
+  // the rest go back for any worker to take, and this one asks anew.
+  const returned = (outcome.ranMs ?? 0) >= handBackMs ? hand.splice(0).map((j) => j.id) : [];
   const next = hand.shift();
   // The report goes out before the next job starts: the engine must know it runs here if this
   // worker dies under it.
   const pull = !draining && hand.length === 0 && !asking;
   if (pull) asking = true;
-  channel.send({ t: 'done', jobId: job.id, attempt: job.attempt, outcome, pull, ...(next ? { next: { jobId: next.id, attempt: next.attempt } } : {}) });
+  channel.send({ t: 'done', jobId: job.id, attempt: job.attempt, outcome, pull, ...(next ? { next: { jobId: next.id, attempt: next.attempt } } : {}), ...(returned.length > 0 ? { returned } : {}) });
   if (next) void run(next);
   else if (draining) exit(persistent?.diedWhileStarting ? EXIT_COMMAND_WONT_START : 0);
 }

@@ -41,8 +41,11 @@ export type FromWorker =
   /**
    * Outcome of a job. `next`: the job in hand it goes on to now. `pull`: its hand is empty and it
    * asks for more in the same breath (with `next`, to have them ready when that one ends).
+   * `returned`: the jobs in hand it gives back unrun, because this one ran longer than a hand is
+   * meant to last (`WORKER_ENV.handBackMs`): the lane's jobs are not short, and another worker
+   * may take them.
    */
-  | { t: 'done'; jobId: number; attempt: number; outcome: JobOutcome; pull: boolean; next?: { jobId: number; attempt: number } }
+  | { t: 'done'; jobId: number; attempt: number; outcome: JobOutcome; pull: boolean; next?: { jobId: number; attempt: number }; returned?: number[] }
   /** It went on to a job in hand while idle (its answer came after it had finished the last). */
   | { t: 'started'; jobId: number; attempt: number }
   /** A job in hand it was told to cancel before it started it: that job will not run here. */
@@ -77,4 +80,6 @@ export const WORKER_ENV = {
   logCapBytes: 'LANES_LOG_CAP_BYTES',
   /** The engine's cgroup for jobs (Linux, when the OS lets it make one); see containment.ts. */
   cgroup: 'LANES_CGROUP',
+  /** A job that ran at least this long (ms) sends the rest of the worker's hand back with its report. */
+  handBackMs: 'LANES_HAND_BACK_MS',
 } as const;

@@ -102,22 +102,53 @@ describe('turns of one worker, as it hears them', () => {
     expect(sizerLooked).toBe(looked + 1);
   });
 
-  it('promised to another lane, it takes that lane’s first job as it goes on to its last one here, and belongs there from then on', async () => {
+  it('promised to another lane, it takes that lane’s jobs as it goes on to its last one here, and belongs there from then on', async () => {
     const [a1, a2, a3] = await queue('a', 3);
     const [b1, b2, b3] = await queue('b', 3);
     say({ t: 'pull' });
     expect(done(a1!, { pull: true })).toEqual({ ids: [a2, a3], firstStarted: true });
-    // The sizer promises it to "b" (a pass after it took a's last job).
+    // The sizer promises it to "b" (a pass after it took a's last job). b's pace is not known:
+    // its jobs are taken as if they were short, behind a job known to be.
     w.moveTo = 'b';
-    expect(done(a2!, { next: a3, pull: true })).toEqual({ ids: [b1], firstStarted: false });
-    expect([w.lane, w.moveTo, w.job?.id, w.job?.lane, w.held.map((h) => h.id)]).toEqual(['b', undefined, a3, 'a', [b1]]);
-    // It goes on to b's first job with no trip in between; b's pace is not known yet, so nothing more in hand…
-    expect(done(a3!, { next: b1, pull: true })).toEqual({ ids: [], firstStarted: false });
+    expect(done(a2!, { next: a3, pull: true })).toEqual({ ids: [b1, b2, b3], firstStarted: false });
+    expect([w.lane, w.moveTo, w.job?.id, w.job?.lane, w.held.map((h) => h.id)]).toEqual(['b', undefined, a3, 'a', [b1, b2, b3]]);
+    // It goes on from one lane to the next with no trip in between, and on through b's jobs.
+    expect(done(a3!, { next: b1, pull: false })).toBeUndefined();
     expect(w.job).toMatchObject({ id: b1, lane: 'b' });
-    // …until that job has said how long b's jobs take.
-    expect(done(b1!, { pull: true })).toEqual({ ids: [b2, b3], firstStarted: true });
+    expect(done(b1!, { next: b2, pull: false })).toBeUndefined();
     const states = db.prepare<[], { id: number; state: string }>("SELECT id, state FROM jobs WHERE lane IN ('a', 'b') ORDER BY id").all();
     expect(states.map((s) => s.state)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded', 'running', 'queued']);
+  });
+
+  it('a job that ran long comes back with the rest of its hand: they are free again, and the worker takes one at a time', async () => {
+    const [a1, a2, a3] = await queue('a', 3);
+    const [b1, b2, b3, b4] = await queue('b', 4);
+    say({ t: 'pull' });
+    done(a1!, { pull: true });
+    w.moveTo = 'b';
+    // Behind a short job it took b's jobs on a guess…
+    expect(done(a2!, { next: a3, pull: true })).toEqual({ ids: [b1, b2, b3, b4], firstStarted: false });
+    done(a3!, { next: b1, pull: false });
+    const looked = sizerLooked;
+    // …and b's first job ran for a minute: the worker gives back the three it holds and asks anew.
+    const long = { state: 'succeeded' as const, exitCode: 0, error: null, ranMs: 60_000 };
+    expect(say({ t: 'done', jobId: b1!, attempt: 1, outcome: long, pull: true, returned: [b2!, b3!, b4!] })).toEqual({ ids: [b2], firstStarted: true });
+    expect(w.held).toEqual([]);
+    // The sizer looks again: two of b's jobs wait for any worker.
+    expect(sizerLooked).toBeGreaterThan(looked);
+    const states = db.prepare<[], { state: string }>("SELECT state FROM jobs WHERE lane = 'b' ORDER BY id").all();
+    expect(states.map((s) => s.state)).toEqual(['succeeded', 'running', 'queued', 'queued']);
+  });
+
+  it('what it says it gives back counts only for jobs it holds', async () => {
+    const [a1, a2, a3] = await queue('a', 3);
+    say({ t: 'pull' });
+    done(a1!, { pull: true });
+    expect(w.held.map((h) => h.id)).toEqual([a3]);
+    // a1 is done and a2 runs: neither is in its hand, so neither goes back to the queue.
+    say({ t: 'done', jobId: a2!, attempt: 1, outcome: { state: 'succeeded', exitCode: 0, error: null, ranMs: 60_000 }, pull: true, returned: [a1!, a3!] });
+    const states = db.prepare<[], { state: string }>("SELECT state FROM jobs WHERE lane = 'a' ORDER BY id").all();
+    expect(states.map((s) => s.state)).toEqual(['succeeded', 'succeeded', 'running']);
   });
 
   it('promised while on a job of a lane not known to be short, it takes nothing ahead: it changes lanes once free', async () => {

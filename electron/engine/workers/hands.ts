@@ -21,6 +21,11 @@ export const SHARED_HAND_MAX = 1;
  * per that much work, and what a hand keeps from another worker stays small.
  */
 export const HAND_SPAN = 4;
+/**
+ * A job that ran as long as a whole hand was meant to last says its lane's jobs are not short (a
+ * guess was wrong, or the jobs changed): its worker gives the rest of its hand back.
+ */
+export const handBackMs = (below = HAND_BELOW_MS): number => HAND_SPAN * below;
 
 /** The job in hand a message says the worker goes on to, if it says so. */
 export const goesOnTo = (m: TurnMessage): { jobId: number; attempt: number } | undefined => (m.t === 'done' ? m.next : m.t === 'started' ? m : undefined);
@@ -43,23 +48,31 @@ export class Hands {
    * How many jobs to hand a worker beyond the one it runs: none unless the lane's jobs are short
    * (then waiting on the engine between them is what costs), none while its backlog is shallow
    * (another worker may want them), and when it is deep as many as HAND_SPAN allows for the lane's
-   * pace, up to HAND_MAX (SHARED_HAND_MAX for a shared lane). A worker promised to another lane
-   * asks there; asking `ahead` (it goes on to its last job here meanwhile, and that job is of a
-   * short lane) it takes at least the new lane's first job, whatever that lane's pace: the job
-   * waits behind one known to be short, and the worker goes on to it without a trip to the engine.
+   * pace, up to HAND_MAX (SHARED_HAND_MAX for a shared lane). Asking `ahead` (it goes on to a job
+   * in hand meanwhile) nothing is claimed with the answer, so all of its share may go in hand.
+   *
+   * A worker promised to another lane asks there. Asking ahead behind a short job, it takes the
+   * new lane's jobs as if they were as short as the ones it leaves, up to a hand at the edge of
+   * short (HAND_SPAN): it goes on to them without a trip to the engine, and if the first runs long
+   * the worker gives the rest back (handBackMs), so a wrong guess keeps them from other workers
+   * for one job at most. Behind a long job it changes lanes only once free.
    */
   size(w: WorkerRecord, ahead: boolean): number {
+    const moving = w.moveTo !== undefined;
+    if (moving && ahead && !this.isShort(w.lane)) return 0;
     const lane = w.moveTo ?? w.lane;
-    const first = w.moveTo !== undefined && ahead && this.isShort(w.lane) ? 1 : 0;
-    // Asking ahead behind a long job, it changes lanes only once it is free.
-    if (w.moveTo !== undefined && ahead && first === 0) return 0;
     const free = this.untaken(lane);
-    if (!this.isShort(lane)) return Math.min(first, free);
-    let workers = 0;
+    let workers = moving ? 1 : 0;
     for (const x of this.workers.values()) if (x.lane === lane) workers++;
-    const pace = this.pace.get(lane)!;
-    const most = this.shared(lane) ? SHARED_HAND_MAX : Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace, 0.001)));
-    return Math.min(free, Math.max(first, Math.min(most, Math.floor(free / Math.max(1, workers)) - 1)));
+    const share = Math.floor(free / workers) - (ahead ? 0 : 1);
+    const pace = this.pace.get(lane);
+    // Taking the new lane's work behind a short job: its first job at least, and while its pace
+    // is unknown, as much as a hand at the edge of short.
+    const guess = moving && ahead;
+    const least = guess ? 1 : 0;
+    if (pace !== undefined ? pace >= this.below : !guess) return Math.min(free, least);
+    const most = this.shared(lane) ? SHARED_HAND_MAX : Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace ?? this.below, 0.001)));
+    return Math.min(free, Math.max(least, Math.min(most, share)));
   }
 
   /** The lane's queued jobs that no worker holds in hand. */

@@ -5,6 +5,7 @@
 import { ERROR_MAX_CHARS, JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { jsonProblem } from '../../../shared/json-limits.js';
 import type { FromWorker } from '../../worker/protocol.js';
+import { HAND_MAX } from '../store/job-statements.js';
 
 const OUTCOMES = new Set(['succeeded', 'failed', 'cancelled']);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
@@ -29,9 +30,11 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
     return isCount(jobId) ? { ok: true, message: { t: 'dropped', jobId } } : bad('a dropped message without a job');
   }
   if (t !== 'done') return bad(`a message of unknown kind ${JSON.stringify(String(t)).slice(0, 40)}`);
-  const { jobId, attempt, outcome, pull, next } = m as { jobId?: unknown; attempt?: unknown; outcome?: unknown; pull?: unknown; next?: unknown };
+  const { jobId, attempt, outcome, pull, next, returned } = m as { jobId?: unknown; attempt?: unknown; outcome?: unknown; pull?: unknown; next?: unknown; returned?: unknown };
   const n = next as { jobId?: unknown; attempt?: unknown } | undefined | null;
   if (n !== undefined && (n === null || typeof n !== 'object' || !isCount(n.jobId) || !isCount(n.attempt))) return bad('a done message whose next job is of the wrong shape');
+  // A hand holds at most HAND_MAX; ids it was not handed are ignored where the hand is known.
+  if (returned !== undefined && (!Array.isArray(returned) || returned.length > HAND_MAX || !returned.every(isCount))) return bad('a done message whose returned jobs are not a short list of ids');
   const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown; loadMs?: unknown; ranMs?: unknown } | null;
   if (!isCount(jobId) || !isCount(attempt) || typeof pull !== 'boolean' || o === null || typeof o !== 'object') return bad('a done message of the wrong shape');
   if (typeof o.state !== 'string' || !OUTCOMES.has(o.state)) return bad('an outcome with no known state');
@@ -45,5 +48,5 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
   const loadMs = typeof o.loadMs === 'number' && Number.isFinite(o.loadMs) && o.loadMs >= 0 ? Math.round(o.loadMs) : undefined;
   if (loadMs !== undefined) Object.assign(checked, { loadMs });
   if (typeof o.ranMs === 'number' && Number.isFinite(o.ranMs) && o.ranMs >= 0) Object.assign(checked, { ranMs: o.ranMs });
-  return { ok: true, message: { t: 'done', jobId, attempt, pull, outcome: checked, ...(n ? { next: { jobId: n.jobId as number, attempt: n.attempt as number } } : {}) } };
+  return { ok: true, message: { t: 'done', jobId, attempt, pull, outcome: checked, ...(n ? { next: { jobId: n.jobId as number, attempt: n.attempt as number } } : {}), ...(returned ? { returned: returned as number[] } : {}) } };
 }

@@ -10,6 +10,7 @@ import { checkMessage } from './messages.js';
 import { DeferredWrites } from './deferred.js';
 import { TurnRecorder } from './turns.js';
 import { workerExited, type ExitPort } from './worker-exit.js';
+import { handBackMs } from './hands.js';
 
 export { roleOf, type PersistentCommand, type PoolHooks, type PoolOptions, type WorkerRecord, type WorkerRole, type WorkerState } from './pool-types.js';
 
@@ -61,6 +62,7 @@ export class Pool {
         [WORKER_ENV.lane]: lane,
         [WORKER_ENV.id]: id,
         [WORKER_ENV.logCapBytes]: String(this.options.logCapBytes),
+        [WORKER_ENV.handBackMs]: String(handBackMs(this.options.handBelowMs)),
         ...this.options.jobEnv,
         ...(command ? { [WORKER_ENV.command]: JSON.stringify(command.argv) } : {}),
         ...(command?.cwd ? { [WORKER_ENV.cwd]: command.cwd } : {}),

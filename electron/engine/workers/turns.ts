@@ -140,6 +140,8 @@ export class TurnRecorder {
     // Counted before its ask is answered: a lane's first job already tells whether the next few
     // may go in hand.
     if (alive && m.t === 'done' && m.outcome.ranMs !== undefined) this.hands.ran(w.job?.id === m.jobId ? w.job.lane : w.lane, m.outcome.ranMs);
+    // What it gives back is free again before its ask is answered (a dead one's hand goes back as it exits).
+    if (alive && m.t === 'done' && m.returned) this.giveBack(w, m.returned);
     return {
       done: m.t === 'done' ? { jobId: m.jobId, worker: w.id, attempt: m.attempt, outcome: m.outcome, retryAt: now + backoffMs(m.attempt) } : null,
       // Only a job this worker was handed; a dead worker's word starts nothing.
@@ -147,6 +149,16 @@ export class TurnRecorder {
       dropped: m.t === 'dropped' && w.held.some((h) => h.id === m.jobId) ? m.jobId : null,
       pull: asks && open ? { lane: w.moveTo ?? w.lane, worker: w.id, claimFirst: !goesOn, hand: this.hands.size(w, goesOn !== undefined) } : null,
     };
+  }
+
+  /** Jobs in its hand the worker will not run: queued still, for any worker to take. */
+  private giveBack(w: WorkerRecord, ids: readonly number[]): void {
+    const back = w.held.filter((h) => ids.includes(h.id)).map((h) => h.id);
+    if (back.length === 0) return;
+    w.held = w.held.filter((h) => !back.includes(h.id));
+    handBack(this.port.hooks, this.port.queues.forLane(w.lane), w, back);
+    // They wait again: another worker may take them, or the lane may grow for them.
+    this.port.hooks.fleetChanged();
   }
 
   private afterTurn(w: WorkerRecord, m: TurnMessage, r: TurnResult): void {
