@@ -51,27 +51,25 @@ export class Hands {
    * pace, up to HAND_MAX (SHARED_HAND_MAX for a shared lane). Asking `ahead` (it goes on to a job
    * in hand meanwhile) nothing is claimed with the answer, so all of its share may go in hand.
    *
-   * A worker promised to another lane asks there. Asking ahead behind a short job, it takes the
-   * new lane's jobs as if they were as short as the ones it leaves, up to a hand at the edge of
-   * short (HAND_SPAN): it goes on to them without a trip to the engine, and if the first runs long
-   * the worker gives the rest back (handBackMs), so a wrong guess keeps them from other workers
-   * for one job at most. Behind a long job it changes lanes only once free.
+   * A worker promised to another lane asks there. Asking ahead behind a short job, it takes at
+   * least the new lane's first job, and while that lane's pace is unknown, takes its jobs as if
+   * they were as short as the ones it leaves: it goes on to them without a trip to the engine,
+   * and if the first runs long the worker gives the rest back (handBackMs), so a wrong guess keeps
+   * them from other workers for one job at most. Behind a long job it changes lanes only once free.
    */
   size(w: WorkerRecord, ahead: boolean): number {
     const moving = w.moveTo !== undefined;
     if (moving && ahead && !this.isShort(w.lane)) return 0;
+    const guess = moving && ahead;
     const lane = w.moveTo ?? w.lane;
     const free = this.untaken(lane);
     let workers = moving ? 1 : 0;
     for (const x of this.workers.values()) if (x.lane === lane) workers++;
     const share = Math.floor(free / workers) - (ahead ? 0 : 1);
-    const pace = this.pace.get(lane);
-    // Taking the new lane's work behind a short job: its first job at least, and while its pace
-    // is unknown, as much as a hand at the edge of short.
-    const guess = moving && ahead;
+    const pace = this.pace.get(lane) ?? (guess ? this.pace.get(w.lane) : undefined);
     const least = guess ? 1 : 0;
-    if (pace !== undefined ? pace >= this.below : !guess) return Math.min(free, least);
-    const most = this.shared(lane) ? SHARED_HAND_MAX : Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace ?? this.below, 0.001)));
+    if (pace === undefined || pace >= this.below) return Math.min(free, least);
+    const most = this.shared(lane) ? SHARED_HAND_MAX : Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace, 0.001)));
     return Math.min(free, Math.max(least, Math.min(most, share)));
   }
 
