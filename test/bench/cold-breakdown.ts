@@ -4,10 +4,11 @@
 // the engine handing it the job, and the job's own first instruction. The same steps of a bare
 // Node child are measured alongside, so what is Lanes' own stands out from what Node costs anyway.
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeLauncher, openEngine, type WorkerLauncher } from '../../electron/engine/index.js';
+import { inCgroup, ownCgroup, removeCgroup, removeCgroupTree } from '../../electron/worker/containment.js';
 import { scratch, stampJob, type Scratch } from './cold-start.js';
 import { summarize, until, wallNow, type Figure } from './stats.js';
 
@@ -51,7 +52,7 @@ function tracingLauncher(marks: () => Marks): WorkerLauncher {
  * The same steps for a bare Node child: fork → its first IPC message (a one-line script), then the
  * job handed over by IPC → the job's first instruction (the child's first spawn, as the worker's is).
  */
-async function bareSteps(s: Scratch): Promise<{ boot: number; spawn: number }> {
+async function bareSteps(s: Scratch, cgroup: string | null = null): Promise<{ boot: number; spawn: number }> {
   const script = join(s.dir, 'bare-worker.mjs');
   if (!existsSync(script)) {
     writeFileSync(
@@ -66,10 +67,23 @@ async function bareSteps(s: Scratch): Promise<{ boot: number; spawn: number }> {
   const child = fork(script, [], { stdio: 'ignore' });
   await new Promise((resolve) => child.once('message', resolve));
   const hello = wallNow();
-  child.send(stampJob(file));
+  child.send(cgroup ? inCgroup(cgroup, stampJob(file)) : stampJob(file));
   const sent = wallNow();
   const began = await s.startedAt(file);
   return { boot: hello - t0, spawn: began - sent };
+}
+
+/** A group of this process's own for the bare child's jobs, where cgroups can be made and killed. */
+function benchCgroup(): string | null {
+  const own = ownCgroup();
+  if (own === null) return null;
+  const dir = join(own, `bench-${process.pid}`);
+  try {
+    mkdirSync(dir);
+  } catch {
+    return null;
+  }
+  return existsSync(join(dir, 'cgroup.kill')) ? dir : (rmdirSync(dir), null);
 }
 
 export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
@@ -78,7 +92,10 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
   let current: Marks = {};
   const engine = await openEngine({ dataDir, cores: 8, tickMs: 60_000, log: () => {}, launcher: tracingLauncher(() => current) });
   const steps = { decide: [] as number[], boot: [] as number[], hand: [] as number[], spawn: [] as number[], total: [] as number[] };
-  const bare = { boot: [] as number[], spawn: [] as number[] };
+  const bare = { boot: [] as number[], spawn: [] as number[], intoCgroup: [] as number[] };
+  // Where the OS offers cgroups the engine runs each job in one of its own (the engine opened
+  // above made its group, so this process can too): the bare child spawns into one the same way.
+  const cgroups = benchCgroup();
   try {
     for (let i = 0; i < samples; i++) {
       const lane = `cold-${i}`;
@@ -99,9 +116,16 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
       const b = await bareSteps(s);
       bare.boot.push(b.boot);
       bare.spawn.push(b.spawn);
+      if (cgroups) {
+        const dir = join(cgroups, `bare-${i}`);
+        mkdirSync(dir);
+        bare.intoCgroup.push((await bareSteps(s, dir)).spawn);
+        await removeCgroup(dir);
+      }
     }
   } finally {
     await engine.stop({ graceMs: 0 });
+    if (cgroups) await removeCgroupTree(cgroups);
     rmSync(dataDir, { recursive: true, force: true });
     s.remove();
   }
@@ -117,6 +141,9 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
     row('launch → the worker runtime’s first message (fork, Node start-up, the runtime’s modules)', steps.boot, { name: 'a bare Node child: fork → its first message', xs: bare.boot }),
     row('first message → the engine hands it the job', steps.hand),
     row('job handed over → the job’s first instruction (the worker spawns it)', steps.spawn, { name: 'the bare child: job sent by IPC → its first instruction', xs: bare.spawn }),
+    ...(bare.intoCgroup.length > 0
+      ? [row('the bare child spawning the job into a fresh cgroup, as the worker does (the job moves itself in before its first instruction)', bare.intoCgroup, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
+      : []),
     row('total, enqueue → the job’s first instruction (in-process engine)', steps.total),
   ];
 }
