@@ -48,8 +48,9 @@ export interface JobQueue {
   /** A run ended without an outcome: back in the queue (its backoff waited), or failed when out of attempts. */
   requeue(job: RunningRow, how: Interruption, now: number): Maybe<JobSummary | null>;
   /**
-   * Jobs handed to a worker that went away before it went on to them: free for any worker, on the
-   * attempt they were to be. (A local lane's never left the queue; a shared lane's were taken.)
+   * Jobs handed to a worker that it will not go on to (it went away, or gave them back): free for
+   * any worker, on the attempt they were to be. (A local lane's never left the queue; a shared
+   * lane's were taken.)
    */
   handBack(worker: string, ids: readonly number[]): Maybe<JobSummary[]>;
 

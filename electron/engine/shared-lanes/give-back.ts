@@ -64,7 +64,7 @@ export class GiveBack {
   }
 
   /**
-   * Jobs taken for `worker` that it never went on to (it went away): back to wait at once, on the
+   * Jobs taken for `worker` that it never went on to (it went away, or gave them back): back to wait at once, on the
    * attempt they were to be, so whoever takes one next runs it as if it had never been taken.
    */
   handBack(worker: string, ids: readonly number[]): Promise<JobSummary[]> {

@@ -78,8 +78,8 @@ function tellLedger(hooks: ExitPort['hooks'], w: WorkerRecord, code: number | nu
 }
 
 /**
- * Jobs taken for a worker that is gone, given back unrun: those in its hand at its exit, and those
- * a shared store handed it while it died.
+ * Jobs taken for a worker, given back unrun: those in its hand at its exit, those a shared store
+ * handed it while it died, and those it gave back itself (turns.ts).
  */
 export function handBack(hooks: Pick<PoolHooks, 'jobChanged' | 'log'>, q: JobQueue, w: WorkerRecord, ids: number[]): void {
   const back = q.handBack(w.id, ids);
