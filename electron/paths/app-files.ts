@@ -20,7 +20,7 @@ export const appRoot = findRoot();
 export const migrationsDir = join(appRoot, 'migrations');
 const mtime = (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? -1;
 const compiledWorker = join(appRoot, 'dist', 'electron', 'worker', 'main.js');
-const bundledWorker = join(appRoot, 'dist', 'electron', 'worker', 'runtime.js');
+const bundledWorker = join(appRoot, 'dist', 'electron', 'worker', 'runtime.cjs');
 /**
  * The worker runtime `npm run build` produces: bundled into one file (a worker starts faster),
  * or tsc's output when the bundle is missing or older (a build that only recompiled).
