@@ -12,6 +12,8 @@ export const RUNTIME_FILES = {
   preload: 'dist/electron/shell/preload.cjs',
   main: 'dist/electron/shell/main.js',
   workerEntry: 'dist/electron/worker/main.js',
+  /** The same runtime in one file, which the engine prefers when it is there (app-files.ts). */
+  workerBundle: 'dist/electron/worker/runtime.cjs',
   iconsDir: 'electron/shell/icons',
 } as const;
 

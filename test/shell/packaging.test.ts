@@ -47,6 +47,7 @@ const runtimeFiles = [
   RUNTIME_FILES.main,
   RUNTIME_FILES.preload,
   RUNTIME_FILES.workerEntry,
+  RUNTIME_FILES.workerBundle,
   RUNTIME_FILES.rendererIndex,
   ...walk('migrations').filter((f) => f.endsWith('.sql')),
 ];
