@@ -62,10 +62,10 @@ export class Hands {
     if (moving && ahead && !this.isShort(w.lane)) return 0;
     const guess = moving && ahead;
     const lane = w.moveTo ?? w.lane;
-    const free = this.untaken(lane);
-    let workers = moving ? 1 : 0;
-    for (const x of this.workers.values()) if (x.lane === lane) workers++;
-    const share = Math.floor(free / workers) - (ahead ? 0 : 1);
+    const there = this.onLane(lane);
+    // Never below none: a shared lane's counts are as last read, and may trail its hands.
+    const free = Math.max(0, this.queued(lane) - there.held);
+    const share = Math.floor(free / (there.workers + (moving ? 1 : 0))) - (ahead ? 0 : 1);
     const pace = this.pace.get(lane) ?? (guess ? this.pace.get(w.lane) : undefined);
     const least = guess ? 1 : 0;
     if (pace === undefined || pace >= this.below) return Math.min(free, least);
@@ -75,9 +75,19 @@ export class Hands {
 
   /** The lane's queued jobs that no worker holds in hand. */
   untaken(lane: string): number {
+    return this.queued(lane) - this.onLane(lane).held;
+  }
+
+  /** The lane's workers, and the jobs in their hands. */
+  private onLane(lane: string): { workers: number; held: number } {
+    let workers = 0;
     let held = 0;
-    for (const x of this.workers.values()) if (x.lane === lane) held += x.held.length;
-    return this.queued(lane) - held;
+    for (const x of this.workers.values()) {
+      if (x.lane !== lane) continue;
+      workers++;
+      held += x.held.length;
+    }
+    return { workers, held };
   }
 
   /** A local lane's last queued jobs were just taken: its workers may be promised elsewhere. */
