@@ -63,7 +63,11 @@ export async function engineCgroup(): Promise<string | null> {
   if (own === null) return null;
   const stale = readdirSync(own).filter((name) => /^lanes-\d+$/.test(name) && !alive(Number(name.slice(6))));
   await Promise.all(stale.map((name) => removeCgroupTree(join(own, name))));
-  const dir = join(own, `lanes-${process.pid}`);
+  return killableCgroup(join(own, `lanes-${process.pid}`));
+}
+
+/** Makes the group `dir`, if it can be made and ended at once; otherwise null, and none is left. */
+export async function killableCgroup(dir: string): Promise<string | null> {
   try {
     mkdirSync(dir);
   } catch {

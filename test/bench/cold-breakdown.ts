@@ -4,11 +4,11 @@
 // the engine handing it the job, and the job's own first instruction. The same steps of a bare
 // Node child are measured alongside, so what is Lanes' own stands out from what Node costs anyway.
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeLauncher, openEngine, type WorkerLauncher } from '../../electron/engine/index.js';
-import { inCgroup, ownCgroup, removeCgroup, removeCgroupTree } from '../../electron/worker/containment.js';
+import { inCgroup, killableCgroup, ownCgroup, removeCgroup, removeCgroupTree } from '../../electron/worker/containment.js';
 import { scratch, stampJob, type Scratch } from './cold-start.js';
 import { summarize, until, wallNow, type Figure } from './stats.js';
 
@@ -73,19 +73,6 @@ async function bareSteps(s: Scratch, cgroup: string | null = null): Promise<{ bo
   return { boot: hello - t0, spawn: began - sent };
 }
 
-/** A group of this process's own for the bare child's jobs, where cgroups can be made and killed. */
-function benchCgroup(): string | null {
-  const own = ownCgroup();
-  if (own === null) return null;
-  const dir = join(own, `bench-${process.pid}`);
-  try {
-    mkdirSync(dir);
-  } catch {
-    return null;
-  }
-  return existsSync(join(dir, 'cgroup.kill')) ? dir : (rmdirSync(dir), null);
-}
-
 export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
   const s = scratch();
   const dataDir = mkdtempSync(join(tmpdir(), 'lanes-bench-'));
@@ -95,7 +82,8 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
   const bare = { boot: [] as number[], spawn: [] as number[], intoCgroup: [] as number[] };
   // Where the OS offers cgroups the engine runs each job in one of its own (the engine opened
   // above made its group, so this process can too): the bare child spawns into one the same way.
-  const cgroups = benchCgroup();
+  const own = ownCgroup();
+  const cgroups = own === null ? null : await killableCgroup(join(own, `bench-${process.pid}`));
   try {
     for (let i = 0; i < samples; i++) {
       const lane = `cold-${i}`;
