@@ -236,12 +236,12 @@ export class Fleet implements FleetPort {
     const now = Date.now();
     const inputs = { now, tickMs: this.d.tickMs, ceiling: Infinity, lanes: this.d.lanes.list(), counts: this.d.lanes.allCounts(), delayed: this.d.queues.delayed(now) };
     const seen = observe(inputs, this.pool, this.memory);
-    const needs: LaneNeeds[] = seen.lanes.map((l) => ({ name: l.name, class: l.class, cap: l.cap, demand: Math.max(0, l.waiting) + l.busy.length, workers: [...l.idle, ...l.busy], leaving: l.leaving }));
-    // The lanes that sat the pass out still have limits to show: what memory would let them run.
-    if (needs.length < inputs.lanes.length) {
-      const active = new Set(needs.map((n) => n.name));
-      for (const l of inputs.lanes) if (!active.has(l.name)) needs.push({ name: l.name, class: l.class, cap: l.cap, demand: 0, workers: [], leaving: 0 });
-    }
+    const seenBy = new Map(seen.lanes.map((l) => [l.name, l]));
+    // Every lane has limits to show, one that sat the pass out too: what memory would let it run.
+    const needs = inputs.lanes.map((l): LaneNeeds => {
+      const o = seenBy.get(l.name);
+      return { name: l.name, class: l.class, cap: l.cap, demand: o ? Math.max(0, o.waiting) + o.busy.length : 0, workers: o ? [...o.idle, ...o.busy] : [], leaving: o?.leaving ?? 0 };
+    });
     const limits = this.d.machine.limits(needs);
     this.lastLimits = limits;
     for (const l of seen.lanes) {
