@@ -12,17 +12,20 @@ const folders = (names, message) => ({ group: names.map((n) => `**/${n}/**`), me
 const layers = [
   ['shared/**', [electron, node, folders(['electron', 'renderer'], 'shared/ is the contract everything else builds on; it imports none of them.')]],
   ['renderer/**', [electron, node, folders(['electron'], 'The window reaches the engine only through the client in shared/.')]],
-  ['electron/engine/**', [electron, folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.')]],
+  ['electron/engine/**', [electron, folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.'), folders(['worker'], 'The worker runtime runs in its own process; the engine shares only worker-protocol/ and job-control/ with it.')]],
   [
     'electron/engine/store/**',
     [
       electron,
       folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.'),
-      folders(['worker'], "The store records outcomes in its own terms, not the worker's wire types."),
+      folders(['worker', 'worker-protocol'], "The store records outcomes in its own terms, not the worker's wire types."),
     ],
   ],
   ['electron/paths/**', [electron, folders(['engine', 'api', 'cli', 'shell', 'worker'], "Where Lanes' files are is known before anything runs; it imports nothing of Lanes.")]],
   ['electron/worker/**', [electron, folders(['engine', 'api', 'cli', 'shell'], 'The worker runtime is its own process: it talks to the engine only by messages.')]],
+  // Code both processes load: the messages between them, and what the OS holds of a job.
+  ['electron/worker-protocol/**', [electron, folders(['engine', 'worker', 'job-control', 'api', 'cli', 'shell'], 'The wire between engine and worker depends on neither end.')]],
+  ['electron/job-control/**', [electron, folders(['engine', 'worker', 'api', 'cli', 'shell'], 'Job control is loaded by the engine and the worker runtime alike; it imports neither.')]],
   ['electron/api/**', [electron, folders(['cli', 'shell'], 'The API serves the CLI and the shell; it imports neither.')]],
   ['electron/cli/**', [electron, folders(['engine', 'shell'], 'The CLI reaches the engine only through the client (lanes daemon hosts it through the API).')]],
   ['electron/shell/**', [folders(['cli'], 'The desktop app talks to its engine in-process, not through the CLI.')]],

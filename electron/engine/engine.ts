@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { migrationsDir } from '../paths/app-files.js';
 import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
-import { engineCgroup } from '../worker/containment.js';
+import { engineCgroup } from '../job-control/containment.js';
 import { sampleFromEnv, tickFromEnv } from './ceiling.js';
 import { Machine } from './machine/machine.js';
 import { LaneCosts } from './store/lane-costs.js';

@@ -31,7 +31,7 @@ import { LaneStore } from './store/lanes.js';
 import { JobCounts } from './store/counts.js';
 import { Ledger } from './store/ledger.js';
 import { validate } from './validate.js';
-import { ENGINE_VAR, endJob, removeCgroupTree } from '../worker/containment.js';
+import { ENGINE_VAR, endJob, removeCgroupTree } from '../job-control/containment.js';
 import { nodeLauncher } from './workers/launcher.js';
 import { LocalQueue } from './queues/local-queue.js';
 import { Queues } from './queues/queues.js';

@@ -2,7 +2,7 @@
 // Electron: utility-launcher.ts forks the process and forwards its events here, so what happens
 // on send after exit, on an exit before spawn, and on kill is decided (and tested) under Node.
 import type { WorkerProcess } from '../engine/index.js';
-import type { FromWorker, ToWorker } from '../worker/protocol.js';
+import type { FromWorker, ToWorker } from '../worker-protocol/protocol.js';
 
 /** What is used of Electron's UtilityProcess. */
 export interface UtilityChild {

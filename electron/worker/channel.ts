@@ -1,6 +1,6 @@
 // The worker's line to its engine: Node's IPC when forked, `process.parentPort` when the
 // desktop app starts it as an Electron utility process. The rest of the runtime sees only this.
-import type { FromWorker, ToWorker } from './protocol.js';
+import type { FromWorker, ToWorker } from '../worker-protocol/protocol.js';
 
 export interface Channel {
   send(message: FromWorker): void;

@@ -1,7 +1,7 @@
 // The environment a job runs with: the engine's, minus Lanes' own wiring, plus what it asked for,
 // plus its id and attempt. Every process a job starts inherits those two, which is how its
 // processes are found again if it tries to outlive itself (containment.ts).
-import { WORKER_ENV, type JobAssignment } from './protocol.js';
+import { WORKER_ENV, type JobAssignment } from '../worker-protocol/protocol.js';
 
 // Variables that wire a worker to its engine; a job has no business seeing them.
 const INTERNAL = new Set<string>([...Object.values(WORKER_ENV), 'ELECTRON_RUN_AS_NODE', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);

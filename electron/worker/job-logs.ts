@@ -1,8 +1,8 @@
 // A job's output as it is kept: stdout and stderr each in a capped file, and both together in a
 // third, in the order they came, so a person reads one story with the error where it happened.
 // Every file an attempt after the first writes to begins that attempt with a line saying so.
-import { CappedLog } from './capped-log.js';
-import type { JobAssignment } from './protocol.js';
+import { CappedLog } from '../job-control/capped-log.js';
+import type { JobAssignment } from '../worker-protocol/protocol.js';
 
 export interface LogWriter {
   write(chunk: Buffer | string): void;

@@ -2,9 +2,9 @@
 // and pulls again. The jobs in its hand are still queued in the store: if it dies, they are
 // simply given to another worker.
 import { connect } from './channel.js';
-import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from './protocol.js';
+import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from '../worker-protocol/protocol.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
-import { ENGINE_VAR, endJob } from './containment.js';
+import { ENGINE_VAR, endJob } from '../job-control/containment.js';
 import { runShellJob, type RunningProcess } from './shell-job.js';
 import { PersistentCommand } from './persistent.js';
 

@@ -8,11 +8,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../shared/limits.js';
 import { jsonProblem } from '../../shared/json-limits.js';
-import { WORKER_ENV, type JobAssignment, type JobOutcome } from './protocol.js';
+import { WORKER_ENV, type JobAssignment, type JobOutcome } from '../worker-protocol/protocol.js';
 import type { RunningProcess } from './shell-job.js';
 import { JobLogs, type LogWriter } from './job-logs.js';
-import { inCgroup, removeCgroup } from './containment.js';
-import { signalGroup } from './process-group.js';
+import { inCgroup, removeCgroup } from '../job-control/containment.js';
+import { signalGroup } from '../job-control/process-group.js';
 import { baseEnv } from './job-env.js';
 import { LineReader } from './line-reader.js';
 

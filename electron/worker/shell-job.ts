@@ -6,11 +6,11 @@ import type { JobSpec } from '../../shared/model.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import type { JobAssignment, JobOutcome } from './protocol.js';
+import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
-import { ENGINE_VAR, inCgroup, jobCgroup, killQuietly, processesOfJobs, removeCgroup } from './containment.js';
-import { findProgram } from './find-program.js';
-import { signalGroup } from './process-group.js';
+import { ENGINE_VAR, inCgroup, jobCgroup, killQuietly, processesOfJobs, removeCgroup } from '../job-control/containment.js';
+import { findProgram } from '../job-control/find-program.js';
+import { signalGroup } from '../job-control/process-group.js';
 import { jobEnv } from './job-env.js';
 
 export interface RunningProcess {

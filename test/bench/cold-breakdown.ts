@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeLauncher, openEngine, type WorkerLauncher } from '../../electron/engine/index.js';
-import { inCgroup, killableCgroup, ownCgroup, removeCgroup, removeCgroupTree } from '../../electron/worker/containment.js';
+import { inCgroup, killableCgroup, ownCgroup, removeCgroup, removeCgroupTree } from '../../electron/job-control/containment.js';
 import { scratch, stampJob, type Scratch } from './cold-start.js';
 import { summarize, until, wallNow, type Figure } from './stats.js';
 

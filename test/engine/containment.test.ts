@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ownCgroup } from '../../electron/worker/containment.js';
+import { ownCgroup } from '../../electron/job-control/containment.js';
 import { engineEachTest, jobsFinished, nextEvent, pidAlive } from '../support/engine.js';
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);

@@ -5,7 +5,7 @@
 // here, so it never waits on the engine between lanes.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JobAssignment, ToWorker } from '../../electron/worker/protocol.js';
+import type { JobAssignment, ToWorker } from '../../electron/worker-protocol/protocol.js';
 import { migrationsDir } from '../../electron/paths/app-files.js';
 import { JobCounts } from '../../electron/engine/store/counts.js';
 import { openDatabase, type Db } from '../../electron/engine/store/db.js';

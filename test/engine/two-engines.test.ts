@@ -3,7 +3,7 @@
 // processes carry must never end the other's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENGINE_VAR, endJob, processesOfJobs } from '../../electron/worker/containment.js';
+import { ENGINE_VAR, endJob, processesOfJobs } from '../../electron/job-control/containment.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {

@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { workerEntry } from '../../electron/paths/app-files.js';
-import { WORKER_ENV, type FromWorker, type JobAssignment, type ToWorker } from '../../electron/worker/protocol.js';
+import { WORKER_ENV, type FromWorker, type JobAssignment, type ToWorker } from '../../electron/worker-protocol/protocol.js';
 import { checkMessage } from '../../electron/engine/workers/messages.js';
 import { HAND_MAX } from '../../electron/engine/store/job-statements.js';
 import { tempDir } from '../support/engine.js';

@@ -6,7 +6,7 @@ import type { LaneNeeds, LiveWorker, Machine } from '../machine/machine.js';
 import type { MachineLimits } from '../machine/limits.js';
 import type { CriticalStop } from '../machine/critical.js';
 import { workerCgroups } from '../machine/worker-meter.js';
-import { ENGINE_VAR } from '../../worker/containment.js';
+import { ENGINE_VAR } from '../../job-control/containment.js';
 import { SizerLoop } from '../sizer/loop.js';
 import type { Observation } from '../sizer/policy.js';
 import type { Queues } from '../queues/queues.js';

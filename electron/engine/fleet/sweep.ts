@@ -2,7 +2,7 @@
 // daemon started by a job) is not noticed when the job ends. This finds such processes by the
 // job id they still carry, a few seconds after jobs have finished, and ends those whose job and
 // attempt are not running any more. It looks only after work, never while the engine is idle.
-import { killQuietly, processesOfJobs, type JobRef } from '../../worker/containment.js';
+import { killQuietly, processesOfJobs, type JobRef } from '../../job-control/containment.js';
 
 export const SWEEP_AFTER_MS = 5_000;
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import si from 'systeminformation';
-import { jobCgroup, type JobRef } from '../../worker/containment.js';
+import { jobCgroup, type JobRef } from '../../job-control/containment.js';
 import { statField } from './cgroup.js';
 import { childrenOf, scanProcesses, treeOf, type ProcessEntry } from './process-tree.js';
 

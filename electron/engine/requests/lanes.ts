@@ -7,7 +7,7 @@ import { badRequest, conflict } from '../../../shared/errors.js';
 import { DEFAULT_CAP, DEFAULT_LANE } from '../../../shared/limits.js';
 import { existingLane, type RequestContext } from './context.js';
 import { checkDirectory } from './places.js';
-import { findProgram } from '../../worker/find-program.js';
+import { findProgram } from '../../job-control/find-program.js';
 
 type LaneHandlers = Pick<LanesHandlers, 'status' | 'setCap' | 'addLane' | 'removeLane' | 'scaleEvents' | 'timeline'>;
 

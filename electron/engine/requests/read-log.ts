@@ -3,7 +3,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
-import { TRUNCATION_MARK } from '../../worker/capped-log.js';
+import { TRUNCATION_MARK } from '../../job-control/capped-log.js';
 
 export function readLog(path: string, input: ParsedInput<'logTail'>): LogChunk {
   const jobId = input.id;

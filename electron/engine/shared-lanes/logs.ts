@@ -7,7 +7,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, rmSync 
 import { z } from 'zod';
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
-import { TRUNCATION_MARK } from '../../worker/capped-log.js';
+import { TRUNCATION_MARK } from '../../job-control/capped-log.js';
 
 /** Of each stream, the tail kept in Redis. */
 export const TAIL_BYTES = 16 * 1024;

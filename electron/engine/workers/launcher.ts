@@ -1,7 +1,7 @@
 // One small interface for "a worker process": under Node it is a forked child; the desktop app
 // supplies an Electron utility-process implementation of the same shape (electron/shell).
 import { fork } from 'node:child_process';
-import type { FromWorker, ToWorker } from '../../worker/protocol.js';
+import type { FromWorker, ToWorker } from '../../worker-protocol/protocol.js';
 
 export interface WorkerProcess {
   /** OS process id once known (a utility process reports it after spawn). */

@@ -4,7 +4,7 @@
 // fails that job — never the engine.
 import { ERROR_MAX_CHARS, JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { jsonProblem } from '../../../shared/json-limits.js';
-import type { FromWorker } from '../../worker/protocol.js';
+import type { FromWorker } from '../../worker-protocol/protocol.js';
 import { HAND_MAX } from '../store/job-statements.js';
 
 const OUTCOMES = new Set(['succeeded', 'failed', 'cancelled']);

@@ -2,7 +2,7 @@
 // makes no sizing decisions; it does what the sizer's actions say and reports what it sees. What a
 // turn's reports write is turns.ts; what a worker's exit leaves to settle is worker-exit.ts.
 import type { ScaleReason } from '../../../shared/model.js';
-import { WORKER_ENV } from '../../worker/protocol.js';
+import { WORKER_ENV } from '../../worker-protocol/protocol.js';
 import type { WorkerCounts } from '../status/lane-status.js';
 import type { Queues } from '../queues/queues.js';
 import { roleOf, type Kill, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';

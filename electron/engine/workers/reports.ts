@@ -1,7 +1,7 @@
 // Workers' reports (a job done, started or dropped, a pull for more) wait until the end of the event-loop turn
 // and are written together: under load several arrive in one turn, and one transaction for all
 // of them writes the pages they share once. A report is never held longer than that turn.
-import type { FromWorker } from '../../worker/protocol.js';
+import type { FromWorker } from '../../worker-protocol/protocol.js';
 
 /** What a worker says that the store must record: asking for work, a job done, started or dropped. */
 export type TurnMessage = Extract<FromWorker, { t: 'pull' | 'done' | 'started' | 'dropped' }>;

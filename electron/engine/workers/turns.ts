@@ -3,7 +3,7 @@
 // then each worker's record is brought up to date and it hears what it runs next. Apart from the
 // pool because this is where the store's answer and the worker's word have to agree.
 import type { JobSummary } from '../../../shared/model.js';
-import type { JobAssignment } from '../../worker/protocol.js';
+import type { JobAssignment } from '../../worker-protocol/protocol.js';
 import { backoffMs } from '../backoff.js';
 import { summaryOf, type ClaimedJob, type JobStore, type Turn, type TurnResult } from '../store/jobs.js';
 import { isDiskFull } from '../store/disk-full.js';

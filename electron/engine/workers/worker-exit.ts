@@ -3,9 +3,9 @@
 // from the pool's day-to-day so the one place that decides what a dead worker's jobs become (run
 // again, wait, or keep the outcome a full disk still holds) reads as one sequence.
 import type { JobSummary } from '../../../shared/model.js';
-import { EXIT_COMMAND_WONT_START } from '../../worker/protocol.js';
-import { ENGINE_VAR, endJob, killQuietly, processesOfJobs, type JobRef } from '../../worker/containment.js';
-import { signalGroup } from '../../worker/process-group.js';
+import { EXIT_COMMAND_WONT_START } from '../../worker-protocol/protocol.js';
+import { ENGINE_VAR, endJob, killQuietly, processesOfJobs, type JobRef } from '../../job-control/containment.js';
+import { signalGroup } from '../../job-control/process-group.js';
 import { backoffMs } from '../backoff.js';
 import type { RunningRow } from '../store/jobs.js';
 import type { JobQueue } from '../queues/queue.js';
