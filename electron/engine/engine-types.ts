@@ -36,7 +36,7 @@ export interface EngineOptions {
    * run one. Default 25 ms; tests that need hands on a loaded machine set it higher.
    */
   handBelowMs?: number;
-  /** Grace for a cancelled job between TERM and KILL. Default 5 000. */
+  /** Grace for a cancelled job between TERM and KILL. Default CANCEL_GRACE_MS (5 s). */
   cancelGraceMs?: number;
   /** Each job's stdout and stderr are kept to this many bytes (the tail). Default 1 MiB. */
   logCapBytes?: number;
@@ -59,6 +59,9 @@ export interface Engine {
   /** Stop taking work, let running jobs finish within `graceMs`, then stop workers. */
   stop(options?: { graceMs?: number }): Promise<void>;
 }
+
+/** A cancelled job's grace between TERM and KILL, unless the engine is told otherwise. */
+export const CANCEL_GRACE_MS = 5_000;
 
 /** Where the engine writes its own diagnostics unless told otherwise. */
 export const defaultLog = (line: string) => process.stderr.write(`lanes: ${line}\n`);

@@ -1,27 +1,29 @@
-// The running engine: wires the store, the queues and shared lanes, the fleet, the status board
-// and the request handlers together, answers requests, and stops them again in order. It is made
-// by openEngine (engine.ts) once the machine has been read; embedders see only the Engine interface.
+// The running engine: wires the store, the queues and shared lanes, the fleet, the machine's
+// sampler, the sizing pass and its loop, the status board and the request handlers together,
+// answers requests, and stops them again in order. `open` makes the parts in the order data flows
+// (stores → fleet → sampler → pass → board), so no part is used before it exists and none holds
+// a way back to the part that reads it; what moves is said by signals the engine subscribes to.
 import { join } from 'node:path';
 import { requests, type RequestName, type RequestOutput } from '../../shared/requests.js';
 import type { Status } from '../../shared/model.js';
 import { conflict } from '../../shared/errors.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { appVersion, workerEntry as defaultWorkerEntry } from '../paths/app-files.js';
-import type { Machine } from './machine/machine.js';
+import { MachineSampler } from './machine/machine.js';
 import { EventHub } from './event-hub.js';
 import { Fleet } from './fleet/fleet.js';
 import { ScaleLedger } from './fleet/ledger.js';
 import type { EngineLock } from './lock.js';
 import { recoverInterrupted } from './recovery.js';
-import type { RequestContext, StatusBoard } from './requests/context.js';
+import type { FleetPort, RequestContext, StatusBoard } from './requests/context.js';
 import { jobHandlers } from './requests/jobs.js';
 import { laneHandlers } from './requests/lanes.js';
 import type { LanePublisher } from './status/publisher.js';
-import type { RecentFiguresBoard } from './status/recent.js';
+import { RecentFiguresBoard } from './status/recent.js';
 import { createStatusBoard } from './status/board.js';
-import { Hold } from './hold.js';
+import { Pause } from './pause.js';
 import { bulkHandlers } from './requests/bulk.js';
-import { holdHandlers } from './requests/holds.js';
+import { pauseHandlers } from './requests/pause.js';
 import { TimelineSamples } from './status/timeline.js';
 import type { Db } from './store/db.js';
 import { JobQueries } from './store/job-queries.js';
@@ -30,82 +32,89 @@ import { diskFullError, isDiskFull } from './store/disk-full.js';
 import { LaneStore } from './store/lanes.js';
 import { JobCounts } from './store/counts.js';
 import { Ledger } from './store/ledger.js';
+import { LaneCosts } from './store/lane-costs.js';
 import { validate } from './validate.js';
 import { ENGINE_VAR, endJob, removeCgroupTree } from '../job-control/containment.js';
 import { nodeLauncher } from './workers/launcher.js';
 import { LocalQueue } from './queues/local-queue.js';
 import { Queues } from './queues/queues.js';
-import { SharedLanes } from './queues/shared-host.js';
+import { SharedLanes } from './shared-lanes/shared-lanes.js';
+import { SizerLoop } from './sizer/loop.js';
+import { SizingPass, type PassSnapshot } from './sizer/pass.js';
+import { Signal } from './signal.js';
 import { engineIdentity } from './machine-name.js';
-import { defaultLog, type Engine, type EngineOptions } from './engine-types.js';
+import { CANCEL_GRACE_MS, defaultLog, type Engine, type EngineOptions } from './engine-types.js';
+
+export interface EngineStart {
+  options: EngineOptions;
+  db: Db;
+  lock: EngineLock;
+  tickMs: number;
+  sampleMs: number;
+  startedAt: number;
+  cgroupBase: string | null;
+}
+
+/** The parts, made in order by `open`. */
+interface Parts {
+  start: EngineStart;
+  events: EventHub;
+  pause: Pause;
+  counts: JobCounts;
+  lanes: LaneStore;
+  jobs: JobStore;
+  shared: SharedLanes;
+  fleet: Fleet;
+  sampler: MachineSampler;
+  pass: SizingPass;
+  loop: SizerLoop;
+  board: StatusBoard;
+  publisher: LanePublisher;
+  timeline: TimelineSamples;
+  scaleLedger: ScaleLedger;
+  handlers: Handlers;
+}
+
+type Handlers = ReturnType<typeof jobHandlers> & ReturnType<typeof bulkHandlers> & ReturnType<typeof laneHandlers> & ReturnType<typeof pauseHandlers>;
 
 export class LanesEngine implements Engine {
   readonly events: EventHub;
-  private readonly fleet: Fleet;
-  private readonly counts: JobCounts;
-  private readonly jobs: JobStore;
-  private readonly lanes: LaneStore;
-  private readonly shared: SharedLanes;
-  private readonly publisher!: LanePublisher;
-  private readonly board!: StatusBoard;
-  private readonly recent!: RecentFiguresBoard;
-  private readonly timeline: TimelineSamples;
-  private readonly hold: Hold;
-  private readonly scaleLedger: ScaleLedger;
-  private readonly handlers;
+  readonly startedAt: number;
   private stopping: Promise<void> | null = null;
   private machineSaid = '';
 
-  constructor(
-    private readonly options: EngineOptions,
-    private readonly db: Db,
-    private readonly lock: EngineLock,
-    private readonly machine: Machine,
-    tickMs: number,
-    readonly startedAt: number,
-    private readonly cgroupBase: string | null,
-  ) {
+  static async open(start: EngineStart): Promise<LanesEngine> {
+    const { options, db, startedAt, tickMs, cgroupBase } = start;
     const log = options.log ?? defaultLog;
-    this.events = new EventHub(startedAt * 1000, (error) => log(`an event listener failed: ${(error as Error)?.stack ?? String(error)}`));
-    this.hold = new Hold(db, (paused) => {
-      this.events.emit('paused', { paused });
-      this.fleet.lanesChanged();
-      this.publisher.publish();
-    });
-    this.counts = new JobCounts(db);
-    const lanes = new LaneStore(db, this.counts);
-    this.lanes = lanes;
-    const jobs = new JobStore(db, this.counts, join(options.dataDir, 'lanes.db-wal'));
-    this.jobs = jobs;
+    const cancelGraceMs = options.cancelGraceMs ?? CANCEL_GRACE_MS;
+    // What moved, said once and heard by whoever shows or decides it.
+    const statusMoved = new Signal();
+    const machineMoved = new Signal<PassSnapshot>();
+    const pauseMoved = new Signal<boolean>();
+
+    // The stores, and the queues over them.
+    const events = new EventHub(startedAt * 1000, (error) => log(`an event listener failed: ${(error as Error)?.stack ?? String(error)}`));
+    const pause = new Pause(db, (paused) => pauseMoved.fire(paused !== null));
+    const counts = new JobCounts(db);
+    const lanes = new LaneStore(db, counts);
+    const jobs = new JobStore(db, counts, join(options.dataDir, 'lanes.db-wal'));
     const queries = new JobQueries(db);
     const ledger = new Ledger(db);
-    const scaleLedger = new ScaleLedger(ledger, this.events, Date.now);
-    this.scaleLedger = scaleLedger;
+    const scaleLedger = new ScaleLedger(ledger, events, Date.now);
     const me = engineIdentity(options.dataDir, log);
     const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, { engine: me.engineId }), log);
     const logPaths = (jobId: number) => {
-      const base = join(this.dataDir, 'logs', String(jobId));
+      const base = join(options.dataDir, 'logs', String(jobId));
       return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` };
     };
     const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
-    this.shared = new SharedLanes(queues, {
-      ...me,
-      logPaths,
-      jobChanged: (job) => this.events.emit('job', job),
-      jobsChangedElsewhere: (ids) => this.events.emit('jobs', { ids, change: 'changed' }),
-      workArrived: (lane) => this.fleet.sharedWorkArrived(lane),
-      cancelHere: (jobId) => this.fleet.cancel(jobId, options.cancelGraceMs ?? 5_000),
-      changed: () => this.publisher.soon(),
-      log,
-    });
-    // Counts of every lane, shared ones as their queue last said.
-    const laneCounts = { list: () => lanes.list(), allCounts: () => queues.allCounts() };
+    const recent = new RecentFiguresBoard();
+    events.subscribe(recent.observe);
 
-    this.fleet = new Fleet({
-      machine,
-      tickMs,
+    // The workers, as mechanism.
+    const fleet = new Fleet({
       queues,
-      lanes: laneCounts,
+      lanes,
       ledger: scaleLedger,
       launcher: options.launcher ?? nodeLauncher,
       entry: options.workerEntry ?? defaultWorkerEntry,
@@ -116,92 +125,141 @@ export class LanesEngine implements Engine {
       jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId },
       logPaths,
       log,
-      jobChanged: (job) => this.events.emit('job', job),
-      changed: () => this.publisher.soon(),
-      // Memory limits move with demand too, between two readings of the machine.
-      passed: () => this.announceMachine(),
-      paused: () => this.hold.state !== null,
-      loaded: (lane, ms) => this.recent.loaded(lane, ms),
+      jobChanged: (job) => events.emit('job', job),
+      changed: () => statusMoved.fire(),
+      loaded: (lane, ms) => recent.loaded(lane, ms),
+    });
+    const shared = new SharedLanes(queues, {
+      ...me,
+      logPaths,
+      jobChanged: (job) => events.emit('job', job),
+      jobsChangedElsewhere: (ids) => events.emit('jobs', { ids, change: 'changed' }),
+      workArrived: (lane) => fleet.sharedWorkArrived(lane),
+      cancelHere: (jobId) => fleet.cancel(jobId, cancelGraceMs),
+      changed: () => statusMoved.fire(),
+      log,
     });
 
-    const timeline = new TimelineSamples(db);
-    this.timeline = timeline;
-    ({ board: this.board, publisher: this.publisher, recent: this.recent } = createStatusBoard({
-      tickMs,
-      dataDir: this.dataDir,
-      startedAt,
-      version: appVersion,
-      lanes: { ...laneCounts, find: (name) => lanes.find(name) },
-      jobs: queues,
-      shared: (lane) => queues.sharedLane(lane)?.status(),
-      events: this.events,
-      timeline,
-      fleet: this.fleet,
-      paused: () => this.hold.state,
-    }));
+    // The machine, read once before anything is sized; it measures the fleet's workers.
+    const sampler = await MachineSampler.open({
+      watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs: start.sampleMs, readers: options.machineReaders, log },
+      costs: new LaneCosts(db),
+      workers: () => fleet.liveWorkers(),
+      log,
+    });
 
-    const context: RequestContext = {
-      cancelGraceMs: options.cancelGraceMs ?? 5_000,
-      jobs,
-      queries,
-      queues,
-      shared: this.shared,
-      lanes,
-      ledger,
-      events: this.events,
-      fleet: this.fleet,
-      board: this.board,
-      hold: this.hold,
-      logPaths,
-    };
-    const bulk = bulkHandlers(context);
-    this.handlers = { ...jobHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...holdHandlers(context) };
-    scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);
-    for (const job of recovered) this.events.emit('job', job);
+    // The sizing pass, and the loop that says when it runs.
+    try {
+      const pass = new SizingPass(
+        {
+          lanes: { list: () => lanes.list(), allCounts: () => queues.allCounts() },
+          notYet: (now) => queues.delayed(now),
+          workers: () => fleet.workerViews(),
+          startsBlockedUntil: (lane) => fleet.startsHeldOffUntil(lane),
+          machine: sampler,
+          paused: () => pause.state !== null,
+          now: Date.now,
+          tickMs,
+        },
+        { carryOut: (decision, seen) => fleet.carryOut(decision, seen), published: (snapshot) => machineMoved.fire(snapshot) },
+      );
+      const loop = new SizerLoop({ run: () => pass.run(), failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`) }, tickMs, Date.now);
+      sampler.onSample(() => loop.pass());
+      fleet.onChanged(() => loop.poke());
+
+      // What a person sees.
+      const timeline = new TimelineSamples(db);
+      const { board, publisher } = createStatusBoard({
+        tickMs,
+        dataDir: options.dataDir,
+        startedAt,
+        version: appVersion,
+        lanes: { list: () => lanes.list(), find: (name) => lanes.find(name), allCounts: () => queues.allCounts() },
+        jobs: queues,
+        shared: (lane) => queues.sharedLane(lane)?.status(),
+        events,
+        timeline,
+        workers: { counts: () => fleet.workerCounts(), alive: () => fleet.alive(), startsBlockedUntil: (lane) => fleet.startsBlockedUntil(lane) },
+        pass: () => pass.snapshot,
+        costOf: (lane) => sampler.costOf(lane)?.bytes ?? null,
+        recent,
+        paused: () => pause.state,
+      });
+      statusMoved.on(() => publisher.soon());
+      pauseMoved.on((paused) => {
+        events.emit('paused', { paused: pause.state });
+        loop.pass();
+        publisher.publish();
+        void paused;
+      });
+
+      // The requests, each group through its own port.
+      const fleetPort: FleetPort = {
+        jobsArrived: (names) => {
+          fleet.wake(names);
+          loop.poke();
+        },
+        jobsLeft: () => loop.poke(),
+        // At once rather than on the next turn: the answer to a cap change, and the lane event it
+        // raises, should already show what the change did, not a status from just before.
+        lanesChanged: () => loop.pass(),
+        cancel: (jobId, graceMs) => fleet.cancel(jobId, graceMs),
+        laneRemoved: (name) => {
+          fleet.laneRemoved(name);
+          pass.forget(name);
+          sampler.forget(name);
+        },
+        jobsInWorkers: (lane) => fleet.jobsInWorkers(lane),
+      };
+      const context: RequestContext = { cancelGraceMs, jobs, queues, shared, lanes, ledger, events, fleet: fleetPort, board, pause, logPaths };
+      const bulk = bulkHandlers(context);
+      const handlers = { ...jobHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context) };
+      const engine = new LanesEngine({ start, events, pause, counts, lanes, jobs, shared, fleet, sampler, pass, loop, board, publisher, timeline, scaleLedger, handlers });
+      machineMoved.on((snapshot) => engine.announceMachine(snapshot));
+      scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);
+      for (const job of recovered) events.emit('job', job);
+      return engine;
+    } catch (error) {
+      sampler.stop();
+      throw error;
+    }
+  }
+
+  private constructor(private readonly p: Parts) {
+    this.events = p.events;
+    this.startedAt = p.start.startedAt;
   }
 
   /** Shared lanes start connecting (in the background: a Redis that is away does not hold the start), then the sizer runs. */
   async begin(): Promise<void> {
-    await this.shared.openAll(this.lanes.list());
-    this.fleet.start();
+    await this.p.shared.openAll(this.p.lanes.list());
+    this.p.loop.start();
   }
 
   get dataDir(): string {
-    return this.options.dataDir;
-  }
-
-  /** A new reading of the machine: the sizer looks again, and a change in its limits is announced. */
-  machineMoved(): void {
-    if (this.stopping) return;
-    this.fleet.machineMoved();
-    this.announceMachine();
+    return this.p.start.options.dataDir;
   }
 
   /** A change in what the machine allows is announced once, as a `machine` event. */
-  private announceMachine(): void {
-    const now = this.fleet.machineStatus();
-    const key = JSON.stringify(now);
+  private announceMachine(snapshot: PassSnapshot): void {
+    if (this.stopping) return;
+    const key = JSON.stringify(snapshot.machine);
     if (key === this.machineSaid) return;
     this.machineSaid = key;
-    this.events.emit('machine', now);
+    this.events.emit('machine', snapshot.machine);
   }
 
   get ceiling(): number {
-    return this.fleet.limits().ceiling;
-  }
-
-  /** What the machine's watcher asks of the fleet (the workers to measure, where to say it moved). */
-  get fleetForMachine(): Fleet {
-    return this.fleet;
+    return this.p.pass.snapshot.limits.ceiling;
   }
 
   async request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>> {
     if (this.stopping) throw conflict('the engine is stopping');
     const parsed = validate(name, input);
     // While finished jobs' records wait for room, a write that happens to fit must not jump them.
-    if (requests[name].method !== 'GET' && this.fleet.diskFull) throw diskFullError(this.dataDir);
+    if (requests[name].method !== 'GET' && this.p.fleet.diskFull) throw diskFullError(this.dataDir);
     try {
-      return (await this.handlers[name](parsed as never)) as RequestOutput<K>;
+      return (await this.p.handlers[name](parsed as never)) as RequestOutput<K>;
     } catch (error) {
       // Nothing was stored (each write is one transaction); the request is refused in words.
       if (isDiskFull(error)) throw diskFullError(this.dataDir);
@@ -210,32 +268,34 @@ export class LanesEngine implements Engine {
   }
 
   status(): Status {
-    return this.board.status();
+    return this.p.board.status();
   }
 
   stop(options: { graceMs?: number } = {}): Promise<void> {
     if (this.stopping) {
-      if (options.graceMs !== undefined) this.fleet.hurry(options.graceMs);
+      if (options.graceMs !== undefined) this.p.fleet.hurry(options.graceMs);
       return this.stopping;
     }
+    const p = this.p;
     this.stopping = (async () => {
-      this.publisher.stop();
-      this.hold.stop();
-      this.machine.stop();
-      await this.fleet.shutdown(options.graceMs ?? 10_000);
-      await this.shared.closeAll();
-      this.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');
-      this.timeline.close(Date.now());
-      if (this.cgroupBase) await removeCgroupTree(this.cgroupBase);
+      p.publisher.stop();
+      p.pause.stop();
+      p.sampler.stop();
+      p.loop.stop();
+      await p.fleet.shutdown(options.graceMs ?? 10_000);
+      await p.shared.closeAll();
+      p.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');
+      p.timeline.close(Date.now());
+      if (p.start.cgroupBase) await removeCgroupTree(p.start.cgroupBase);
       try {
         // Last, when no job moves any more: the next start reads them instead of counting.
-        this.counts.save();
+        p.counts.save();
       } catch (error) {
-        (this.options.log ?? defaultLog)(`could not save job counts (the next start counts them afresh): ${(error as Error).message}`);
+        (p.start.options.log ?? defaultLog)(`could not save job counts (the next start counts them afresh): ${(error as Error).message}`);
       }
-      await this.jobs.close();
-      this.db.close();
-      this.lock.release();
+      await p.jobs.close();
+      p.start.db.close();
+      p.start.lock.release();
     })();
     return this.stopping;
   }

@@ -34,7 +34,7 @@ function lanes(now: number): LaneObservation[] {
     lastShrinkAt: null,
     surplusSince: null,
     movable: i % 5 !== 0,
-    heldSince: i % 4 === 0 ? now - 5000 : null,
+    servedSince: i % 4 === 0 ? now - 5000 : null,
     waitingSince: i % 4 === 0 ? null : now - 1000 * i,
     arriving: 0,
     capWas: null,

@@ -10,7 +10,7 @@ const worker = (id: string, lane: string, held: number): WorkerRecord => ({
   proc: { pid: 1, send: () => {}, onMessage: () => {}, onExit: () => {}, kill: () => {} },
   state: 'busy',
   job: null,
-  held: Array.from({ length: held }, (_, i) => ({ id: i + 1, attempt: 1 })),
+  hand: Array.from({ length: held }, (_, i) => ({ id: i + 1, attempt: 1 })),
   pgids: new Set(),
   lastHeard: 0,
   persistent: false,

@@ -1,53 +1,87 @@
-// What the sizer is shown of the lanes: those with work or workers, jobs in hands counted as
-// taken, and what it remembers of a lane forgotten once the lane has neither.
+// What one sizing pass sees of the lanes (sizer/pass.ts): those with work or workers, jobs in
+// hands counted as taken, one demand per lane that status reads too, what it remembers of a lane
+// forgotten once the lane has neither, and each step in order over plain data.
 import { describe, expect, it } from 'vitest';
-import { observe, SizerMemory, type ObserveInputs } from '../../electron/engine/fleet/apply.js';
-import type { Pool } from '../../electron/engine/workers/pool.js';
-import type { WorkerRecord, WorkerState } from '../../electron/engine/workers/pool-types.js';
+import { SizingPass, type PassInputs, type PassSnapshot, type WorkerView } from '../../electron/engine/sizer/pass.js';
+import type { Decision, LaneObservation } from '../../electron/engine/sizer/policy.js';
 import type { LaneCounts, LaneRow } from '../../electron/engine/store/lanes.js';
+import { facts } from './machine/machine-fixtures.js';
 
-const row = (name: string): LaneRow => ({ name, class: 'cpu', cap: 1, workerCommand: null, workerCwd: null, timeoutMs: null, nudgeQuietUntil: null, nudgeQuietBacklog: null, queue: null });
+const row = (name: string, cap = 1): LaneRow => ({ name, class: 'cpu', cap, workerCommand: null, workerCwd: null, timeoutMs: null, nudgeQuietUntil: null, nudgeQuietBacklog: null, queue: null });
 const queued = (n: number): LaneCounts => ({ queued: n, running: 0, succeeded: 0, failed: 0, cancelled: 0 });
-const worker = (id: string, lane: string, state: WorkerState, more: Partial<WorkerRecord> = {}) => ({ id, lane, state, job: null, held: [], ...more }) as unknown as WorkerRecord;
-const poolOf = (...ws: WorkerRecord[]) => ({ workers: new Map(ws.map((w) => [w.id, w])) }) as unknown as Pool;
+const worker = (id: string, lane: string, role: WorkerView['role'], more: Partial<WorkerView> = {}): WorkerView => ({ id, lane, role, since: role === 'busy' ? 500 : null, hand: 0, ...more });
 
-function inputs(over: Partial<ObserveInputs> = {}): ObserveInputs {
-  return {
-    now: 1_000,
-    tickMs: 60_000,
-    ceiling: 2,
-    lanes: ['idle-a', 'work', 'retry', 'has-worker', 'moved-to', 'idle-b'].map(row),
-    counts: new Map([
-      ['work', queued(3)],
-      ['retry', queued(1)],
-    ]),
-    delayed: new Map([['retry', { n: 1, next: 5_000 }]]),
-    ...over,
+function harness(over: { counts?: Map<string, LaneCounts>; workers?: WorkerView[]; now?: number; lanes?: LaneRow[] } = {}) {
+  const state = {
+    now: over.now ?? 1_000,
+    counts: over.counts ?? new Map([['work', queued(3)], ['retry', queued(1)]]),
+    workers: over.workers ?? [],
+    lanes: over.lanes ?? ['idle-a', 'work', 'retry', 'has-worker', 'moved-to', 'idle-b'].map((n) => row(n)),
   };
+  const decisions: { decision: Decision; lanes: readonly LaneObservation[] }[] = [];
+  const published: PassSnapshot[] = [];
+  const inputs: PassInputs = {
+    lanes: { list: () => state.lanes, allCounts: () => state.counts },
+    notYet: () => new Map([['retry', { n: 1, next: 5_000 }]]),
+    workers: () => state.workers,
+    startsBlockedUntil: () => null,
+    machine: { facts: () => facts({ at: state.now }), costOf: () => null, measured: () => false },
+    paused: () => false,
+    now: () => state.now,
+    tickMs: 60_000,
+  };
+  const pass = new SizingPass(inputs, { carryOut: (decision, lanes) => decisions.push({ decision, lanes }), published: (s) => published.push(s) });
+  return { state, pass, decisions, published };
 }
 
-describe('observing the lanes for a pass', () => {
+const seenOf = (h: ReturnType<typeof harness>) => new Map(h.decisions.at(-1)!.lanes.map((l) => [l.name, l]));
+
+describe('one sizing pass', () => {
   it('shows the lanes with work, a retry to come or a worker of their own or on its way; the rest sit the pass out', () => {
-    const pool = poolOf(worker('w1', 'has-worker', 'busy', { moveTo: 'moved-to' }));
-    const seen = observe(inputs(), pool, new SizerMemory());
-    expect(seen.lanes.map((l) => l.name).sort()).toEqual(['has-worker', 'moved-to', 'retry', 'work']);
-    const byName = new Map(seen.lanes.map((l) => [l.name, l]));
+    const h = harness({ workers: [worker('w1', 'has-worker', 'busy', { moveTo: 'moved-to' })] });
+    h.pass.run();
+    const byName = seenOf(h);
+    expect([...byName.keys()].sort()).toEqual(['has-worker', 'moved-to', 'retry', 'work']);
     expect(byName.get('has-worker')).toMatchObject({ leaving: 1, busy: [] });
-    expect(byName.get('moved-to')).toMatchObject({ arriving: 1, heldSince: 1_000 });
+    expect(byName.get('moved-to')).toMatchObject({ arriving: 1, servedSince: 1_000 });
     expect(byName.get('retry')).toMatchObject({ waiting: 0, nextRetryAt: 5_000 });
   });
 
-  it('counts jobs in a worker’s hand as taken, not waiting', () => {
-    const pool = poolOf(worker('w1', 'work', 'busy', { held: [{ id: 8, attempt: 1 }, { id: 9, attempt: 1 }] }));
-    const l = observe(inputs(), pool, new SizerMemory()).lanes.find((x) => x.name === 'work')!;
+  it('counts jobs in a worker’s hand as taken, not waiting, and publishes the one demand everyone reads', () => {
+    const h = harness({ workers: [worker('w1', 'work', 'busy', { hand: 2 })] });
+    h.pass.run();
+    const l = seenOf(h).get('work')!;
     expect([l.waiting, l.busy]).toEqual([1, ['w1']]);
+    expect(h.published.at(-1)!.demand.get('work')).toEqual({ ready: 1, inHand: 2, notYet: 0, nextReadyAt: null, running: 0 });
+    expect(h.published.at(-1)!.demand.get('retry')).toEqual({ ready: 0, inHand: 0, notYet: 1, nextReadyAt: 5_000, running: 0 });
   });
 
-  it('forgets since when a lane held or waited for a worker once it has neither work nor worker', () => {
-    const memory = new SizerMemory();
-    observe(inputs(), poolOf(), memory);
-    expect(memory.waitingSince.get('work')).toBe(1_000);
-    observe(inputs({ now: 2_000, counts: new Map() }), poolOf(), memory);
-    expect(memory.waitingSince.has('work')).toBe(false);
+  it('decides, applies and publishes in that order, once per pass, and the published machine is this pass’s', () => {
+    const h = harness();
+    h.pass.run();
+    expect(h.decisions).toHaveLength(1);
+    expect(h.published).toHaveLength(1);
+    expect(h.decisions[0]!.decision.actions.map((a) => a.kind)).toEqual(['start']);
+    expect(h.published[0]!.at).toBe(1_000);
+    expect(h.published[0]!.machine.cores).toBe(8);
+    expect(h.pass.snapshot).toBe(h.published[0]);
+  });
+
+  it('forgets since when a lane was served or waited once it has neither work nor worker', () => {
+    const h = harness();
+    h.pass.run();
+    expect(h.pass.history.waitingSince.get('work')).toBe(1_000);
+    h.state.now = 2_000;
+    h.state.counts = new Map();
+    h.pass.run();
+    expect(h.pass.history.waitingSince.has('work')).toBe(false);
+  });
+
+  it('a person’s cap change since the last pass is seen as one', () => {
+    const h = harness({ lanes: [row('work', 1)] });
+    h.pass.run();
+    h.state.lanes = [row('work', 3)];
+    h.pass.run();
+    expect(seenOf(h).get('work')!.capWas).toBe(1);
   });
 });

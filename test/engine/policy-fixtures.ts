@@ -18,7 +18,7 @@ export function lane(
     nextRetryAt?: number | null;
     startsBlockedUntil?: number | null;
     movable?: boolean;
-    heldSince?: number | null;
+    servedSince?: number | null;
     waitingSince?: number | null;
     arriving?: number;
     capWas?: number | null;
@@ -40,7 +40,7 @@ export function lane(
     surplusSince: o.surplusSince ?? null,
     // A persistent lane unless said otherwise: the rules that do not move workers.
     movable: o.movable ?? false,
-    heldSince: o.heldSince ?? null,
+    servedSince: o.servedSince ?? null,
     waitingSince: o.waitingSince ?? null,
     arriving: o.arriving ?? 0,
     capWas: o.capWas ?? null,

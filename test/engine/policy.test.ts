@@ -2,13 +2,26 @@
 import { describe, expect, it } from 'vitest';
 import { decide, type Action, type Observation } from '../../electron/engine/sizer/policy.js';
 import { lane, observe, NOW, TICK } from './policy-fixtures.js';
+import { facts, GiB, MiB } from './machine/machine-fixtures.js';
+
+/** A pass's observation with the machine's latest reading and the busy workers of each lane. */
+const withReading = (o: Observation, available: number, lastAt: number | null = null): Observation => ({
+  ...o,
+  critical: {
+    facts: facts({ at: NOW, memory: { total: 16 * GiB, available } }),
+    lanes: o.lanes.map((l) => ({ name: l.name, costBytes: l.class === 'ml' ? 4 * GiB : 300 * MiB, busy: l.busy.map((id, i) => ({ id, since: NOW - 1000 + i })) })),
+    lastAt,
+  },
+});
 
 /** Actions as short strings: "start worker 2 (demand)", "drain worker worker-b0 (cap)". */
 const brief = (actions: Action[]) =>
   actions.map((a) =>
     a.kind === 'start'
       ? `start ${a.lane} ${a.count} (${a.reason})`
-      : `${a.kind} ${a.lane} ${a.workers.join(',')}${a.kind === 'move' ? ` → ${a.target.lane}` : ''} (${a.reason})`,
+      : a.kind === 'critical'
+        ? `critical ${a.lane} ${a.worker}`
+        : `${a.kind} ${a.lane} ${a.workers.join(',')}${a.kind === 'move' ? ` → ${a.target.lane}` : ''} (${a.reason})`,
   );
 
 describe('decide', () => {
@@ -18,6 +31,18 @@ describe('decide', () => {
     { name: 'growth is bounded by the backlog', o: observe(7, [lane('worker', { cap: 4, waiting: 2 })]), want: ['start worker 2 (demand)'] },
     { name: 'growth is bounded by the ceiling', o: observe(3, [lane('worker', { cap: 3, waiting: 100, busy: 1 }), lane('x', { cap: 3 })]), want: ['start worker 2 (demand)'] },
     { name: 'raising the cap grows the lane in the same pass', o: observe(7, [lane('worker', { cap: 5, busy: 1, waiting: 4060 })]), want: ['start worker 4 (demand)'] },
+    {
+      name: 'memory critically low: the newest busy worker of the costliest lane is stopped, as one of the pass’s actions',
+      o: withReading(observe(7, [lane('worker', { cap: 2, busy: 2 }), lane('ml', { class: 'ml', cap: 2, busy: 2 })]), 200 * MiB),
+      want: ['critical ml ml-b1'],
+    },
+    {
+      name: 'memory critically low while paused: the stop still comes first',
+      o: { ...withReading(observe(7, [lane('ml', { class: 'ml', cap: 2, busy: 1 })]), 200 * MiB), paused: true },
+      want: ['critical ml ml-b0', 'drain ml ml-b0 (pause)'],
+    },
+    { name: 'memory critically low, but this reading already stopped one: nothing more', o: withReading(observe(7, [lane('ml', { class: 'ml', cap: 2, busy: 2 })]), 200 * MiB, NOW), want: [] },
+    { name: 'memory not critically low: nothing is stopped for it', o: withReading(observe(7, [lane('ml', { class: 'ml', cap: 2, busy: 2 })]), 8 * GiB), want: [] },
     { name: 'cap 0 never starts a worker', o: observe(7, [lane('ml', { cap: 0, class: 'ml', waiting: 50 })]), want: [] },
     {
       name: 'a lowered cap stops idle excess now and drains busy excess',
@@ -69,15 +94,15 @@ describe('decide', () => {
     },
     {
       name: 'moves: a worker on its way counts for the lane it goes to, so none is started for it',
-      o: observe(2, [lane('a', { movable: true, busy: 1, waiting: 9, heldSince: NOW - 10 }), lane('b', { movable: true, leaving: 1 }), lane('c', { movable: true, arriving: 1, waiting: 4 })]),
+      o: observe(2, [lane('a', { movable: true, busy: 1, waiting: 9, servedSince: NOW - 10 }), lane('b', { movable: true, leaving: 1 }), lane('c', { movable: true, arriving: 1, waiting: 4 })]),
       want: [],
     },
     // More lanes want the machine than it has workers: turns.
     {
       name: 'turns: lanes within their turn keep their workers, whatever the backlog of a lane that waits',
       o: observe(2, [
-        lane('a', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 100 }),
-        lane('b', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 100 }),
+        lane('a', { movable: true, busy: 1, waiting: 5, servedSince: NOW - 100 }),
+        lane('b', { movable: true, busy: 1, waiting: 5, servedSince: NOW - 100 }),
         lane('c', { movable: true, waiting: 900, waitingSince: NOW - 1900 }),
       ]),
       want: [],
@@ -85,8 +110,8 @@ describe('decide', () => {
     {
       name: 'turns: a lane whose turn is over hands its worker, after this job, to the lane that waited longest',
       o: observe(2, [
-        lane('a', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 2500 }),
-        lane('b', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 100 }),
+        lane('a', { movable: true, busy: 1, waiting: 5, servedSince: NOW - 2500 }),
+        lane('b', { movable: true, busy: 1, waiting: 5, servedSince: NOW - 100 }),
         lane('c', { movable: true, waiting: 1, waitingSince: NOW - 2500 }),
         lane('d', { movable: true, waiting: 900, waitingSince: NOW - 1000 }),
       ]),
@@ -94,12 +119,12 @@ describe('decide', () => {
     },
     {
       name: 'turns: a persistent lane whose turn is over drains; the slot goes to the waiting lane when its worker leaves',
-      o: observe(1, [lane('a', { busy: 1, waiting: 5, heldSince: NOW - 16_000 }), lane('b', { movable: true, waiting: 1, waitingSince: NOW - 16_000 })]),
+      o: observe(1, [lane('a', { busy: 1, waiting: 5, servedSince: NOW - 16_000 }), lane('b', { movable: true, waiting: 1, waitingSince: NOW - 16_000 })]),
       want: ['drain a a-b0 (budget)'],
     },
     {
       name: 'turns: with nobody waiting, a lane keeps its worker past its turn',
-      o: observe(1, [lane('a', { movable: true, busy: 1, waiting: 5, heldSince: NOW - 60_000 })]),
+      o: observe(1, [lane('a', { movable: true, busy: 1, waiting: 5, servedSince: NOW - 60_000 })]),
       want: [],
     },
   ];

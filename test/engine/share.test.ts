@@ -19,7 +19,7 @@ describe('fairShares', () => {
 
   describe('in turns, when more lanes want a worker than there are', () => {
     const now = 10_000;
-    const held = (name: string, waiting: number, since = now - 100): Claim => ({ name, want: 1, backlog: waiting + 1, waiting, running: 1, heldSince: since, turnMs: 2_000 });
+    const held = (name: string, waiting: number, since = now - 100): Claim => ({ name, want: 1, backlog: waiting + 1, waiting, running: 1, servedSince: since, turnMs: 2_000 });
     const waits = (name: string, since: number): Claim => ({ name, want: 1, backlog: 5, waiting: 5, running: 0, waitingSince: since });
 
     it('a lane within its turn keeps its worker while it has work waiting', () => {

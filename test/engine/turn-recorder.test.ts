@@ -48,7 +48,7 @@ describe('turns of one worker, as it hears them', () => {
       proc: { pid: 1, send: (m) => sent.push(m), onMessage: () => {}, onExit: () => {}, kill: () => {} },
       state: 'idle',
       job: null,
-      held: [],
+      hand: [],
       pgids: new Set(),
       lastHeard: 0,
       persistent: false,
@@ -90,7 +90,7 @@ describe('turns of one worker, as it hears them', () => {
     const [a1, a2, a3, a4] = await queue('a', 4);
     expect(say({ t: 'pull' })).toEqual({ ids: [a1], firstStarted: true });
     expect(done(a1!, { pull: true })).toEqual({ ids: [a2, a3, a4], firstStarted: true });
-    expect(w.held.map((h) => h.id)).toEqual([a3, a4]);
+    expect(w.hand.map((h) => h.id)).toEqual([a3, a4]);
   });
 
   it('taking the last jobs of its lane brings the sizer to look, while the worker is still busy with them', async () => {
@@ -111,7 +111,7 @@ describe('turns of one worker, as it hears them', () => {
     // its jobs are taken as if they were short, behind a job known to be.
     w.moveTo = 'b';
     expect(done(a2!, { next: a3, pull: true })).toEqual({ ids: [b1, b2, b3], firstStarted: false });
-    expect([w.lane, w.moveTo, w.job?.id, w.job?.lane, w.held.map((h) => h.id)]).toEqual(['b', undefined, a3, 'a', [b1, b2, b3]]);
+    expect([w.lane, w.moveTo, w.job?.id, w.job?.lane, w.hand.map((h) => h.id)]).toEqual(['b', undefined, a3, 'a', [b1, b2, b3]]);
     // It goes on from one lane to the next with no trip in between, and on through b's jobs.
     expect(done(a3!, { next: b1, pull: false })).toBeUndefined();
     expect(w.job).toMatchObject({ id: b1, lane: 'b' });
@@ -133,7 +133,7 @@ describe('turns of one worker, as it hears them', () => {
     // …and b's first job ran for a minute: the worker gives back the three it holds and asks anew.
     const long = { state: 'succeeded' as const, exitCode: 0, error: null, ranMs: 60_000 };
     expect(say({ t: 'done', jobId: b1!, attempt: 1, outcome: long, pull: true, returned: [b2!, b3!, b4!] })).toEqual({ ids: [b2], firstStarted: true });
-    expect(w.held).toEqual([]);
+    expect(w.hand).toEqual([]);
     // The sizer looks again: two of b's jobs wait for any worker.
     expect(sizerLooked).toBeGreaterThan(looked);
     const states = db.prepare<[], { state: string }>("SELECT state FROM jobs WHERE lane = 'b' ORDER BY id").all();
@@ -144,7 +144,7 @@ describe('turns of one worker, as it hears them', () => {
     const [a1, a2, a3] = await queue('a', 3);
     say({ t: 'pull' });
     done(a1!, { pull: true });
-    expect(w.held.map((h) => h.id)).toEqual([a3]);
+    expect(w.hand.map((h) => h.id)).toEqual([a3]);
     // a1 is done and a2 runs: neither is in its hand, so neither goes back to the queue.
     say({ t: 'done', jobId: a2!, attempt: 1, outcome: { state: 'succeeded', exitCode: 0, error: null, ranMs: 60_000 }, pull: true, returned: [a1!, a3!] });
     const states = db.prepare<[], { state: string }>("SELECT state FROM jobs WHERE lane = 'a' ORDER BY id").all();

@@ -17,7 +17,7 @@ interface SimWorker {
 function simulate(o: { lanes: number; ceiling: number; jobMs: number; movable: boolean; forMs: number }) {
   const names = Array.from({ length: o.lanes }, (_, i) => `l${String(i).padStart(2, '0')}`);
   const workers: SimWorker[] = [];
-  const heldSince = new Map<string, number>();
+  const servedSince = new Map<string, number>();
   const waitingSince = new Map<string, number>();
   const firstTurn = new Map<string, number>();
   let starts = 0;
@@ -43,9 +43,9 @@ function simulate(o: { lanes: number; ceiling: number; jobMs: number; movable: b
       const mine = workers.filter((w) => w.lane === name && !w.leaving && !w.moveTo);
       const arriving = workers.filter((w) => w.moveTo === name).length;
       const held = mine.length + arriving > 0;
-      if (!held) heldSince.delete(name);
-      else if (!heldSince.has(name)) {
-        heldSince.set(name, now);
+      if (!held) servedSince.delete(name);
+      else if (!servedSince.has(name)) {
+        servedSince.set(name, now);
         turns++;
       }
       if (held) waitingSince.delete(name);
@@ -64,7 +64,7 @@ function simulate(o: { lanes: number; ceiling: number; jobMs: number; movable: b
         lastShrinkAt: null,
         surplusSince: null,
         movable: o.movable,
-        heldSince: heldSince.get(name) ?? null,
+        servedSince: servedSince.get(name) ?? null,
         waitingSince: waitingSince.get(name) ?? null,
         capWas: null,
         limit: Infinity,
@@ -86,7 +86,7 @@ function simulate(o: { lanes: number; ceiling: number; jobMs: number; movable: b
           workers.splice(workers.indexOf(byId(id)), 1);
         }
       } else if (a.kind === 'drain') for (const id of a.workers) byId(id).leaving = true;
-      else {
+      else if (a.kind === 'move') {
         for (const id of a.workers) {
           const w = byId(id);
           if (w.busyUntil === null) {

@@ -1,118 +1,79 @@
-// The machine as the fleet uses it: the watcher's latest facts, what each lane's workers cost
-// (measured, kept across restarts), and the limits those give for the lanes as they are now.
-// Mechanism only: the rules are limits.ts, memory-limits.ts and critical.ts, all pure.
-import type { LaneClass, MachineStatus } from '../../../shared/model.js';
-import { criticalStop, type BusyLane, type CriticalStop } from './critical.js';
-import { INITIAL_LIMITS_STATE, machineLimits, type LimitsState, type MachineLimits } from './limits.js';
+// The machine as the sizing pass reads it: a plain sampler. It keeps the watcher's latest facts
+// and what each lane's workers were measured to hold (kept across restarts), and tells its
+// listener when a new sample is in. It judges nothing: limits.ts, memory-limits.ts and
+// critical.ts are the rules, and the pass (sizer/pass.ts) applies them to what this holds.
 import { recordCost, type LaneCost } from './lane-cost.js';
-import { PRESUMED_BYTES } from './memory-limits.js';
+import type { MachineFacts } from './facts.js';
 import { MachineWatcher, type MachineSample, type WatcherOptions } from './watcher.js';
 import type { WorkerTarget } from './worker-meter.js';
 
-/** A live worker as the fleet knows it. */
+/** A live worker as the sampler measures it. */
 export interface LiveWorker extends WorkerTarget {
   lane: string;
   /** Running a job (or holding in its persistent command what a job made it load). */
   busy: boolean;
-  /** When it started its current job; null when it has none. */
-  since: number | null;
 }
 
-/** One lane as the limits need it. */
-export interface LaneNeeds {
-  name: string;
-  class: LaneClass;
-  cap: number;
-  /** Work it holds: waiting + busy. */
-  demand: number;
-  /** Ids of its workers in service (idle + busy). */
-  workers: readonly string[];
-  leaving: number;
-}
-
-export interface MachineDeps {
+export interface SamplerDeps {
   watcher: Omit<WatcherOptions, 'workers' | 'sampled'>;
   costs: { load(): Map<string, LaneCost>; save(lane: string, cost: LaneCost): void };
+  /** The workers to measure at each sample. */
   workers(): readonly LiveWorker[];
-  /** The facts moved: the sizer looks again, the status shows it. */
-  moved(): void;
-  /** Memory is critically low: stop this worker now, its job queued again without spending an attempt. */
-  critical(stop: CriticalStop): void;
   log(line: string): void;
 }
 
-export class Machine {
+export class MachineSampler {
   private readonly costs: Map<string, LaneCost>;
   /** Workers measured while busy: a lane whose every worker is, has a cost worth growing on. */
-  private readonly measured = new Set<string>();
-  private state: LimitsState = INITIAL_LIMITS_STATE;
-  private lastCritical: number | null = null;
+  private readonly measuredIds = new Set<string>();
+  private readonly listeners: (() => void)[] = [];
   private watcher!: MachineWatcher;
 
-  private constructor(private readonly d: MachineDeps) {
+  private constructor(private readonly d: SamplerDeps) {
     this.costs = d.costs.load();
   }
 
   /** Reads the machine once (a bad override throws, naming its variable) and keeps watching it. */
-  static async open(d: MachineDeps): Promise<Machine> {
-    const m = new Machine(d);
+  static async open(d: SamplerDeps): Promise<MachineSampler> {
+    const m = new MachineSampler(d);
     m.watcher = await MachineWatcher.open({ ...d.watcher, workers: () => d.workers(), sampled: (s) => m.sampled(s) });
     m.watcher.start();
     return m;
+  }
+
+  /** Called after every new sample, once its costs are recorded. */
+  onSample(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   stop(): void {
     this.watcher.stop();
   }
 
-  /** Read everything again now (resume, a power change); the sizer hears when it is done. */
+  /** Read everything again now (resume, a power change); listeners hear when it is done. */
   refresh(): Promise<unknown> {
     return this.watcher.refresh();
+  }
+
+  facts(): MachineFacts {
+    return this.watcher.facts;
   }
 
   costOf(lane: string): LaneCost | null {
     return this.costs.get(lane) ?? null;
   }
 
+  measured(workerId: string): boolean {
+    return this.measuredIds.has(workerId);
+  }
+
   forget(lane: string): void {
     this.costs.delete(lane);
   }
 
-  /** The limits for the lanes as they are now. Idempotent for one reading, so status and sizer may both ask. */
-  limits(lanes: readonly LaneNeeds[]): MachineLimits {
-    const inputs = lanes.map((l) => ({
-      name: l.name,
-      class: l.class,
-      cap: l.cap,
-      demand: l.demand,
-      workers: l.workers.length,
-      leaving: l.leaving,
-      measured: l.workers.filter((id) => this.measured.has(id)).length,
-      cost: this.costs.get(l.name) ?? null,
-    }));
-    const { limits, state } = machineLimits(this.watcher.facts, inputs, this.state);
-    this.state = state;
-    return limits;
-  }
-
-  status(limits: MachineLimits): MachineStatus {
-    const facts = this.watcher.facts;
-    const core = limits.limits.find((l) => l.reason === 'cores' || l.reason === 'container');
-    return {
-      cores: facts.cpu.cores,
-      coreCeiling: core?.workers ?? limits.ceiling,
-      memoryBytes: Math.round(limits.memory.bytes),
-      power: facts.power.source,
-      personActive: limits.presence === 'unknown' ? null : limits.presence === 'active',
-      ceiling: limits.ceiling,
-      limitedBy: limits.limitedBy,
-      text: limits.text,
-    };
-  }
-
   private sampled(sample: MachineSample): void {
     const live = new Map(this.d.workers().map((w) => [w.id, w]));
-    for (const id of this.measured) if (!live.has(id)) this.measured.delete(id);
+    for (const id of this.measuredIds) if (!live.has(id)) this.measuredIds.delete(id);
     const changed = new Set<string>();
     for (const usage of sample.workers) {
       const w = live.get(usage.id);
@@ -120,7 +81,7 @@ export class Machine {
       if (!w?.busy || usage.bytes === 0) continue;
       const next = recordCost(this.costs.get(w.lane), usage.bytes, sample.facts.at);
       if (!next) continue;
-      this.measured.add(w.id);
+      this.measuredIds.add(w.id);
       if (next !== this.costs.get(w.lane)) changed.add(w.lane);
       this.costs.set(w.lane, next);
     }
@@ -132,20 +93,6 @@ export class Machine {
         this.d.log(`could not keep the measured cost of "${lane}": ${(error as Error).message}`);
       }
     }
-    this.checkCritical(sample, live);
-    this.d.moved();
-  }
-
-  private checkCritical(sample: MachineSample, live: Map<string, LiveWorker>): void {
-    const byLane = new Map<string, BusyLane & { busy: { id: string; since: number }[] }>();
-    for (const w of live.values()) {
-      if (!w.busy || w.since === null) continue;
-      const lane = byLane.get(w.lane) ?? { name: w.lane, costBytes: this.costs.get(w.lane)?.bytes ?? PRESUMED_BYTES.cpu, busy: [] };
-      lane.busy.push({ id: w.id, since: w.since });
-      byLane.set(w.lane, lane);
-    }
-    const { stop, lastAt } = criticalStop(sample.facts, [...byLane.values()], this.lastCritical);
-    this.lastCritical = lastAt;
-    if (stop) this.d.critical(stop);
+    for (const listener of this.listeners) listener();
   }
 }

@@ -3,7 +3,7 @@
 import type { Job, JobPage, JobSummary, LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import type { LogPaths } from './queue.js';
-import { readLog } from '../requests/read-log.js';
+import { readLog } from './read-log.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter, JobQueries } from '../store/job-queries.js';
 import type { Interruption, JobStore, NewJob, RunningRow, Turn, TurnResult } from '../store/jobs.js';

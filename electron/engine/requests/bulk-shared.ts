@@ -4,17 +4,17 @@
 // asked to stop there. The local part of the same request stays with the store's chunks (bulk.ts).
 import type { JobState, JobSummary } from '../../../shared/model.js';
 import { BULK_CHUNK } from '../store/job-statements.js';
-import type { RequestContext } from './context.js';
+import type { BulkPort } from './context.js';
 import { isSharedId } from '../queues/ids.js';
 
 /** Pages of one state read per lane and request: a bound on one request's work, however large the queue. */
 const PAGES_MAX = 200;
 
 export const sharedIds = (ids: readonly number[]): number[] => ids.filter(isSharedId);
-export const isSharedLane = (e: RequestContext, lane: string): boolean => e.queues.sharedLane(lane) !== undefined;
+export const isSharedLane = (e: BulkPort, lane: string): boolean => e.queues.sharedLane(lane) !== undefined;
 
 /** Cancels shared jobs by id or by lane; running ones are stopped here or asked to stop where they run. */
-export async function cancelShared(e: RequestContext, select: { ids: number[] } | { lane: string }, wants: (s: JobState) => boolean, changed: (jobs: JobSummary[]) => void): Promise<{ cancelled: number; stopping: number }> {
+export async function cancelShared(e: BulkPort, select: { ids: number[] } | { lane: string }, wants: (s: JobState) => boolean, changed: (jobs: JobSummary[]) => void): Promise<{ cancelled: number; stopping: number }> {
   let cancelled = 0;
   let stopping = 0;
   const one = async (job: JobSummary) => {
@@ -36,7 +36,7 @@ export async function cancelShared(e: RequestContext, select: { ids: number[] } 
 }
 
 /** Retries shared failed (or cancelled) jobs by id or by lane. */
-export async function retryShared(e: RequestContext, select: { ids: number[] } | { lane: string }, states: readonly ('failed' | 'cancelled')[], changed: (jobs: JobSummary[]) => void): Promise<number> {
+export async function retryShared(e: BulkPort, select: { ids: number[] } | { lane: string }, states: readonly ('failed' | 'cancelled')[], changed: (jobs: JobSummary[]) => void): Promise<number> {
   let retried = 0;
   const one = async (job: JobSummary) => {
     if (!(states as readonly string[]).includes(job.state)) return;
@@ -55,7 +55,7 @@ export async function retryShared(e: RequestContext, select: { ids: number[] } |
  * a time (the cursor goes on past jobs that stay where they were, such as a running one asked to
  * stop elsewhere).
  */
-async function forEachChosen(e: RequestContext, select: { ids: number[] } | { lane: string }, states: readonly JobState[], one: (job: JobSummary) => Promise<void>): Promise<void> {
+async function forEachChosen(e: BulkPort, select: { ids: number[] } | { lane: string }, states: readonly JobState[], one: (job: JobSummary) => Promise<void>): Promise<void> {
   if ('ids' in select) {
     for (const id of select.ids) {
       const job = await e.queues.forJob(id).summary(id);

@@ -6,7 +6,7 @@ import type { JobState, JobSummary } from '../../../shared/model.js';
 import type { LanesHandlers } from '../../../shared/requests.js';
 import { JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
 import { BULK_CHUNK } from '../store/job-statements.js';
-import { existingLane, type RequestContext } from './context.js';
+import { existingLane, type BulkPort } from './context.js';
 import { cancelShared, isSharedLane, retryShared, sharedIds } from './bulk-shared.js';
 import { isSharedId } from '../queues/ids.js';
 
@@ -32,7 +32,7 @@ async function inChunks(select: { ids: number[] } | { lanes: string[] }, step: (
   return n;
 }
 
-export function bulkHandlers(e: RequestContext): BulkHandlers {
+export function bulkHandlers(e: BulkPort): BulkHandlers {
   /** Job events for a few, one `jobs` event per chunk for many: a million events would flood every window. */
   const announcer = (expected: number) => (jobs: JobSummary[]) => {
     if (jobs.length === 0) return;
@@ -58,13 +58,13 @@ export function bulkHandlers(e: RequestContext): BulkHandlers {
         sharedDone = { cancelled: sharedDone.cancelled + r.cancelled, stopping: sharedDone.stopping + r.stopping };
       }
       if (input.lane !== undefined && sharedLanes.length > 0) return sharedDone;
-      const held = e.fleet.jobsHeld(input.lane);
+      const held = e.fleet.jobsInWorkers(input.lane);
       // Running, or in a worker's hand: the worker stops it or drops it, and says so.
       const theirs = [...(wants('running') ? held.running : []), ...(wants('queued') ? held.inHand : [])].filter((id) => !isSharedId(id) && (!input.ids || input.ids.includes(id)));
       let stopping = sharedDone.stopping;
       for (const id of theirs) if (e.fleet.cancel(id, e.cancelGraceMs)) stopping++;
       if (!wants('queued')) return { cancelled: sharedDone.cancelled, stopping };
-      const skip = [...held.inHand, ...(input.ids ? e.fleet.jobsHeld().inHand : [])];
+      const skip = [...held.inHand, ...(input.ids ? e.fleet.jobsInWorkers().inHand : [])];
       const select = input.ids ? { ids: localIds(input.ids) } : { lanes: localLanes };
       const now = Date.now();
       const cancelled = await inChunks(select, (s) => e.jobs.cancelQueuedChunk(s, skip, now), announce);

@@ -4,7 +4,7 @@ import type { LanesHandlers, ParsedInput } from '../../../shared/requests.js';
 import { badRequest, conflict, notFound } from '../../../shared/errors.js';
 import { DEFAULT_MAX_ATTEMPTS, JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
 import type { NewJob } from '../store/jobs.js';
-import { existingLane, type RequestContext } from './context.js';
+import { existingLane, type JobsPort } from './context.js';
 import { checkDirectory } from './places.js';
 
 /** How long a cancel waits for a worker to drop a job from its hand: one message there and back. */
@@ -12,7 +12,7 @@ const LEAVE_QUEUE_WAIT_MS = 2_000;
 
 type JobHandlers = Pick<LanesHandlers, 'addJob' | 'addJobs' | 'listJobs' | 'job' | 'logTail' | 'cancel' | 'retry'>;
 
-export function jobHandlers(e: RequestContext): JobHandlers {
+export function jobHandlers(e: JobsPort): JobHandlers {
   const lane = (name: string, field = 'lane') => existingLane(e, name, field);
   // Every job lives in its lane's store: the local one, or a shared queue (queues/queues.ts).
   const job = async (id: number): Promise<Job> => {

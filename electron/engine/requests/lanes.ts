@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import type { LanesHandlers } from '../../../shared/requests.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
 import { DEFAULT_CAP, DEFAULT_LANE } from '../../../shared/limits.js';
-import { existingLane, type RequestContext } from './context.js';
+import { existingLane, type LanesPort } from './context.js';
 import { checkDirectory } from './places.js';
 import { findProgram } from '../../job-control/find-program.js';
 
@@ -14,7 +14,7 @@ type LaneHandlers = Pick<LanesHandlers, 'status' | 'setCap' | 'addLane' | 'remov
 /** How long `removeLane` with cancel waits for the lane's running jobs to stop. */
 const STOPPED_WAIT_MS = 30_000;
 
-export function laneHandlers(e: RequestContext, cancelJobs: LanesHandlers['cancelJobs']): LaneHandlers {
+export function laneHandlers(e: LanesPort, cancelJobs: LanesHandlers['cancelJobs']): LaneHandlers {
   /** Cancels (`cancel`) and waits until what `running` counts has stopped, or a bound. */
   const stopAll = async (running: () => number, cancel: () => Promise<unknown>) => {
     const stopped = new Promise<void>((done) => {
@@ -34,9 +34,9 @@ export function laneHandlers(e: RequestContext, cancelJobs: LanesHandlers['cance
   /** Only what this engine runs of a shared lane: the rest of its queue is the other engines' too. */
   const cancelHere = (name: string) =>
     stopAll(
-      () => e.fleet.jobsHeld(name).running.length,
+      () => e.fleet.jobsInWorkers(name).running.length,
       async () => {
-        for (const id of e.fleet.jobsHeld(name).running) e.fleet.cancel(id, e.cancelGraceMs);
+        for (const id of e.fleet.jobsInWorkers(name).running) e.fleet.cancel(id, e.cancelGraceMs);
       },
     );
   const lane = (name: string, field = 'lane') => existingLane(e, name, field);
@@ -87,7 +87,7 @@ export function laneHandlers(e: RequestContext, cancelJobs: LanesHandlers['cance
       if (row.queue) {
         // Leaving a shared lane: its queue stays on Redis for the other engines; only what runs here must be done.
         if (input.cancel) await cancelHere(input.name);
-        const busy = e.fleet.jobsHeld(input.name).running.length;
+        const busy = e.fleet.jobsInWorkers(input.name).running.length;
         if (busy > 0) throw conflict(`this engine is running ${busy} job(s) of shared lane "${input.name}"; remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to stop them, or let them finish first`, 'name');
       } else {
         const unfinished = () => {

@@ -1,4 +1,4 @@
-// The door the engine loads on demand (queues/shared-host.ts): BullMQ and ioredis are imported
+// The door the engine loads on demand (shared-lanes/shared-lanes.ts): BullMQ and ioredis are imported
 // from here down, so an engine without shared lanes never loads them.
 import { conflict, LanesError } from '../../../shared/errors.js';
 import type { RedisAddress } from '../../../shared/redis-url.js';

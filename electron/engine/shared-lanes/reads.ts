@@ -7,7 +7,7 @@ import type { Job, JobPage, JobSpec, JobState, JobSummary, LogChunk } from '../.
 import type { ParsedInput } from '../../../shared/requests.js';
 import { LanesError } from '../../../shared/errors.js';
 import { RESULT_MAX_BYTES } from '../../../shared/limits.js';
-import { readLog } from '../requests/read-log.js';
+import { readLog } from '../queues/read-log.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
 import { attemptsOf, checkClaimed, summaryOf, type BullFields, type BullState } from './job-data.js';

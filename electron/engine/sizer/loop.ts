@@ -1,11 +1,10 @@
-// The always-on loop: observe → decide → apply, on every tick and at once on every event that
-// can move its inputs. Events in one turn of the event loop share one pass.
+// The always-on loop: when a sizing pass (pass.ts) runs — on every tick, and at once on every
+// event that can move its inputs. Events in one turn of the event loop share one pass.
 import { DueTimer } from '../due-timer.js';
-import { decide, type Decision, type Observation } from './policy.js';
 
 export interface LoopPorts {
-  observe(): Observation;
-  apply(decision: Decision): void;
+  /** One pass; returns when a paced shrink is due, or null. */
+  run(): number | null;
   /** A pass failed: said, and the loop goes on (the next event or tick runs another). */
   failed(error: unknown): void;
 }
@@ -51,9 +50,7 @@ export class SizerLoop {
   pass(): void {
     if (this.stopped) return;
     try {
-      const decision = decide(this.ports.observe());
-      this.ports.apply(decision);
-      this.wake.arm(decision.wakeAt);
+      this.wake.arm(this.ports.run());
     } catch (error) {
       this.ports.failed(error);
     }

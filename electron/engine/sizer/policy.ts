@@ -4,6 +4,8 @@
 // share to lanes below it, give back what a lane still holds beyond its share, grow lanes below.
 import type { LaneClass, ScaleReason } from '../../../shared/model.js';
 import { plural } from '../../../shared/format.js';
+import { criticalStop, type BusyLane } from '../machine/critical.js';
+import type { MachineFacts } from '../machine/facts.js';
 import { shrinkPeriodMs, turnMs } from './pacing.js';
 import { fairShares } from './share.js';
 import { allowed, wanted } from './wants.js';
@@ -31,7 +33,7 @@ export interface LaneObservation {
   /** A shell lane: its workers hold nothing of it, so they can move to another shell lane. */
   movable: boolean;
   /** Since when it has held a worker without a break; null while it holds none. */
-  heldSince: number | null;
+  servedSince: number | null;
   /** Since when it has had work and no worker; null otherwise. */
   waitingSince: number | null;
   /** Workers moving here from another lane, at the end of their current job. */
@@ -53,6 +55,8 @@ export interface Observation {
   lanes: readonly LaneObservation[];
   /** A person paused all work: idle workers stop, busy ones finish their job and leave. */
   paused?: boolean;
+  /** The latest reading of the machine, the busy lanes' workers and what each costs: for the one stop made for memory. */
+  critical?: { facts: MachineFacts; lanes: readonly BusyLane[]; lastAt: number | null };
 }
 
 interface Change {
@@ -71,7 +75,9 @@ export type Action =
   /** Busy workers: finish the current job, then exit. Never killed to shrink. */
   | (Change & { kind: 'drain'; workers: string[] })
   /** A shell lane's worker goes on to another shell lane: an idle one now, a busy one after its job. */
-  | (Change & { kind: 'move'; workers: string[]; target: { lane: string; from: number; to: number } });
+  | (Change & { kind: 'move'; workers: string[]; target: { lane: string; from: number; to: number } })
+  /** Memory is critically low: this busy worker stops now, its job queued again without spending an attempt. `at`: the reading. */
+  | { kind: 'critical'; lane: string; worker: string; text: string; at: number };
 
 export interface Decision {
   actions: Action[];
@@ -91,16 +97,24 @@ const demandOf = (l: LaneObservation, ceiling: number) => ({ cap: l.cap, ceiling
 
 export function decide(o: Observation): Decision {
   const sorted = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
-  if (o.paused) return { actions: sorted.flatMap(holdAll), wakeAt: null, surplus: [] };
+  const critical = stopForMemory(o);
+  if (o.paused) return { actions: [...critical, ...sorted.flatMap(pauseAll)], wakeAt: null, surplus: [] };
   const shares = shareMachine(sorted, o);
   const moved = rehome(sorted, shares, o);
   const back = giveBack(moved.lanes, shares, o);
-  const actions = [...moved.actions, ...back.actions, ...grow(moved.lanes, shares, o)];
+  const actions = [...critical, ...moved.actions, ...back.actions, ...grow(moved.lanes, shares, o)];
   return { actions, wakeAt: earliest([back.wakeAt, ...sorted.map((l) => dueLater(l, o))]), surplus: back.surplus };
 }
 
+/** Step 0: the one time a busy worker is stopped for the machine's sake (machine/critical.ts says which). */
+function stopForMemory(o: Observation): Action[] {
+  if (!o.critical) return [];
+  const { stop, lastAt } = criticalStop(o.critical.facts, o.critical.lanes, o.critical.lastAt);
+  return stop && lastAt !== null ? [{ kind: 'critical', lane: stop.lane, worker: stop.worker, text: stop.text, at: lastAt }] : [];
+}
+
 /** Paused: nothing runs after the job it is on; the caps are untouched. */
-function holdAll(l: LaneObservation): Action[] {
+function pauseAll(l: LaneObservation): Action[] {
   const running = inService(l);
   const actions: Action[] = [];
   if (l.idle.length > 0) actions.push({ kind: 'stop', lane: l.name, workers: [...l.idle], from: running, to: running - l.idle.length, reason: 'pause', detail: 'all work paused' });
@@ -113,7 +127,7 @@ function holdAll(l: LaneObservation): Action[] {
 
 /** A retry becoming ready, a blocked lane that may start again, a turn ending: moments worth a look. */
 const dueLater = (l: LaneObservation, o: Pick<Observation, 'now'>): number | null =>
-  earliest([l.nextRetryAt, l.startsBlockedUntil, l.heldSince === null ? null : l.heldSince + turnMs(l)].filter((t): t is number => t !== null && t > o.now));
+  earliest([l.nextRetryAt, l.startsBlockedUntil, l.servedSince === null ? null : l.servedSince + turnMs(l)].filter((t): t is number => t !== null && t > o.now));
 const earliest = (times: (number | null)[]): number | null => times.reduce<number | null>((m, t) => (t === null ? m : m === null ? t : Math.min(m, t)), null);
 
 /** Step 1: how many workers each lane should have now (share.ts says how the split is fair). */
@@ -125,7 +139,7 @@ export function shareMachine(lanes: readonly LaneObservation[], o: Pick<Observat
       backlog: l.waiting + l.busy.length,
       waiting: l.waiting,
       running: inService(l),
-      heldSince: l.heldSince,
+      servedSince: l.servedSince,
       waitingSince: l.waitingSince,
       turnMs: turnMs(l),
     })),

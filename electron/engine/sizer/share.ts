@@ -11,7 +11,7 @@ export interface Claim {
   /** Workers it runs now (idle + busy), so a settled division is not reshuffled. */
   running: number;
   /** Since when it has held a worker without a break; null while it holds none. */
-  heldSince?: number | null;
+  servedSince?: number | null;
   /** Since when it has had work and no worker; null otherwise. */
   waitingSince?: number | null;
   /** How long a turn lasts for it (turns.ts): past that, it yields its worker to a lane that waits. */
@@ -31,12 +31,12 @@ function inTurns(wanting: readonly Claim[], ceiling: number, now: number): Map<s
   const share = new Map<string, number>();
   const byName = (a: Claim, b: Claim) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const finishing = (c: Claim) => c.running > 0 && c.waiting === 0;
-  const inTurn = (c: Claim) => c.running > 0 && c.heldSince != null && now - c.heldSince < (c.turnMs ?? Infinity);
+  const inTurn = (c: Claim) => c.running > 0 && c.servedSince != null && now - c.servedSince < (c.turnMs ?? Infinity);
   const order = [
-    ...wanting.filter((c) => inTurn(c) && !finishing(c)).sort((a, b) => a.heldSince! - b.heldSince! || byName(a, b)),
+    ...wanting.filter((c) => inTurn(c) && !finishing(c)).sort((a, b) => a.servedSince! - b.servedSince! || byName(a, b)),
     ...wanting.filter((c) => c.running === 0).sort((a, b) => (a.waitingSince ?? now) - (b.waitingSince ?? now) || byName(a, b)),
-    ...wanting.filter((c) => c.running > 0 && !inTurn(c) && !finishing(c)).sort((a, b) => a.heldSince! - b.heldSince! || byName(a, b)),
-    ...wanting.filter(finishing).sort((a, b) => a.heldSince! - b.heldSince! || byName(a, b)),
+    ...wanting.filter((c) => c.running > 0 && !inTurn(c) && !finishing(c)).sort((a, b) => a.servedSince! - b.servedSince! || byName(a, b)),
+    ...wanting.filter(finishing).sort((a, b) => a.servedSince! - b.servedSince! || byName(a, b)),
   ];
   order.forEach((c, i) => share.set(c.name, i < ceiling ? 1 : 0));
   return share;

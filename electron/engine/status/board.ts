@@ -1,14 +1,15 @@
 // The status board: what a person sees of the engine and its lanes, built from the stores, the
-// fleet and the recent figures, announced as lanes change (publisher.ts) and sampled into the
-// timeline. The engine wires it; request handlers read it.
-import type { MachineStatus, Paused, SharedLaneStatus, Status } from '../../../shared/model.js';
-import type { MachineLimits } from '../machine/limits.js';
+// last sizing pass's snapshot (the machine, its limits), the workers as they are now and the
+// recent figures, announced as lanes change (publisher.ts) and sampled into the timeline. The
+// engine wires it; request handlers read it. It never calls into the fleet or the machine.
+import type { Paused, SharedLaneStatus, Status } from '../../../shared/model.js';
 import type { EventHub } from '../event-hub.js';
+import type { PassSnapshot } from '../sizer/pass.js';
 import type { StatusBoard } from '../requests/context.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import { laneStatus, statusKey, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
 import { LanePublisher, type BuiltStatus, type StatusBuilder } from './publisher.js';
-import { RecentFiguresBoard } from './recent.js';
+import type { RecentFiguresBoard } from './recent.js';
 import type { TimelineSamples } from './timeline.js';
 
 export interface BoardDeps {
@@ -23,22 +24,24 @@ export interface BoardDeps {
   shared(lane: string): SharedLaneStatus | undefined;
   events: EventHub;
   timeline: TimelineSamples;
-  fleet: {
-    workerCounts(): Map<string, WorkerCounts>;
+  /** The workers as they are now (they move between passes), each lane's counted once. */
+  workers: {
+    counts(): Map<string, WorkerCounts>;
     alive(): number;
     startsBlockedUntil(lane: string): number | null;
-    limits(): MachineLimits;
-    machineStatus(): MachineStatus;
-    costOf(lane: string): number | null;
   };
+  /** The last sizing pass: the machine and its limits as judged then. */
+  pass(): PassSnapshot;
+  /** What one worker of the lane typically holds (bytes), measured; null until it is. */
+  costOf(lane: string): number | null;
+  recent: RecentFiguresBoard;
   paused(): Paused | null;
 }
 
-export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher: LanePublisher; recent: RecentFiguresBoard } {
-  const recent = new RecentFiguresBoard();
-  d.events.subscribe(recent.observe);
+export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher: LanePublisher } {
+  const recent = d.recent;
   const inputs = (): StatusInputs => {
-    const limits = d.fleet.limits();
+    const limits = d.pass().limits;
     return {
     now: Date.now(),
     tickMs: d.tickMs,
@@ -47,16 +50,16 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     lanes: d.lanes.list(),
     counts: d.lanes.allCounts(),
     delayed: d.jobs.delayed(Date.now()),
-    workers: d.fleet.workerCounts(),
-    machineInUse: d.fleet.alive(),
+    workers: d.workers.counts(),
+    machineInUse: d.workers.alive(),
     paused: d.paused() !== null,
     };
   };
   const lookups: StatusLookups = {
     recent: (lane, now) => recent.of(lane, now),
     oldestQueuedAt: (lane) => d.jobs.oldestQueuedAt(lane),
-    startsBlockedUntil: (lane) => d.fleet.startsBlockedUntil(lane),
-    workerMemory: (lane) => d.fleet.costOf(lane),
+    startsBlockedUntil: (lane) => d.workers.startsBlockedUntil(lane),
+    workerMemory: (lane) => d.costOf(lane),
     shared: (lane) => d.shared(lane),
   };
   const changed: StatusBuilder = (stale) => {
@@ -75,10 +78,10 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
       const lanes = publisher.current();
       return {
         seq: d.events.lastSeq,
-        ceiling: d.fleet.limits().ceiling,
-        machine: d.fleet.machineStatus(),
+        ceiling: d.pass().limits.ceiling,
+        machine: d.pass().machine,
         paused: d.paused(),
-        workersInUse: d.fleet.alive(),
+        workersInUse: d.workers.alive(),
         dataDir: d.dataDir,
         pid: process.pid,
         startedAt: d.startedAt,
@@ -94,5 +97,5 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     timeline: (names, since) => d.timeline.of(names, since),
     forget: (lane) => publisher.forget(lane),
   };
-  return { board, publisher, recent };
+  return { board, publisher };
 }

@@ -64,7 +64,7 @@ export class Hands {
     const lane = w.moveTo ?? w.lane;
     const there = this.onLane(lane);
     // Never below none: a shared lane's counts are as last read, and may trail its hands.
-    const free = Math.max(0, this.queued(lane) - there.held);
+    const free = Math.max(0, this.queued(lane) - there.inHand);
     const share = Math.floor(free / (there.workers + (moving ? 1 : 0))) - (ahead ? 0 : 1);
     const pace = this.pace.get(lane) ?? (guess ? this.pace.get(w.lane) : undefined);
     const least = guess ? 1 : 0;
@@ -75,19 +75,19 @@ export class Hands {
 
   /** The lane's queued jobs that no worker holds in hand. */
   untaken(lane: string): number {
-    return this.queued(lane) - this.onLane(lane).held;
+    return this.queued(lane) - this.onLane(lane).inHand;
   }
 
   /** The lane's workers, and the jobs in their hands. */
-  private onLane(lane: string): { workers: number; held: number } {
+  private onLane(lane: string): { workers: number; inHand: number } {
     let workers = 0;
-    let held = 0;
+    let inHand = 0;
     for (const x of this.workers.values()) {
       if (x.lane !== lane) continue;
       workers++;
-      held += x.held.length;
+      inHand += x.hand.length;
     }
-    return { workers, held };
+    return { workers, inHand };
   }
 
   /** A local lane's last queued jobs were just taken: its workers may be promised elsewhere. */
@@ -114,12 +114,12 @@ export class Hands {
   }
 
   /** Lane → the ids in its workers' hands: not to be claimed or handed again. */
-  heldByLane(): Map<string, Set<number>> {
+  inHandByLane(): Map<string, Set<number>> {
     const held = new Map<string, Set<number>>();
     for (const w of this.workers.values()) {
-      if (w.held.length === 0) continue;
+      if (w.hand.length === 0) continue;
       const ids = held.get(w.lane) ?? new Set<number>();
-      for (const h of w.held) ids.add(h.id);
+      for (const h of w.hand) ids.add(h.id);
       held.set(w.lane, ids);
     }
     return held;

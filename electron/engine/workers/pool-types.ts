@@ -35,7 +35,7 @@ export interface WorkerRecord {
   /** The job it runs, as the store has it recorded. */
   job: RunningJob | null;
   /** Jobs in its hand, in the order it will run them: still queued in the store. */
-  held: JobRef[];
+  hand: JobRef[];
   /** The lane it goes on to at the end of its current job (a shell worker changing lanes). */
   moveTo?: string;
   /** Told to leave after its job: why, for the ledger row written when it actually goes. */

@@ -69,7 +69,7 @@ export class Pool {
         ...(this.options.cgroupBase ? { [WORKER_ENV.cgroup]: this.options.cgroupBase } : {}),
       },
     });
-    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, held: [], pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null };
+    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, hand: [], pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null };
     this.workers.set(id, w);
     proc.onMessage((m) => this.onMessage(w, m));
     proc.onExit((code, signal) => this.onExit(w, code, signal));
@@ -153,7 +153,7 @@ export class Pool {
   /** Tells the worker that runs the job, or holds it in hand, to stop or drop it; false if none does. */
   cancel(jobId: number, graceMs: number): boolean {
     for (const w of this.workers.values()) {
-      if (w.job?.id === jobId || w.held.some((h) => h.id === jobId)) {
+      if (w.job?.id === jobId || w.hand.some((h) => h.id === jobId)) {
         w.proc.send({ t: 'cancel', jobId, graceMs });
         return true;
       }

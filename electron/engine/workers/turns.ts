@@ -145,17 +145,17 @@ export class TurnRecorder {
     return {
       done: m.t === 'done' ? { jobId: m.jobId, worker: w.id, attempt: m.attempt, outcome: m.outcome, retryAt: now + backoffMs(m.attempt) } : null,
       // Only a job this worker was handed; a dead worker's word starts nothing.
-      started: alive && goesOn && w.held.some((h) => h.id === goesOn.jobId) ? { id: goesOn.jobId, worker: w.id } : null,
-      dropped: m.t === 'dropped' && w.held.some((h) => h.id === m.jobId) ? m.jobId : null,
+      started: alive && goesOn && w.hand.some((h) => h.id === goesOn.jobId) ? { id: goesOn.jobId, worker: w.id } : null,
+      dropped: m.t === 'dropped' && w.hand.some((h) => h.id === m.jobId) ? m.jobId : null,
       pull: asks && open ? { lane: w.moveTo ?? w.lane, worker: w.id, claimFirst: !goesOn, hand: this.hands.size(w, goesOn !== undefined) } : null,
     };
   }
 
   /** Jobs in its hand the worker will not run: queued still, for any worker to take. */
   private giveBack(w: WorkerRecord, ids: readonly number[]): void {
-    const back = w.held.filter((h) => ids.includes(h.id)).map((h) => h.id);
+    const back = w.hand.filter((h) => ids.includes(h.id)).map((h) => h.id);
     if (back.length === 0) return;
-    w.held = w.held.filter((h) => !back.includes(h.id));
+    w.hand = w.hand.filter((h) => !back.includes(h.id));
     handBack(this.port.hooks, this.port.queues.forLane(w.lane), w, back);
     // They wait again: another worker may take them, or the lane may grow for them.
     this.port.hooks.fleetChanged();
@@ -167,10 +167,10 @@ export class TurnRecorder {
     if (m.t === 'done' && !w.persistent) w.pgids.clear();
     const goesOn = goesOnTo(m);
     const gone = new Set([goesOn?.jobId, m.t === 'dropped' ? m.jobId : undefined]);
-    w.held = w.held.filter((h) => !gone.has(h.id));
+    w.hand = w.hand.filter((h) => !gone.has(h.id));
     const now = r.started ?? r.claimed;
     if (m.t !== 'dropped' && (m.t !== 'started' || now)) w.job = now ? { id: now.id, attempt: now.attempts, since: w.job?.id === now.id ? w.job.since : hooks.now(), lane: now.lane } : null;
-    w.held.push(...r.handed.map((j) => ({ id: j.id, attempt: j.attempts })));
+    w.hand.push(...r.handed.map((j) => ({ id: j.id, attempt: j.attempts })));
     const asked = m.t === 'pull' || (m.t === 'done' && m.pull);
     // It asked for work with a move pending: what it got is its new lane's, and so is it now;
     // asking ahead, once it holds the new lane's first job (its last one here still running).
@@ -183,7 +183,7 @@ export class TurnRecorder {
     const wasBusy = w.state === 'busy';
     if (w.state === 'draining') {
       if (!w.job) w.state = 'stopping';
-    } else if (w.state !== 'stopping') w.state = w.job || w.held.length > 0 ? 'busy' : 'idle';
+    } else if (w.state !== 'stopping') w.state = w.job || w.hand.length > 0 ? 'busy' : 'idle';
     // Promised to another lane while busy, it ended its job without asking for more (its last ask,
     // answered with nothing, was still on its way to it): it goes over now, as an idle one would.
     if (w.state === 'idle' && w.moveTo !== undefined) {
@@ -220,7 +220,7 @@ export class TurnRecorder {
     };
     if (deferred.full) return holdAll();
     try {
-      return this.jobs.recordTurns(turns, this.hands.heldByLane(), now);
+      return this.jobs.recordTurns(turns, this.hands.inHandByLane(), now);
     } catch (error) {
       if (!isDiskFull(error)) throw error;
       return holdAll();

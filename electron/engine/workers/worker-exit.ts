@@ -35,7 +35,7 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
   const q = queues.forLane(w.lane);
   const running = q.runningFor(w.id, w.job?.id);
   // The jobs in its hand it never went on to: free again for any worker.
-  const unstarted = w.held.filter((h) => !running.some((r) => r.id === h.id)).map((h) => h.id);
+  const unstarted = w.hand.filter((h) => !running.some((r) => r.id === h.id)).map((h) => h.id);
   if (unstarted.length > 0) handBack(hooks, q, w, unstarted);
   for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
   for (const job of running) {

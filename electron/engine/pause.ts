@@ -4,7 +4,7 @@
 import type { Paused } from '../../shared/model.js';
 import { durably, type Db } from './store/db.js';
 
-export class Hold {
+export class Pause {
   private paused: Paused | null;
   private timer: NodeJS.Timeout | null = null;
   private readonly read;

@@ -1,5 +1,6 @@
 // The engine's timing settings from the environment: the sizer's tick and how often the machine
 // is read. The ceiling itself comes from the machine's limits (machine/limits.ts).
+import { SAMPLE_MS } from './machine/watcher.js';
 
 /** A whole number of milliseconds from `name`, or `fallback` when unset; a bad one stops the start, naming it. */
 function msFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, least: number): number {
@@ -13,5 +14,5 @@ function msFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, least
 /** The sizer's tick: LANES_TICK_MS, else a minute. */
 export const tickFromEnv = (env: NodeJS.ProcessEnv = process.env): number => msFromEnv(env, 'LANES_TICK_MS', 60_000, 10);
 
-/** How often the machine is read (machine/watcher.ts): LANES_SAMPLE_MS, else 15 s. */
-export const sampleFromEnv = (env: NodeJS.ProcessEnv = process.env): number => msFromEnv(env, 'LANES_SAMPLE_MS', 15_000, 100);
+/** How often the machine is read (machine/watcher.ts): LANES_SAMPLE_MS, else the watcher's own cadence. */
+export const sampleFromEnv = (env: NodeJS.ProcessEnv = process.env): number => msFromEnv(env, 'LANES_SAMPLE_MS', SAMPLE_MS, 100);

@@ -1,18 +1,18 @@
 // Requests that quiet things without changing any setting: pausing all work, and quieting a
 // lane's nudge. Neither touches a cap.
 import type { LanesHandlers } from '../../../shared/requests.js';
-import { existingLane, type RequestContext } from './context.js';
+import { existingLane, type PausePort } from './context.js';
 
-type HoldHandlers = Pick<LanesHandlers, 'pause' | 'resume' | 'snoozeNudge'>;
+type PauseHandlers = Pick<LanesHandlers, 'pause' | 'resume' | 'snoozeNudge'>;
 
 /** A dismissed nudge (no time given) stays quiet this long, unless the backlog grows materially. */
 export const DISMISS_MS = 24 * 3_600_000;
 
-export function holdHandlers(e: RequestContext): HoldHandlers {
+export function pauseHandlers(e: PausePort): PauseHandlers {
   return {
-    pause: (input) => ({ paused: e.hold.pause(input.forSeconds === undefined ? null : Math.round(input.forSeconds * 1000)) }),
+    pause: (input) => ({ paused: e.pause.pause(input.forSeconds === undefined ? null : Math.round(input.forSeconds * 1000)) }),
     resume: () => {
-      e.hold.resume();
+      e.pause.resume();
       return { paused: null };
     },
     snoozeNudge: (input) => {

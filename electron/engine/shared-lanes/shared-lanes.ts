@@ -1,13 +1,13 @@
 // Joining and leaving shared lanes. BullMQ and its Redis client are loaded only here, and only
 // once a lane is shared: an engine without shared lanes never loads them (nor does the CLI).
 import type { LaneRow } from '../store/lanes.js';
-import type { SharedLaneDeps } from '../shared-lanes/deps.js';
+import type { SharedLaneDeps } from './deps.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
 import { isLoopback, parseRedisUrl, redactedRedisUrl, type RedisAddress } from '../../../shared/redis-url.js';
-import { slotOf } from './ids.js';
-import type { Queues } from './queues.js';
+import { slotOf } from '../queues/ids.js';
+import type { Queues } from '../queues/queues.js';
 
-type SharedModule = typeof import('../shared-lanes/open.js');
+type SharedModule = typeof import('./open.js');
 
 /** The address of a lane's queue, or a bad_request on `queue.redis` saying why it will not be used. */
 export function checkedAddress(row: Pick<LaneRow, 'queue'>): RedisAddress {
@@ -32,7 +32,7 @@ export class SharedLanes {
   ) {}
 
   private load(): Promise<SharedModule> {
-    return (this.module ??= import('../shared-lanes/open.js'));
+    return (this.module ??= import('./open.js'));
   }
 
   /** At start: each shared lane connects in the background; one whose Redis is away says so in its status. */

@@ -1,0 +1,244 @@
+// One sizing pass, whole: what a newcomer reads to know how Lanes decides how many workers each
+// lane runs. Four steps over one snapshot, in order, every time:
+//   1. observe  — the lanes, their counts and demand, the workers and their hands, and the
+//                 machine's latest sample (judged into limits by the pure machine/limits.ts);
+//   2. decide   — policy.ts: a pure function from that snapshot to actions (the one stop made for
+//                 critically low memory is one of them);
+//   3. apply    — the fleet carries the actions out (mechanism only), the ledger records them,
+//                 and the pass remembers what the next one needs (history.ts);
+//   4. publish  — one snapshot of what was seen and decided, which the status board, the nudge
+//                 and the tray read instead of asking the fleet or the machine.
+// Data flows one way: sampler → pass → fleet and publisher. Nothing here calls back into the pass.
+import type { LaneClass, MachineStatus } from '../../../shared/model.js';
+import type { BusyLane } from '../machine/critical.js';
+import type { MachineFacts } from '../machine/facts.js';
+import { machineLimits, type MachineLimits } from '../machine/limits.js';
+import type { LaneCost } from '../machine/lane-cost.js';
+import { machineStatus } from '../machine/machine-status.js';
+import { PRESUMED_BYTES } from '../machine/memory-limits.js';
+import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import { demandOf, type LaneDemand } from './demand.js';
+import { SizerHistory } from './history.js';
+import { decide, type Decision, type LaneObservation, type Observation } from './policy.js';
+
+/** A worker as the pass sees it: plain data the fleet hands over. */
+export interface WorkerView {
+  id: string;
+  lane: string;
+  role: 'idle' | 'busy' | 'leaving';
+  /** The lane it goes on to after its current job, if it changes lanes. */
+  moveTo?: string;
+  /** When it took on its current job; null when it has none. */
+  since: number | null;
+  /** Jobs in its hand (still queued in the store). */
+  hand: number;
+}
+
+/** What the pass reads, each a narrow port. */
+export interface PassInputs {
+  lanes: { list(): readonly LaneRow[]; allCounts(): ReadonlyMap<string, LaneCounts> };
+  /** Queued jobs not runnable yet, per lane, and the soonest one's moment. */
+  notYet(now: number): ReadonlyMap<string, { n: number; next: number }>;
+  workers(): Iterable<WorkerView>;
+  /** When a lane's next worker may start, its command having died as it started (possibly past); null if none is held off. */
+  startsBlockedUntil(lane: string): number | null;
+  /** The machine's latest sample and what the lanes' workers were measured to hold. */
+  machine: { facts(): MachineFacts; costOf(lane: string): LaneCost | null; measured(workerId: string): boolean };
+  paused(): boolean;
+  now(): number;
+  tickMs: number;
+}
+
+/** What carries a decision out: the fleet's mechanism and the scale ledger. */
+export interface PassOutputs {
+  carryOut(decision: Decision, lanes: readonly LaneObservation[]): void;
+  /** The snapshot of this pass, for everyone who shows it. */
+  published(snapshot: PassSnapshot): void;
+}
+
+/** What one pass saw and decided, as the status board, the nudge and the tray read it. */
+export interface PassSnapshot {
+  at: number;
+  limits: MachineLimits;
+  machine: MachineStatus;
+  /** Demand of the lanes that took part; a lane missing here had none. */
+  demand: ReadonlyMap<string, LaneDemand>;
+}
+
+export class SizingPass {
+  readonly history = new SizerHistory();
+  private last: PassSnapshot | null = null;
+
+  constructor(
+    private readonly inputs: PassInputs,
+    private readonly outputs: PassOutputs,
+  ) {}
+
+  /** The latest snapshot (before the first pass, one is observed now, deciding nothing). */
+  get snapshot(): PassSnapshot {
+    return this.last ?? this.publish(this.observe());
+  }
+
+  /** One pass; returns when to look again for a paced shrink (null: the next event or tick). */
+  run(): number | null {
+    const seen = this.observe();
+    const decision = decide(seen.observation);
+    this.apply(decision, seen);
+    this.publish(seen);
+    return decision.wakeAt;
+  }
+
+  forget(lane: string): void {
+    this.history.forget(lane);
+  }
+
+  /** Step 1: everything the policy needs, read once, into one snapshot. */
+  private observe(): Seen {
+    const i = this.inputs;
+    const now = i.now();
+    const lanes = i.lanes.list();
+    const counts = i.lanes.allCounts();
+    const notYet = i.notYet(now);
+    const workers = [...i.workers()];
+    const hands = new Map<string, number>();
+    const withWorkers = new Set<string>();
+    for (const w of workers) {
+      hands.set(w.lane, (hands.get(w.lane) ?? 0) + w.hand);
+      withWorkers.add(w.lane);
+      if (w.moveTo !== undefined) withWorkers.add(w.moveTo);
+    }
+    const demand = new Map<string, LaneDemand>();
+    const byLane = new Map<string, Mutable>();
+    // A lane with no work and no worker has nothing to decide: it sits the pass out, so a pass
+    // costs what the busy lanes cost, however many lanes there are.
+    for (const l of lanes) {
+      const c = counts.get(l.name);
+      const d = demandOf({ queued: c?.queued ?? 0, running: c?.running ?? 0, notYet: notYet.get(l.name), inHand: hands.get(l.name) ?? 0 });
+      if (d.ready + d.inHand === 0 && d.notYet === 0 && !withWorkers.has(l.name)) continue;
+      demand.set(l.name, d);
+      byLane.set(l.name, laneObservation(l, d, this.history, i.startsBlockedUntil(l.name)));
+    }
+    for (const w of workers) {
+      const l = byLane.get(w.lane);
+      if (!l) continue;
+      // On its way to another lane: it leaves this one and arrives there.
+      const moving = w.moveTo === undefined ? undefined : byLane.get(w.moveTo);
+      if (w.role === 'leaving' || moving) l.leaving++;
+      else l[w.role].push(w.id);
+      if (moving) moving.arriving++;
+    }
+    for (const l of lanes) {
+      const o = byLane.get(l.name);
+      const served = o !== undefined && o.idle.length + o.busy.length + o.arriving > 0;
+      const servedSince = SizerHistory.since(this.history.servedSince, l.name, served, now);
+      const waitingSince = SizerHistory.since(this.history.waitingSince, l.name, o !== undefined && !served && o.waiting > 0 && l.cap > 0, now);
+      if (o) [o.servedSince, o.waitingSince] = [servedSince, waitingSince];
+    }
+    const facts = i.machine.facts();
+    const limits = this.judgeMachine(facts, lanes, byLane);
+    for (const l of byLane.values()) {
+      const m = limits.lanes.get(l.name);
+      l.limit = m?.limit ?? Infinity;
+      l.limitText = m && m.limitedBy === 'memory' ? m.text : null;
+    }
+    const observation: Observation = {
+      now,
+      tickMs: i.tickMs,
+      ceiling: limits.ceiling,
+      ceilingText: limits.limits[0]!.text,
+      lanes: [...byLane.values()],
+      paused: i.paused(),
+      critical: { facts, lanes: busyLanes(workers, i.machine), lastAt: this.history.lastCriticalAt },
+    };
+    return { observation, limits, facts, demand, lanes };
+  }
+
+  /** Every lane has limits to show, one that sat the pass out too: what memory would let it run. */
+  private judgeMachine(facts: MachineFacts, lanes: readonly LaneRow[], seen: ReadonlyMap<string, Mutable>): MachineLimits {
+    const inputs = lanes.map((l) => {
+      const o = seen.get(l.name);
+      const ids = o ? [...o.idle, ...o.busy] : [];
+      return {
+        name: l.name,
+        class: l.class as LaneClass,
+        cap: l.cap,
+        demand: o ? o.waiting + o.busy.length : 0,
+        workers: ids.length,
+        leaving: o?.leaving ?? 0,
+        measured: ids.filter((id) => this.inputs.machine.measured(id)).length,
+        cost: this.inputs.machine.costOf(l.name),
+      };
+    });
+    const { limits, state } = machineLimits(facts, inputs, this.history.machine);
+    this.history.machine = state;
+    return limits;
+  }
+
+  /** Step 3: the fleet acts; the pass keeps what the next one needs to know. */
+  private apply(decision: Decision, seen: Seen): void {
+    const now = seen.observation.now;
+    for (const l of seen.lanes) this.history.caps.set(l.name, l.cap);
+    this.history.rememberSurplus(decision.surplus, now);
+    for (const a of decision.actions) {
+      if (a.kind === 'stop' && a.reason === 'idle') this.history.lastShrinkAt.set(a.lane, now);
+      if (a.kind === 'critical') this.history.lastCriticalAt = a.at;
+    }
+    this.outputs.carryOut(decision, seen.observation.lanes);
+  }
+
+  /** Step 4: one snapshot for every reader. */
+  private publish(seen: Seen): PassSnapshot {
+    this.last = { at: seen.observation.now, limits: seen.limits, machine: machineStatus(seen.facts, seen.limits), demand: seen.demand };
+    this.outputs.published(this.last);
+    return this.last;
+  }
+}
+
+interface Seen {
+  observation: Observation;
+  limits: MachineLimits;
+  facts: MachineFacts;
+  demand: ReadonlyMap<string, LaneDemand>;
+  lanes: readonly LaneRow[];
+}
+
+type Mutable = LaneObservation & { idle: string[]; busy: string[] };
+
+function laneObservation(l: LaneRow, d: LaneDemand, history: SizerHistory, startsBlockedUntil: number | null): Mutable {
+  return {
+    name: l.name,
+    class: l.class,
+    cap: l.cap,
+    idle: [],
+    busy: [],
+    leaving: 0,
+    arriving: 0,
+    // Jobs in a hand are queued, but taken: no other worker could run them.
+    waiting: d.ready,
+    nextRetryAt: d.nextReadyAt,
+    startsBlockedUntil,
+    lastShrinkAt: history.lastShrinkAt.get(l.name) ?? null,
+    surplusSince: history.surplusSince.get(l.name) ?? null,
+    // A shared lane's worker stays with it: its jobs are claimed and finished on its queue.
+    movable: l.workerCommand === null && l.queue === null,
+    servedSince: null,
+    waitingSince: null,
+    capWas: history.caps.has(l.name) && history.caps.get(l.name) !== l.cap ? history.caps.get(l.name)! : null,
+    // Laid over once the machine is judged.
+    limit: Infinity,
+    limitText: null,
+  };
+}
+
+/** The busy workers of each lane and what one of them costs, for the critical-memory stop. */
+function busyLanes(workers: readonly WorkerView[], machine: PassInputs['machine']): BusyLane[] {
+  const byLane = new Map<string, BusyLane & { busy: { id: string; since: number }[] }>();
+  for (const w of workers) {
+    // A draining worker still runs its job and holds its memory: it counts as busy here.
+    if (w.since === null) continue;
+    const lane = byLane.get(w.lane) ?? { name: w.lane, costBytes: machine.costOf(w.lane)?.bytes ?? PRESUMED_BYTES.cpu, busy: [] };
+    lane.busy.push({ id: w.id, since: w.since });
+    byLane.set(w.lane, lane);
+  }
+  return [...byLane.values()];
+}
