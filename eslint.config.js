@@ -9,18 +9,28 @@ const node = { group: ['node:*'], message: 'renderer/ and shared/ run in a brows
 const nodeModules = ['fs', 'path', 'child_process', 'os', 'http', 'crypto'].map((name) => ({ name, message: 'renderer/ and shared/ run in a browser.' }));
 const folders = (names, message) => ({ group: names.map((n) => `**/${n}/**`), message });
 
+// Inside the engine, folders form layers, lowest first: each may import those below it, never one
+// above (a request handler may read the status board; the board never reaches for a handler).
+// The files at the engine's root (the event hub, timers, pause, the engine itself) sit outside
+// the order. test/engine/layers.test.ts also checks that no import cycle is left.
+const ENGINE_LAYERS = ['machine', 'store', 'queues', 'shared-lanes', 'workers', 'sizer', 'fleet', 'status', 'requests'];
+const notEmbedders = folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.');
+const notWorker = folders(['worker'], 'The worker runtime runs in its own process; the engine shares only worker-protocol/ and job-control/ with it.');
+function engineLayers() {
+  const rules = [['electron/engine/**', [electron, notEmbedders, notWorker]]];
+  ENGINE_LAYERS.forEach((layer, i) => {
+    const above = ENGINE_LAYERS.slice(i + 1).map((n) => `**/engine/${n}/**`).concat(ENGINE_LAYERS.slice(i + 1).map((n) => `../${n}/**`));
+    const extra = layer === 'store' ? [folders(['worker-protocol'], "The store records outcomes in its own terms, not the worker's wire types.")] : [];
+    const up = above.length ? [{ group: above, message: `engine/${layer}/ sits below ${ENGINE_LAYERS.slice(i + 1).join(', ')}: it may not import them.` }] : [];
+    rules.push([`electron/engine/${layer}/**`, [electron, notEmbedders, notWorker, ...extra, ...up]]);
+  });
+  return rules;
+}
+
 const layers = [
   ['shared/**', [electron, node, folders(['electron', 'renderer'], 'shared/ is the contract everything else builds on; it imports none of them.')]],
   ['renderer/**', [electron, node, folders(['electron'], 'The window reaches the engine only through the client in shared/.')]],
-  ['electron/engine/**', [electron, folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.'), folders(['worker'], 'The worker runtime runs in its own process; the engine shares only worker-protocol/ and job-control/ with it.')]],
-  [
-    'electron/engine/store/**',
-    [
-      electron,
-      folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.'),
-      folders(['worker', 'worker-protocol'], "The store records outcomes in its own terms, not the worker's wire types."),
-    ],
-  ],
+  ...engineLayers(),
   ['electron/paths/**', [electron, folders(['engine', 'api', 'cli', 'shell', 'worker'], "Where Lanes' files are is known before anything runs; it imports nothing of Lanes.")]],
   ['electron/worker/**', [electron, folders(['engine', 'api', 'cli', 'shell'], 'The worker runtime is its own process: it talks to the engine only by messages.')]],
   // Code both processes load: the messages between them, and what the OS holds of a job.

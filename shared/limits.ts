@@ -68,3 +68,6 @@ export const ERROR_MAX_CHARS = 2_000;
 export const COMMAND_SUMMARY_CHARS = 200;
 /** The longest a job may be given to run, in seconds (a week). */
 export const TIMEOUT_MAX_SECONDS = 7 * 86_400;
+
+/** A dismissed nudge (no time given) stays quiet this long unless the backlog grows materially; the tray's "Snooze for a day" says it. */
+export const NUDGE_DISMISS_SECONDS = 24 * 3600;

@@ -3,7 +3,7 @@
 // with the same words and the same `field` everywhere. Clients import its types only (see
 // requests.ts), which keeps the schema library out of the CLI's start-up.
 import { z } from 'zod';
-import { JOB_STATES } from './model.js';
+import { JOB_STATES, type JobSpec } from './model.js';
 import { jsonProblem } from './json-limits.js';
 import { parseRedisUrl } from './redis-url.js';
 import {
@@ -60,6 +60,11 @@ const envAdditions = z.record(z.string(), text).superRefine((env, ctx) => {
   if (size > ENV_MAX_BYTES) ctx.addIssue({ code: 'custom', message: tooBig('the environment', ENV_MAX_BYTES) });
 });
 
+/** Absolute on any platform the engine runs on: `/…`, `C:\…`, `\\server\…` (no `node:path` in a contract the window loads too). */
+function isAbsolutePath(p: string): boolean {
+  return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+}
+
 const addJob = z
   .object({
     lane: laneName.default(DEFAULT_LANE),
@@ -69,8 +74,8 @@ const addJob = z
     shell: text.optional(),
     /** For lanes with a persistent worker command: one JSON value per job. */
     payload: z.unknown().optional(),
-    /** An absolute directory; the engine checks that it exists. */
-    cwd: text.pipe(z.string().min(1)).optional(),
+    /** An absolute directory; the engine checks that it exists when the job is added. */
+    cwd: text.pipe(z.string().min(1)).refine(isAbsolutePath, { message: 'cwd must be an absolute directory' }).optional(),
     env: envAdditions.optional(),
     maxAttempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).optional(),
     /** Default: the lane's timeout, if it has one. */
@@ -111,6 +116,46 @@ const sharedQueue = z
   .strict();
 
 const empty = z.object({}).strict();
+
+type AddJobInput = z.output<typeof addJob>;
+
+/** The spec a checked add request describes: what is stored, and what a worker runs. */
+export function specOfRequest(input: Pick<AddJobInput, 'argv' | 'shell' | 'payload' | 'cwd' | 'env'>): JobSpec {
+  if (input.payload !== undefined) return { kind: 'payload', payload: input.payload };
+  const where = { ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.env ? { env: input.env } : {}) };
+  return input.argv ? { kind: 'argv', argv: input.argv, ...where } : { kind: 'shell', script: input.shell!, ...where };
+}
+
+/**
+ * A job spec loaded from anywhere (the API, SQLite, Redis), checked by the very rules an add
+ * request is: one parse for every door, so a spec written straight into the store or the queue
+ * gets no further than one sent to the API. Existence of its directory is the adder's check, not
+ * this one's: a folder may go away after a job is queued, and then its run fails in words.
+ */
+export function parseSpec(value: unknown): { spec: JobSpec } | { problem: string } {
+  const spec = value as Record<string, unknown> | null;
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return { problem: 'its spec is not an object' };
+  const where = { ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}), ...(spec.env !== undefined ? { env: spec.env } : {}) };
+  const known = spec.kind === 'argv' ? ['kind', 'argv', 'cwd', 'env'] : spec.kind === 'shell' ? ['kind', 'script', 'cwd', 'env'] : spec.kind === 'payload' ? ['kind', 'payload'] : null;
+  if (known === null) return { problem: `its kind ${JSON.stringify(spec.kind)} is none of argv, shell or payload` };
+  const unknown = Object.keys(spec).find((k) => !known.includes(k));
+  if (unknown !== undefined) return { problem: `its spec has an unknown field "${unknown}"` };
+  const request = spec.kind === 'argv' ? { argv: spec.argv, ...where } : spec.kind === 'shell' ? { shell: spec.script, ...where } : { payload: spec.payload };
+  const parsed = addJob.safeParse(request);
+  if (!parsed.success) return { problem: describeIssues(parsed.error) };
+  return { spec: specOfRequest(parsed.data) };
+}
+
+/** A spec as stored (JSON text), parsed and checked. */
+export function parseSpecJson(text: string): { spec: JobSpec } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: 'its spec is not JSON' };
+  }
+  return parseSpec(value);
+}
 
 /** Jobs named one by one, or chosen by lane and state; not neither (that would be every job). */
 function bulk(states: [string, ...string[]]) {

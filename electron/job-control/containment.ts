@@ -66,13 +66,22 @@ export async function engineCgroup(): Promise<string | null> {
   return killableCgroup(join(own, `lanes-${process.pid}`));
 }
 
-/** Makes the group `dir`, if it can be made and ended at once; otherwise null, and none is left. */
-export async function killableCgroup(dir: string): Promise<string | null> {
+/**
+ * Makes the cgroup `dir` (a job's, or a persistent command's, under the engine's killable group),
+ * or null where it cannot be made: then its processes fall back to their process group.
+ */
+export function makeCgroup(dir: string): string | null {
   try {
     mkdirSync(dir);
+    return dir;
   } catch {
     return null;
   }
+}
+
+/** Makes the group `dir`, if it can be made and ended at once; otherwise null, and none is left. */
+export async function killableCgroup(dir: string): Promise<string | null> {
+  if (makeCgroup(dir) === null) return null;
   // A group can be made here, but ending one at once (cgroup.kill) is what containment rests on.
   if (existsSync(join(dir, 'cgroup.kill'))) return dir;
   await removeCgroup(dir);

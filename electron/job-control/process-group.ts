@@ -17,3 +17,21 @@ export function signalGroup(pgid: number, signal: GroupSignal): boolean {
     return false;
   }
 }
+
+/** Between TERM and KILL when a job runs out of time (a shell job, or a persistent command restarted for it). */
+export const TIMEOUT_GRACE_MS = 2_000;
+
+/**
+ * Ends the group politely: TERM now, KILL after `graceMs` if anything is left (with no grace,
+ * KILL at once). Returns the pending KILL's timer, for a caller that learns sooner that all is gone.
+ */
+export function stopGroup(pgid: number, graceMs: number): NodeJS.Timeout | null {
+  if (graceMs <= 0) {
+    signalGroup(pgid, 'SIGKILL');
+    return null;
+  }
+  signalGroup(pgid, 'SIGTERM');
+  const kill = setTimeout(() => signalGroup(pgid, 'SIGKILL'), graceMs);
+  kill.unref();
+  return kill;
+}

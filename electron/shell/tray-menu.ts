@@ -6,6 +6,7 @@
 // about that lane: five bare "Cap: N" submenus that did not name their lane could not be told apart.
 import type { LaneStatus, Paused } from '../../shared/model.js';
 import { plural } from '../../shared/format.js';
+import { NUDGE_DISMISS_SECONDS } from '../../shared/limits.js';
 import type { ShellState } from './shell-state.js';
 import { holdingBack, laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
 
@@ -36,8 +37,8 @@ export interface TrayItem {
 /** What Electron's Menu.buildFromTemplate takes, as far as the tray uses it. */
 export type MenuTemplateItem = Omit<TrayItem, 'submenu' | 'action'> & { submenu?: MenuTemplateItem[]; click?: () => void };
 
-/** "Snooze for a day": as long as the engine keeps a dismissed nudge quiet, said here so the label stays true. */
-export const SNOOZE_SECONDS = 24 * 3600;
+/** "Snooze for a day": as long as the engine keeps a dismissed nudge quiet, so the label stays true. */
+export const SNOOZE_SECONDS = NUDGE_DISMISS_SECONDS;
 /** "Pause all → For 1 hour". */
 export const PAUSE_HOUR_SECONDS = 3600;
 

@@ -3,7 +3,6 @@
 // a line too long, an answer too deep or too large fails that job, never this process.
 import type { JobSpec } from '../../shared/model.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../shared/limits.js';
@@ -11,8 +10,8 @@ import { jsonProblem } from '../../shared/json-limits.js';
 import { WORKER_ENV, type JobAssignment, type JobOutcome } from '../worker-protocol/protocol.js';
 import type { RunningProcess } from './shell-job.js';
 import { JobLogs, type LogWriter } from './job-logs.js';
-import { inCgroup, removeCgroup } from '../job-control/containment.js';
-import { signalGroup } from '../job-control/process-group.js';
+import { inCgroup, makeCgroup, removeCgroup } from '../job-control/containment.js';
+import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
 import { baseEnv } from './job-env.js';
 import { LineReader } from './line-reader.js';
 
@@ -36,8 +35,6 @@ const isReadyLine = (line: string): boolean => {
   }
 };
 
-/** Between TERM and KILL when a job runs out of time and its command is restarted. */
-const TIMEOUT_GRACE_MS = 2_000;
 /** A line longer than an answer can be is not one; what is beyond this is dropped. */
 const LINE_MAX_BYTES = RESULT_MAX_BYTES + 64 * 1024;
 
@@ -82,8 +79,7 @@ export class PersistentCommand {
   stop(graceMs = 0): void {
     const pid = this.child?.pid;
     if (pid === undefined) return;
-    signalGroup(pid, graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
-    if (graceMs > 0) setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs).unref();
+    stopGroup(pid, graceMs);
   }
 
   private start(): ChildProcessWithoutNullStreams {
@@ -125,13 +121,7 @@ export class PersistentCommand {
 
   private newGroup(): string | null {
     if (this.cgroupBase === null || process.platform === 'win32') return null;
-    const dir = join(this.cgroupBase, `command-${process.pid}`);
-    try {
-      mkdirSync(dir);
-      return dir;
-    } catch {
-      return null;
-    }
+    return makeCgroup(join(this.cgroupBase, `command-${process.pid}`));
   }
 
   private onLine(line: string): void {

@@ -4,13 +4,12 @@
 // since a descendant that escaped could hold the pipes open for ever.
 import type { JobSpec } from '../../shared/model.js';
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
-import { ENGINE_VAR, inCgroup, jobCgroup, killQuietly, processesOfJobs, removeCgroup } from '../job-control/containment.js';
+import { ENGINE_VAR, inCgroup, jobCgroup, killQuietly, makeCgroup, processesOfJobs, removeCgroup } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
-import { signalGroup } from '../job-control/process-group.js';
+import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
 import { jobEnv } from './job-env.js';
 
 export interface RunningProcess {
@@ -21,19 +20,6 @@ export interface RunningProcess {
 
 /** After the job's own process exits, how long its output may still be read. */
 const DRAIN_MS = 300;
-/** Between TERM and KILL when a job runs out of time. */
-const TIMEOUT_GRACE_MS = 2_000;
-
-function newCgroup(base: string | null, job: JobAssignment): string | null {
-  if (base === null) return null;
-  const dir = jobCgroup(base, job);
-  try {
-    mkdirSync(dir);
-    return dir;
-  } catch {
-    return null;
-  }
-}
 
 export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null): RunningProcess {
   const spec = JSON.parse(job.specJson) as JobSpec;
@@ -51,7 +37,7 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   const { stdout, stderr } = logs;
   const windows = process.platform === 'win32';
   const command = spec.kind === 'argv' ? spec.argv : [process.env.SHELL || '/bin/sh', '-c', spec.script];
-  const group = windows ? null : newCgroup(cgroupBase, job);
+  const group = windows || cgroupBase === null ? null : makeCgroup(jobCgroup(cgroupBase, job));
   const argv = group ? inCgroup(group, command) : command;
   const options = {
     cwd,
@@ -71,8 +57,8 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   const stop = (why: 'cancelled' | 'timed out', graceMs: number) => {
     if (stopping || child.pid === undefined) return;
     stopping = why;
-    signalGroup(child.pid, 'SIGTERM');
-    timers.push(setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), graceMs));
+    const kill = stopGroup(child.pid, graceMs);
+    if (kill) timers.push(kill);
   };
   if (job.timeoutMs !== null) timers.push(setTimeout(() => stop('timed out', TIMEOUT_GRACE_MS), job.timeoutMs));
 

@@ -4,11 +4,11 @@
 // the engine handing it the job, and the job's own first instruction. The same steps of a bare
 // Node child are measured alongside, so what is Lanes' own stands out from what Node costs anyway.
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeLauncher, openEngine, type WorkerLauncher } from '../../electron/engine/index.js';
-import { inCgroup, killableCgroup, ownCgroup, removeCgroup, removeCgroupTree } from '../../electron/job-control/containment.js';
+import { inCgroup, killableCgroup, makeCgroup, ownCgroup, removeCgroup, removeCgroupTree } from '../../electron/job-control/containment.js';
 import { scratch, stampJob, type Scratch } from './cold-start.js';
 import { summarize, until, wallNow, type Figure } from './stats.js';
 
@@ -104,9 +104,8 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
       const b = await bareSteps(s);
       bare.boot.push(b.boot);
       bare.spawn.push(b.spawn);
-      if (cgroups) {
-        const dir = join(cgroups, `bare-${i}`);
-        mkdirSync(dir);
+      const dir = cgroups && makeCgroup(join(cgroups, `bare-${i}`));
+      if (dir) {
         bare.intoCgroup.push((await bareSteps(s, dir)).spawn);
         await removeCgroup(dir);
       }

@@ -10,7 +10,7 @@ import type { Decision, LaneObservation } from '../sizer/policy.js';
 import type { WorkerView } from '../sizer/pass.js';
 import type { Queues } from '../queues/queues.js';
 import type { LaneRow } from '../store/lanes.js';
-import type { WorkerCounts } from '../status/lane-status.js';
+import type { WorkerCounts } from '../workers/pool-types.js';
 import { Heartbeat } from '../workers/heartbeat.js';
 import type { WorkerLauncher } from '../workers/launcher.js';
 import { Pool, roleOf, type WorkerRecord } from '../workers/pool.js';

@@ -3,7 +3,7 @@
 // manager a few methods rather than the worker). The engine builds one object that satisfies
 // them all. Handlers check what only the engine knows (which lanes exist, a job's state); the
 // input itself was validated before they are called.
-import type { LaneStatus, LaneTimeline, Status } from '../../../shared/model.js';
+import type { StatusBoard } from '../status/board.js';
 import type { EventHub } from '../event-hub.js';
 import type { JobStore } from '../store/jobs.js';
 import type { LaneRow, LaneStore } from '../store/lanes.js';
@@ -16,15 +16,7 @@ import type { LogPaths } from '../queues/queue.js';
 
 export type { LogPaths };
 
-export interface StatusBoard {
-  status(): Status;
-  /** Announces every lane whose status changed, now rather than at the next publishing moment. */
-  announce(): void;
-  lane(name: string): LaneStatus | undefined;
-  timeline(lanes: readonly string[], since: number): LaneTimeline[];
-  /** A lane is gone: forget what was announced and sampled of it. */
-  forget(lane: string): void;
-}
+export type { StatusBoard };
 
 /** What request handlers may ask of the workers and of the sizer, and nothing more. */
 export interface FleetPort {

@@ -1,11 +1,12 @@
 // Requests about jobs: queue them, list and read them, cancel and retry them.
-import type { Job, JobSpec, JobSummary } from '../../../shared/model.js';
+import type { Job, JobSummary } from '../../../shared/model.js';
 import type { LanesHandlers, ParsedInput } from '../../../shared/requests.js';
 import { badRequest, conflict, notFound } from '../../../shared/errors.js';
 import { DEFAULT_MAX_ATTEMPTS, JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
 import type { NewJob } from '../store/jobs.js';
 import { existingLane, type JobsPort } from './context.js';
 import { checkDirectory } from './places.js';
+import { specOfRequest } from '../../../shared/schemas.js';
 
 /** How long a cancel waits for a worker to drop a job from its hand: one message there and back. */
 const LEAVE_QUEUE_WAIT_MS = 2_000;
@@ -32,15 +33,9 @@ export function jobHandlers(e: JobsPort): JobHandlers {
       checkDirectory(input.cwd, `${field}cwd`);
       checked.add(input.cwd);
     }
-    let spec: JobSpec;
-    if (input.payload !== undefined) {
-      if (!target.workerCommand) throw badRequest(`lane "${target.name}" runs shell commands; a payload needs a lane with a worker command`, `${field}payload`);
-      spec = { kind: 'payload', payload: input.payload };
-    } else {
-      if (target.workerCommand) throw badRequest(`lane "${target.name}" runs a worker command; give it a payload instead of a command`, `${field}argv`);
-      const where = { ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.env ? { env: input.env } : {}) };
-      spec = input.argv ? { kind: 'argv', argv: input.argv, ...where } : { kind: 'shell', script: input.shell!, ...where };
-    }
+    if (input.payload !== undefined && !target.workerCommand) throw badRequest(`lane "${target.name}" runs shell commands; a payload needs a lane with a worker command`, `${field}payload`);
+    if (input.payload === undefined && target.workerCommand) throw badRequest(`lane "${target.name}" runs a worker command; give it a payload instead of a command`, `${field}argv`);
+    const spec = specOfRequest(input);
     const timeoutMs = input.timeoutSeconds !== undefined ? Math.round(input.timeoutSeconds * 1000) : target.timeoutMs;
     return { lane: target.name, spec, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, timeoutMs };
   };

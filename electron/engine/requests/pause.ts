@@ -1,12 +1,11 @@
 // Requests that quiet things without changing any setting: pausing all work, and quieting a
 // lane's nudge. Neither touches a cap.
 import type { LanesHandlers } from '../../../shared/requests.js';
+import { NUDGE_DISMISS_SECONDS } from '../../../shared/limits.js';
 import { existingLane, type PausePort } from './context.js';
 
 type PauseHandlers = Pick<LanesHandlers, 'pause' | 'resume' | 'snoozeNudge'>;
 
-/** A dismissed nudge (no time given) stays quiet this long, unless the backlog grows materially. */
-export const DISMISS_MS = 24 * 3_600_000;
 
 export function pauseHandlers(e: PausePort): PauseHandlers {
   return {
@@ -18,7 +17,7 @@ export function pauseHandlers(e: PausePort): PauseHandlers {
     snoozeNudge: (input) => {
       existingLane(e, input.lane);
       const waiting = e.board.lane(input.lane)?.waiting ?? 0;
-      const forMs = input.forSeconds === undefined ? DISMISS_MS : Math.round(input.forSeconds * 1000);
+      const forMs = Math.round((input.forSeconds ?? NUDGE_DISMISS_SECONDS) * 1000);
       e.lanes.setQuiet(input.lane, { until: Date.now() + forMs, backlog: waiting });
       e.board.announce();
       return { ...e.board.lane(input.lane)!, seq: e.events.lastSeq };

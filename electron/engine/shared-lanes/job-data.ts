@@ -12,7 +12,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { AttemptRecord, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
-import { inputs } from '../../../shared/schemas.js';
+import { parseSpec } from '../../../shared/schemas.js';
 import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, TIMEOUT_MAX_SECONDS } from '../../../shared/limits.js';
 import { oneLine } from '../../../shared/format.js';
 import { commandLine } from '../store/job-rows.js';
@@ -58,9 +58,9 @@ const stored = z.object({
 export function checkClaimed(data: unknown, persistentLane: boolean, machine: string): { spec: JobSpec; timeoutMs: number | null } | { problem: string; retry: boolean } {
   const outer = stored.safeParse(data);
   if (!outer.success) return { problem: 'not a job Lanes queued (its data is not in the shape Lanes writes)', retry: false };
-  const spec = outer.data.spec as JobSpec;
-  const asRequest = spec && typeof spec === 'object' ? requestOf(spec) : null;
-  if (!asRequest || !inputs.addJob.safeParse(asRequest).success) return { problem: 'its command is not one Lanes accepts (malformed, or beyond its limits)', retry: false };
+  const parsed = parseSpec(outer.data.spec);
+  if ('problem' in parsed) return { problem: `its command is not one Lanes accepts: ${parsed.problem}`, retry: false };
+  const spec = parsed.spec;
   if ((spec.kind === 'payload') !== persistentLane) {
     return { problem: persistentLane ? 'it is a command, and this lane runs payloads for a worker command' : 'it is a payload, and this lane runs commands', retry: false };
   }
@@ -71,13 +71,6 @@ export function checkClaimed(data: unknown, persistentLane: boolean, machine: st
   return { spec, timeoutMs: outer.data.timeoutMs };
 }
 
-function requestOf(spec: JobSpec): Record<string, unknown> | null {
-  const where = (s: { cwd?: unknown; env?: unknown }) => ({ ...(s.cwd !== undefined ? { cwd: s.cwd } : {}), ...(s.env !== undefined ? { env: s.env } : {}) });
-  if (spec.kind === 'argv') return { argv: spec.argv, ...where(spec) };
-  if (spec.kind === 'shell') return { shell: spec.script, ...where(spec) };
-  if (spec.kind === 'payload') return { payload: spec.payload };
-  return null;
-}
 
 function isDirectory(path: string): boolean {
   try {

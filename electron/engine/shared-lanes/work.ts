@@ -51,7 +51,7 @@ export class LaneWork {
   }
 
   private async turn(t: Turn): Promise<TurnResult> {
-    const r: TurnResult = { finished: null, started: null, dropped: null, claimed: null, handed: [] };
+    const r: TurnResult = { finished: null, started: null, dropped: null, claimed: null, handed: [], rejected: [] };
     const pull = t.pull;
     const wanted = pull === null ? 0 : (pull.claimFirst ? 1 : 0) + pull.hand;
     // Before any wait: what this turn settles is no longer this engine's to give back meanwhile.

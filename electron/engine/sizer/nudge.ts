@@ -2,7 +2,7 @@
 // higher cap buys. Pure: facts in, the nudge (or none) out.
 import type { Nudge } from '../../../shared/model.js';
 import { aboutDuration, groupedCount, plural } from '../../../shared/format.js';
-import { heldByCap, machineAllows, type LaneDemand } from './wants.js';
+import { capIsTheLimit, machineAllows, type LaneDemand } from './wants.js';
 
 export interface NudgeFacts extends LaneDemand {
   /** When the lane's oldest waiting job was queued; null when nothing waits. */
@@ -15,8 +15,6 @@ export interface NudgeFacts extends LaneDemand {
   perMinute: number;
   /** A person quieted it (lowered the cap, snoozed, dismissed): until then, unless the backlog grows past `backlog`. */
   quiet: { until: number; backlog: number } | null;
-  /** When the lane's memory, not the cores, bounds it: in words ("memory for 3 of these, about 410 MB each"). */
-  limitText?: string | null;
 }
 
 /** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
@@ -34,7 +32,7 @@ export const isQuiet = (f: Pick<NudgeFacts, 'quiet' | 'now' | 'waiting'>): boole
  * jobs don't make it flicker), and no one has quieted it.
  */
 export function nudgeFor(f: NudgeFacts): Nudge | null {
-  if (!heldByCap(f) || f.waitingSince === null || f.now - f.waitingSince < f.tickMs || isQuiet(f)) return null;
+  if (!capIsTheLimit(f) || f.waitingSince === null || f.now - f.waitingSince < f.tickMs || isQuiet(f)) return null;
   const waiting = groupedCount(f.waiting);
   const suggestedCap = suggestCap(f);
   const estimate = estimateAt(f, suggestedCap);
@@ -75,7 +73,7 @@ export function estimateAt(f: NudgeFacts, cap: number): Nudge['estimate'] {
 
 /** When a lane held by its cap will have waited long enough to nudge; null if nothing is pending. */
 export function nudgeDueAt(f: NudgeFacts): number | null {
-  if (!heldByCap(f) || f.waitingSince === null) return null;
+  if (!capIsTheLimit(f) || f.waitingSince === null) return null;
   // Quieted: look again when the quiet ends (a grown backlog shows up with the next status anyway).
   const due = isQuiet(f) ? f.quiet!.until : f.waitingSince + f.tickMs;
   return due > f.now ? due : null;

@@ -29,5 +29,5 @@ export const atLimit = (d: LaneDemand): boolean => d.waiting > 0 && d.busy >= al
  * (so raising it would run more), and the machine has a worker to spare. At cap 0 "every worker
  * busy" holds vacuously.
  */
-export const heldByCap = (d: LaneDemand & { machineInUse: number }): boolean =>
+export const capIsTheLimit = (d: LaneDemand & { machineInUse: number }): boolean =>
   atLimit(d) && d.cap < machineAllows(d) && d.machineInUse < d.ceiling;

@@ -2,15 +2,25 @@
 // last sizing pass's snapshot (the machine, its limits), the workers as they are now and the
 // recent figures, announced as lanes change (publisher.ts) and sampled into the timeline. The
 // engine wires it; request handlers read it. It never calls into the fleet or the machine.
-import type { Paused, SharedLaneStatus, Status } from '../../../shared/model.js';
+import type { LaneStatus, LaneTimeline, Paused, SharedLaneStatus, Status } from '../../../shared/model.js';
 import type { EventHub } from '../event-hub.js';
 import type { PassSnapshot } from '../sizer/pass.js';
-import type { StatusBoard } from '../requests/context.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import { laneStatus, statusKey, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
 import { LanePublisher, type BuiltStatus, type StatusBuilder } from './publisher.js';
 import type { RecentFiguresBoard } from './recent.js';
 import type { TimelineSamples } from './timeline.js';
+
+/** What request handlers and the engine read of the board. */
+export interface StatusBoard {
+  status(): Status;
+  /** Announces every lane whose status changed, now rather than at the next publishing moment. */
+  announce(): void;
+  lane(name: string): LaneStatus | undefined;
+  timeline(lanes: readonly string[], since: number): LaneTimeline[];
+  /** A lane is gone: forget what was announced and sampled of it. */
+  forget(lane: string): void;
+}
 
 export interface BoardDeps {
   tickMs: number;

@@ -5,16 +5,14 @@ import type { LaneLimit as MachineLaneLimit } from '../machine/limits.js';
 import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
-import { heldByCap } from '../sizer/wants.js';
+import { capIsTheLimit } from '../sizer/wants.js';
+import { demandOf, leftOf, waitingOf } from '../sizer/demand.js';
 import type { RecentFigures } from './recent.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 
-/** How a lane's live workers count: one still starting is idle; draining or stopping is leaving. */
-export interface WorkerCounts {
-  idle: number;
-  busy: number;
-  leaving: number;
-}
+import type { WorkerCounts } from '../workers/pool-types.js';
+
+export type { WorkerCounts };
 
 export interface StatusInputs {
   now: number;
@@ -25,7 +23,7 @@ export interface StatusInputs {
   lanes: readonly LaneRow[];
   counts: ReadonlyMap<string, LaneCounts>;
   /** Queued retries still waiting out their backoff, per lane. */
-  delayed: ReadonlyMap<string, { n: number }>;
+  delayed: ReadonlyMap<string, { n: number; next: number }>;
   workers: ReadonlyMap<string, WorkerCounts>;
   /** Worker processes alive across all lanes. */
   machineInUse: number;
@@ -70,16 +68,19 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const c = inputs.counts.get(lane.name) ?? NO_JOBS;
   const w = inputs.workers.get(lane.name) ?? NO_WORKERS;
   const running = w.idle + w.busy;
-  const delayed = inputs.delayed.get(lane.name)?.n ?? 0;
+  // The lane's demand as the sizing pass defines it (sizer/demand.ts): a person's "waiting" is
+  // what is runnable and not started, in a worker's hand or not; what cannot run yet is apart.
+  const jobs = demandOf({ queued: c.queued, running: c.running, notYet: inputs.delayed.get(lane.name), inHand: w.inHand ?? 0 });
+  const delayed = jobs.notYet;
   const machine = inputs.laneLimits.get(lane.name);
-  const demand = { cap: lane.cap, ceiling: inputs.ceiling, limit: machine?.limit, waiting: c.queued - delayed, busy: w.busy, machineInUse: inputs.machineInUse };
+  const demand = { cap: lane.cap, ceiling: inputs.ceiling, limit: machine?.limit, waiting: waitingOf(jobs), busy: w.busy, machineInUse: inputs.machineInUse };
   const oldestQueuedAt = demand.waiting > 0 ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
   const recent = lookups.recent(lane.name, inputs.now);
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
   const paced = recent.finishedLately >= ETA_AFTER_JOBS;
-  const facts = { ...demand, waitingSince: heldByCap(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitText: machine?.limitedBy === 'memory' ? machine.text : null };
-  const left = demand.waiting + delayed + c.running;
+  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet };
+  const left = leftOf(jobs);
   const status: LaneStatus = {
     name: lane.name,
     class: lane.class,

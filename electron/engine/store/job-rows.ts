@@ -4,6 +4,7 @@
 import type { AttemptRecord, Job, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
 import { describeSpec, oneLine } from '../../../shared/format.js';
 import { COMMAND_SUMMARY_CHARS } from '../../../shared/limits.js';
+import { parseSpecJson } from '../../../shared/schemas.js';
 
 export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts, created_at, started_at, finished_at, exit_code, error, run_after';
 /** A summary's columns, then what a worker needs to run the job. */
@@ -64,11 +65,24 @@ export function toSummary(r: readonly [...SummaryRow, ...unknown[]]): JobSummary
   };
 }
 
+/**
+ * A stored spec, parsed by the one parse every spec gets (shared/schemas.ts). One that fails it
+ * was failed with those words when it came up to run; shown, it says it cannot be read.
+ */
+export function storedSpec(text: string): { spec: JobSpec; command: string } {
+  const parsed = parseSpecJson(text);
+  if ('spec' in parsed) return { spec: parsed.spec, command: commandLine(parsed.spec) };
+  return { spec: { kind: 'payload', payload: { unreadable: text.slice(0, 200) } }, command: `(a stored command Lanes cannot read: ${parsed.problem})`.slice(0, 200) };
+}
+
+/** The one-line description a row gets when it has none stored. */
+export const describedSpec = (text: string): string => storedSpec(text).command;
+
 export function toJob(r: FullRow, history: AttemptRow[]): Job {
-  const spec = JSON.parse(r[12]) as JobSpec;
+  const { spec, command } = storedSpec(r[12]);
   return {
     ...toSummary(r),
-    command: r[2] ?? commandLine(spec),
+    command: r[2] ?? command,
     spec,
     result: r[14] === null ? null : (JSON.parse(r[14]) as unknown),
     timeoutMs: r[13],

@@ -73,6 +73,13 @@ export function prepareJobStatements(db: Db) {
        WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
        ${RETURNING}`,
     ),
+    // A claimed job that cannot run at all (its stored spec fails the parse): failed for good,
+    // however many attempts it had left, since no retry would read it differently.
+    reject: raw<[Record<string, unknown>], SummaryRow>(
+      `UPDATE jobs SET state = 'failed', finished_at = @now, run_after = NULL, exit_code = NULL, error = @error, worker = NULL, interrupted = 0
+       WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
+       ${RETURNING}`,
+    ),
     // A job whose worker died, was given up on, or was stopped with the engine.
     requeue: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET

@@ -6,7 +6,8 @@ import { ERROR_MAX_CHARS } from '../../../shared/limits.js';
 import { durably, type Db } from './db.js';
 import type { JobCounts, Move } from './counts.js';
 import { GroupSync } from './group-sync.js';
-import { commandLine, toJob, toSummary, type ClaimedRow } from './job-rows.js';
+import { commandLine, describedSpec, toJob, toSummary, type ClaimedRow } from './job-rows.js';
+import { parseSpecJson } from '../../../shared/schemas.js';
 import { prepareJobStatements, type JobStatements, type RunningRow } from './job-statements.js';
 
 export type { RunningRow } from './job-statements.js';
@@ -64,6 +65,17 @@ export interface TurnResult {
   claimed: ClaimedJob | null;
   /** Jobs for its hand: still queued; `attempts` is the attempt they will be. */
   handed: ClaimedJob[];
+  /** Jobs it would have claimed whose stored spec fails the parse: failed at once, never run. */
+  rejected: JobSummary[];
+}
+
+/** At most this many unrunnable jobs are failed in one ask; the worker asks again for the rest. */
+const REJECT_PER_ASK = 16;
+
+/** Why a claimed row cannot run (its stored spec fails the one parse every spec gets), or null. */
+function unrunnable(job: ClaimedJob): string | null {
+  const parsed = parseSpecJson(job.specJson);
+  return 'problem' in parsed ? `cannot run: its stored command is not one Lanes accepts (${parsed.problem})` : null;
 }
 
 /** A claimed job as lists and events carry it. */
@@ -149,7 +161,7 @@ export class JobStore {
   }
 
   private turn(t: Turn, held: Map<string, Set<number>>, now: number, moves: Move[]): TurnResult {
-    const result: TurnResult = { finished: null, started: null, dropped: null, claimed: null, handed: [] };
+    const result: TurnResult = { finished: null, started: null, dropped: null, claimed: null, handed: [], rejected: [] };
     if (t.done) result.finished = this.finish(t.done, now, moves);
     if (t.started) {
       const row = this.s.startHeld.get({ now, worker: t.started.worker, id: t.started.id });
@@ -167,13 +179,25 @@ export class JobStore {
       held.set(lane, mine);
       const skip = () => JSON.stringify([...mine]);
       if (t.pull.claimFirst) {
-        const row = this.s.claim.get({ now, worker, lane, skip: skip() });
-        if (row) moves.push({ lane, from: 'queued', to: 'running' });
-        result.claimed = row ? claimed(row) : null;
+        for (let tries = 0; tries <= REJECT_PER_ASK; tries++) {
+          const row = this.s.claim.get({ now, worker, lane, skip: skip() });
+          if (row) moves.push({ lane, from: 'queued', to: 'running' });
+          result.claimed = row ? claimed(row) : null;
+          const problem = result.claimed && tries < REJECT_PER_ASK ? unrunnable(result.claimed) : null;
+          if (problem === null) break;
+          const j = result.claimed!;
+          const failed = this.s.reject.get({ now, error: clipError(problem), id: j.id, worker, attempt: j.attempts });
+          if (failed) {
+            moves.push({ lane, from: 'running', to: 'failed' });
+            result.rejected.push(toSummary(failed));
+          }
+          result.claimed = null;
+        }
       }
       if (t.pull.hand > 0 && (result.claimed || !t.pull.claimFirst)) {
         // Read, not marked: still queued until the worker says it went on to one.
-        result.handed = this.s.hand.all({ now, lane, skip: skip() }).slice(0, t.pull.hand).map(claimed);
+        // One whose spec fails the parse stays queued: it is failed when it comes up to be claimed.
+        result.handed = this.s.hand.all({ now, lane, skip: skip() }).slice(0, t.pull.hand).map(claimed).filter((j) => unrunnable(j) === null);
         for (const j of result.handed) {
           j.attempts += 1; // the attempt it will be
           mine.add(j.id);
@@ -308,7 +332,7 @@ export class JobStore {
     if (this.s.flag.get('described')?.value === 1) return;
     for (let rows = this.s.undescribed.all(); rows.length > 0; rows = this.s.undescribed.all()) {
       this.db.transaction(() => {
-        for (const r of rows) this.s.describe.run(commandLine(JSON.parse(r.spec) as JobSpec), r.id);
+        for (const r of rows) this.s.describe.run(describedSpec(r.spec), r.id);
       })();
     }
     this.s.setFlag.run('described', 1);

@@ -15,6 +15,15 @@ export interface RunningJob extends JobRef {
   lane: string;
 }
 
+/** How a lane's live workers count: one still starting is idle; draining or stopping is leaving. */
+export interface WorkerCounts {
+  idle: number;
+  busy: number;
+  leaving: number;
+  /** Queued jobs in their hands. */
+  inHand?: number;
+}
+
 export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
 
 /** How the sizer counts a worker: one still starting is as good as idle; draining or stopping is leaving. */

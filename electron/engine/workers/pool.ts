@@ -3,7 +3,7 @@
 // turn's reports write is turns.ts; what a worker's exit leaves to settle is worker-exit.ts.
 import type { ScaleReason } from '../../../shared/model.js';
 import { WORKER_ENV } from '../../worker-protocol/protocol.js';
-import type { WorkerCounts } from '../status/lane-status.js';
+import type { WorkerCounts } from './pool-types.js';
 import type { Queues } from '../queues/queues.js';
 import { roleOf, type Kill, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
 import { checkMessage } from './messages.js';
@@ -103,8 +103,9 @@ export class Pool {
     const counts = new Map<string, WorkerCounts>();
     for (const w of this.workers.values()) {
       let c = counts.get(w.lane);
-      if (!c) counts.set(w.lane, (c = { idle: 0, busy: 0, leaving: 0 }));
+      if (!c) counts.set(w.lane, (c = { idle: 0, busy: 0, leaving: 0, inHand: 0 }));
       c[roleOf(w.state)]++;
+      c.inHand! += w.hand.length;
     }
     return counts;
   }

@@ -194,7 +194,7 @@ export class TurnRecorder {
     if (r.finished && (m.t !== 'done' || m.outcome.ranMs === undefined)) this.hands.timed(r.finished);
     if (m.t === 'done' && m.outcome.loadMs !== undefined) hooks.loaded(w.lane, m.outcome.loadMs);
     // Events carry summaries: what a started job runs stays out of them.
-    for (const job of [r.finished, r.dropped, r.started && summaryOf(r.started), r.claimed && summaryOf(r.claimed)]) this.announce(job);
+    for (const job of [r.finished, r.dropped, r.started && summaryOf(r.started), r.claimed && summaryOf(r.claimed), ...r.rejected]) this.announce(job);
     if (asked) {
       w.proc.send({ t: 'jobs', jobs: [...(r.claimed ? [r.claimed] : []), ...r.handed].map((j) => this.assignment(j)), firstStarted: r.claimed !== null });
     }
@@ -213,7 +213,7 @@ export class TurnRecorder {
    */
   private record(turns: Turn[], now: number): TurnResult[] {
     const { deferred, hooks } = this.port;
-    const none = (): TurnResult[] => turns.map(() => ({ finished: null, started: null, dropped: null, claimed: null, handed: [] }));
+    const none = (): TurnResult[] => turns.map(() => ({ finished: null, started: null, dropped: null, claimed: null, handed: [], rejected: [] }));
     const holdAll = () => {
       for (const { done } of turns) if (done) deferred.attempt(done.jobId, () => this.announce(this.jobs.finishOne(done, hooks.now())));
       return none();
