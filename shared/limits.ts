@@ -71,3 +71,14 @@ export const TIMEOUT_MAX_SECONDS = 7 * 86_400;
 
 /** A dismissed nudge (no time given) stays quiet this long unless the backlog grows materially; the tray's "Snooze for a day" says it. */
 export const NUDGE_DISMISS_SECONDS = 24 * 3600;
+
+/** Run first: a job's priority within its lane, −100 … 100 (0 by default); higher runs first. */
+export const PRIORITY_MIN = -100;
+export const PRIORITY_MAX = 100;
+/** Labels one job may carry, and how long one may be. */
+export const LABELS_MAX = 8;
+export const LABEL_MAX_CHARS = 40;
+/** Jobs one job may run after. */
+export const AFTER_MAX = 100;
+/** How far ahead a job may be scheduled: a year (a time beyond that is a typo). */
+export const SCHEDULE_MAX_MS = 366 * 86_400_000;

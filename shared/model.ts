@@ -36,6 +36,23 @@ export interface JobSummary {
   runAfter: number | null;
   /** Shared lanes only: the machine whose engine ran (or runs) it, as that engine names itself. */
   machine?: string;
+  /** Runs before older jobs of its lane with a lower one (−100 … 100); absent: 0. */
+  priority?: number;
+  /** Absent: none. */
+  labels?: string[];
+  /** Queued and not runnable before then (`--delay`, `--at`); absent once due. */
+  notBefore?: number;
+  /** Queued and waiting for this many jobs it runs after to succeed; absent: none. */
+  waitingFor?: number;
+  /** The finished job this one runs again (`lanes restart`). */
+  restartOf?: number;
+}
+
+/** Another job, as a job's detail names it: what it waits for, what waits for it. */
+export interface JobLink {
+  id: number;
+  state: JobState;
+  command: string;
 }
 
 /** An attempt that did not succeed, kept with its own error. */
@@ -60,12 +77,20 @@ export interface Job extends JobSummary {
   timeoutMs: number | null;
   /** The attempts that did not succeed, oldest first. */
   history: AttemptRecord[];
+  /** The jobs it runs after (`--after`); absent where the store keeps none (a shared lane). */
+  after?: JobLink[];
+  /** The jobs that run after it. */
+  dependents?: JobLink[];
+  /** The jobs that run it again (`lanes restart`). */
+  restartedAs?: number[];
 }
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {
-  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine } = job;
-  return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...(machine === undefined ? {} : { machine }) };
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, priority, labels, notBefore, waitingFor, restartOf } = job;
+  const extra = { machine, priority, labels, notBefore, waitingFor, restartOf };
+  for (const k of Object.keys(extra) as (keyof typeof extra)[]) if (extra[k] === undefined) delete extra[k];
+  return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...extra };
 }
 
 /** The nudge: only present when raising the cap would help right now. */
@@ -103,6 +128,12 @@ export interface LaneStatus {
   waiting: number;
   /** Queued retries waiting for their moment (backoff); not counted in `waiting`. */
   delayed: number;
+  /** Queued jobs waiting for other jobs to succeed (`--after`); not counted in `waiting` nor in the estimate. */
+  waitingForJobs: number;
+  /** Queued jobs scheduled for later (`--delay`, `--at`); not counted in `waiting` nor in the estimate until due. */
+  scheduled: number;
+  /** When the first of those is due; null when none is scheduled. */
+  scheduledNext: number | null;
   running: number;
   succeeded: number;
   failed: number;

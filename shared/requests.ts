@@ -22,6 +22,8 @@ export const requests = {
   logTail: { method: 'GET', path: '/api/jobs/:id/log' },
   cancel: { method: 'POST', path: '/api/jobs/:id/cancel' },
   retry: { method: 'POST', path: '/api/jobs/:id/retry' },
+  editJob: { method: 'POST', path: '/api/jobs/:id/edit' },
+  restartJobs: { method: 'POST', path: '/api/jobs/restart' },
   cancelJobs: { method: 'POST', path: '/api/jobs/cancel' },
   retryJobs: { method: 'POST', path: '/api/jobs/retry' },
   pause: { method: 'POST', path: '/api/pause' },
@@ -44,6 +46,9 @@ interface Outputs {
   logTail: LogChunk;
   cancel: JobSummary;
   retry: JobSummary;
+  editJob: JobSummary;
+  /** The jobs that run them again, in the order asked (with `inPlace`, their own ids). */
+  restartJobs: { ids: number[] };
   /** How many were cancelled at once, and how many running ones are stopping (their outcome comes as events). */
   cancelJobs: { cancelled: number; stopping: number };
   retryJobs: { retried: number };
@@ -86,6 +91,8 @@ export const WINDOW_REQUESTS: ReadonlySet<RequestName> = new Set<RequestName>([
   'retry',
   'cancelJobs',
   'retryJobs',
+  'editJob',
+  'restartJobs',
   'setCap',
   'pause',
   'resume',

@@ -24,6 +24,12 @@ import {
   SEARCH_MAX_CHARS,
   TIMELINE_SPAN_MS,
   TIMEOUT_MAX_SECONDS,
+  AFTER_MAX,
+  LABEL_MAX_CHARS,
+  LABELS_MAX,
+  PRIORITY_MAX,
+  PRIORITY_MIN,
+  SCHEDULE_MAX_MS,
 } from './limits.js';
 
 export const LANE_NAME = /^[a-z0-9-]{1,32}$/;
@@ -65,8 +71,48 @@ function isAbsolutePath(p: string): boolean {
   return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
 }
 
+/** A label: a word people filter by (`nightly`, `video:720p`), no spaces, so a shell line keeps it whole. */
+export const LABEL = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
+const label = z
+  .string()
+  .max(LABEL_MAX_CHARS, `a label is at most ${LABEL_MAX_CHARS} characters`)
+  .regex(LABEL, 'a label is letters, digits and . _ : / - (starting with a letter or digit), without spaces');
+
+/** When and in what order a job runs, and what it is filed under: what an add and an edit both take. */
+const ordering = {
+  /** Runnable only once every one of these jobs has succeeded; one that fails or is cancelled fails this one. */
+  after: z.array(jobId).max(AFTER_MAX, `a job can run after at most ${AFTER_MAX} jobs`).optional(),
+  /** Not runnable for this many seconds from now. */
+  delaySeconds: z
+    .number({ error: 'delaySeconds must be a number of seconds' })
+    .positive('delaySeconds must be more than 0')
+    .max(SCHEDULE_MAX_MS / 1000, 'delaySeconds must be at most a year')
+    .optional(),
+  /** Not runnable before this moment (ms since the epoch). */
+  notBefore: z.number({ error: 'notBefore must be a time in ms since the epoch' }).int('notBefore must be a whole number of ms').positive('notBefore must be a time in ms since the epoch').optional(),
+  /** Higher runs first within its lane; then oldest first. */
+  priority: z
+    .number({ error: 'priority must be a number' })
+    .int('priority must be a whole number')
+    .min(PRIORITY_MIN, `priority must be at least ${PRIORITY_MIN}`)
+    .max(PRIORITY_MAX, `priority must be at most ${PRIORITY_MAX}`)
+    .optional(),
+  labels: z
+    .array(label)
+    .max(LABELS_MAX, `at most ${LABELS_MAX} labels per job`)
+    .refine((l) => new Set(l).size === l.length, 'a label is given twice')
+    .optional(),
+};
+
+/** A time given both ways, or one too far ahead. */
+function checkTime(v: { delaySeconds?: number | undefined; notBefore?: number | null | undefined }, ctx: z.RefinementCtx): void {
+  if (v.delaySeconds !== undefined && v.notBefore !== undefined && v.notBefore !== null) ctx.addIssue({ code: 'custom', path: ['delaySeconds'], message: 'give delaySeconds or notBefore, not both' });
+  if (typeof v.notBefore === 'number' && v.notBefore > Date.now() + SCHEDULE_MAX_MS) ctx.addIssue({ code: 'custom', path: ['notBefore'], message: 'notBefore must be within a year from now' });
+}
+
 const addJob = z
   .object({
+    ...ordering,
     lane: laneName.default(DEFAULT_LANE),
     /** A program and its arguments, run without a shell. */
     argv: z.array(text).min(1, 'command is empty').optional(),
@@ -87,20 +133,54 @@ const addJob = z
     if (given !== 1) {
       ctx.addIssue({ code: 'custom', path: ['argv'], message: 'give exactly one of argv, shell or payload' });
     }
-    if (v.argv !== undefined && (v.argv[0] ?? '').trim() === '') {
-      ctx.addIssue({ code: 'custom', path: ['argv'], message: 'command is empty' });
-    }
-    if (v.shell !== undefined && v.shell.trim() === '') {
-      ctx.addIssue({ code: 'custom', path: ['shell'], message: 'command is empty' });
-    }
-    if (v.argv !== undefined && v.argv.reduce((n, word) => n + utf8Bytes(word) + 1, 0) > COMMAND_MAX_BYTES) {
-      ctx.addIssue({ code: 'custom', path: ['argv'], message: tooBig('the command', COMMAND_MAX_BYTES) });
-    }
-    if (v.shell !== undefined && utf8Bytes(v.shell) > COMMAND_MAX_BYTES) {
-      ctx.addIssue({ code: 'custom', path: ['shell'], message: tooBig('the command line', COMMAND_MAX_BYTES) });
-    }
-    const payload = v.payload === undefined ? null : jsonProblem(v.payload, { maxDepth: JSON_DEPTH_MAX, maxBytes: PAYLOAD_MAX_BYTES });
-    if (payload) ctx.addIssue({ code: 'custom', path: ['payload'], message: `the payload ${payload}` });
+    checkCommand(v, ctx);
+    checkTime(v, ctx);
+  });
+
+/** What a command, a command line or a payload may be: the same for an add and an edit. */
+function checkCommand(v: { argv?: string[] | undefined; shell?: string | undefined; payload?: unknown }, ctx: z.RefinementCtx): void {
+  if (v.argv !== undefined && (v.argv[0] ?? '').trim() === '') {
+    ctx.addIssue({ code: 'custom', path: ['argv'], message: 'command is empty' });
+  }
+  if (v.shell !== undefined && v.shell.trim() === '') {
+    ctx.addIssue({ code: 'custom', path: ['shell'], message: 'command is empty' });
+  }
+  if (v.argv !== undefined && v.argv.reduce((n, word) => n + utf8Bytes(word) + 1, 0) > COMMAND_MAX_BYTES) {
+    ctx.addIssue({ code: 'custom', path: ['argv'], message: tooBig('the command', COMMAND_MAX_BYTES) });
+  }
+  if (v.shell !== undefined && utf8Bytes(v.shell) > COMMAND_MAX_BYTES) {
+    ctx.addIssue({ code: 'custom', path: ['shell'], message: tooBig('the command line', COMMAND_MAX_BYTES) });
+  }
+  const payload = v.payload === undefined ? null : jsonProblem(v.payload, { maxDepth: JSON_DEPTH_MAX, maxBytes: PAYLOAD_MAX_BYTES });
+  if (payload) ctx.addIssue({ code: 'custom', path: ['payload'], message: `the payload ${payload}` });
+}
+
+/**
+ * What a queued job may be changed to: any of an add's fields, each given replacing what it had
+ * (`after: []` and `notBefore: null` clear). The command is one of argv, shell or payload, or none
+ * to keep it; cwd and env apply to the command it ends up with.
+ */
+const editJob = z
+  .object({
+    id: z.number().int().positive(),
+    argv: z.array(text).min(1, 'command is empty').optional(),
+    shell: text.optional(),
+    payload: z.unknown().optional(),
+    cwd: text.pipe(z.string().min(1)).refine(isAbsolutePath, { message: 'cwd must be an absolute directory' }).optional(),
+    env: envAdditions.optional(),
+    maxAttempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).optional(),
+    timeoutSeconds: timeoutSeconds.optional(),
+    ...ordering,
+    notBefore: ordering.notBefore.unwrap().nullable().optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const given = [v.argv !== undefined, v.shell !== undefined, v.payload !== undefined].filter(Boolean).length;
+    if (given > 1) ctx.addIssue({ code: 'custom', path: ['argv'], message: 'give at most one of argv, shell or payload' });
+    checkCommand(v, ctx);
+    checkTime(v, ctx);
+    const { id: _id, ...changes } = v;
+    if (Object.values(changes).every((c) => c === undefined)) ctx.addIssue({ code: 'custom', path: ['id'], message: 'nothing to change: give at least one field' });
   });
 
 /** Where a lane's queue lives, when not in this engine's own store: shared on Redis (docs/shared-lanes.md). */
@@ -157,17 +237,19 @@ export function parseSpecJson(text: string): { spec: JobSpec } | { problem: stri
   return parseSpec(value);
 }
 
-/** Jobs named one by one, or chosen by lane and state; not neither (that would be every job). */
+/** Jobs named one by one, or chosen by lane, state and label; not neither (that would be every job). */
 function bulk(states: [string, ...string[]]) {
   return z
     .object({
       ids: z.array(jobId).min(1).max(BATCH_MAX).optional(),
       lane: laneName.optional(),
       state: z.enum(states).optional(),
+      /** Only jobs with this label. */
+      label: label.optional(),
     })
     .strict()
-    .refine((v) => v.ids !== undefined || v.lane !== undefined || v.state !== undefined, { message: 'give ids, or a lane or a state to choose jobs by', path: ['ids'] })
-    .refine((v) => v.ids === undefined || (v.lane === undefined && v.state === undefined), { message: 'give ids, or a lane and a state, not both', path: ['ids'] });
+    .refine((v) => v.ids !== undefined || v.lane !== undefined || v.state !== undefined || v.label !== undefined, { message: 'give ids, or a lane, a state or a label to choose jobs by', path: ['ids'] })
+    .refine((v) => v.ids === undefined || (v.lane === undefined && v.state === undefined && v.label === undefined), { message: 'give ids, or a lane, a state and a label, not both', path: ['ids'] });
 }
 const jobRef = z.object({ id: jobId }).strict();
 
@@ -191,6 +273,8 @@ export const inputs = {
       afterId: z.number().int().min(0).optional(),
       /** Only jobs whose command holds this text (any case). */
       text: text.pipe(z.string().min(1).max(SEARCH_MAX_CHARS)).optional(),
+      /** Only jobs with this label. */
+      label: label.optional(),
       limit: z.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
     })
     .strict(),
@@ -207,6 +291,10 @@ export const inputs = {
     .strict(),
   cancel: jobRef,
   retry: jobRef,
+  /** A queued job changed before it runs: its command, where and how it runs, its order and time. */
+  editJob,
+  /** Finished jobs run again: as new jobs with the same spec, or (`inPlace`) queued again under their own ids. */
+  restartJobs: z.object({ ids: z.array(jobId).min(1).max(BATCH_MAX), inPlace: z.boolean().default(false) }).strict(),
   /** Many at once: by ids, or every job of a lane and/or state. */
   cancelJobs: bulk(['queued', 'running']),
   retryJobs: bulk(['failed', 'cancelled']),

@@ -1,6 +1,9 @@
 // One timer for the earliest moment something falls due between ticks (a paced shrink, a nudge
 // about to show). Re-arming for the same moment is free; nothing runs while nothing is due, and
 // the timer never holds a stopping process open.
+/** Node fires a timer set beyond this (about 24.8 days) at once: a later moment is waited for in steps. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 export class DueTimer {
   private timer: NodeJS.Timeout | null = null;
   private at: number | null = null;
@@ -23,7 +26,7 @@ export class DueTimer {
       this.timer = null;
       this.at = null;
       this.run();
-    }, Math.max(this.minDelayMs, at - this.now()));
+    }, Math.min(LONGEST_TIMER_MS, Math.max(this.minDelayMs, at - this.now())));
     this.timer.unref();
   }
 

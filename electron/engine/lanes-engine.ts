@@ -17,6 +17,7 @@ import type { EngineLock } from './lock.js';
 import { recoverInterrupted } from './recovery.js';
 import type { FleetPort, RequestContext, StatusBoard } from './requests/context.js';
 import { jobHandlers } from './requests/jobs.js';
+import { editHandlers } from './requests/edit.js';
 import { laneHandlers } from './requests/lanes.js';
 import type { LanePublisher } from './status/publisher.js';
 import { RecentFiguresBoard } from './status/recent.js';
@@ -75,7 +76,7 @@ interface Parts {
   handlers: Handlers;
 }
 
-type Handlers = ReturnType<typeof jobHandlers> & ReturnType<typeof bulkHandlers> & ReturnType<typeof laneHandlers> & ReturnType<typeof pauseHandlers>;
+type Handlers = ReturnType<typeof jobHandlers> & ReturnType<typeof editHandlers> & ReturnType<typeof bulkHandlers> & ReturnType<typeof laneHandlers> & ReturnType<typeof pauseHandlers>;
 
 export class LanesEngine implements Engine {
   readonly events: EventHub;
@@ -91,13 +92,18 @@ export class LanesEngine implements Engine {
     const statusMoved = new Signal();
     const machineMoved = new Signal<PassSnapshot>();
     const pauseMoved = new Signal<boolean>();
+    // Jobs became runnable without a request: a job they ran after succeeded, or their time came.
+    const jobsReleased = new Signal<Iterable<string>>();
 
     // The stores, and the queues over them.
     const events = new EventHub(startedAt * 1000, (error) => log(`an event listener failed: ${(error as Error)?.stack ?? String(error)}`));
     const pause = new Pause(db, (paused) => pauseMoved.fire(paused !== null));
     const counts = new JobCounts(db);
     const lanes = new LaneStore(db, counts);
-    const jobs = new JobStore(db, counts, join(options.dataDir, 'lanes.db-wal'));
+    const jobs = new JobStore(db, counts, join(options.dataDir, 'lanes.db-wal'), (settled) => {
+      for (const job of settled.failed) events.emit('job', job);
+      if (settled.runnable.size > 0) jobsReleased.fire(settled.runnable);
+    });
     const queries = new JobQueries(db);
     const ledger = new Ledger(db);
     const scaleLedger = new ScaleLedger(ledger, events, Date.now);
@@ -163,9 +169,18 @@ export class LanesEngine implements Engine {
         },
         { carryOut: (decision, seen) => fleet.carryOut(decision, seen), published: (snapshot) => machineMoved.fire(snapshot) },
       );
-      const loop = new SizerLoop({ run: () => pass.run(), failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`) }, tickMs, Date.now);
+      // Before each pass, scheduled jobs whose time has come join their lane's queue (job-waits.ts).
+      const releaseDue = () => {
+        const lanes = jobs.releaseDue(Date.now());
+        if (lanes.size > 0) fleet.wake(lanes);
+      };
+      const loop = new SizerLoop({ run: () => (releaseDue(), pass.run()), failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`) }, tickMs, Date.now);
       sampler.onSample(() => loop.pass());
       fleet.onChanged(() => loop.poke());
+      jobsReleased.on((lanes) => {
+        fleet.wake(lanes);
+        loop.poke();
+      });
 
       // What a person sees.
       const timeline = new TimelineSamples(db);
@@ -213,7 +228,7 @@ export class LanesEngine implements Engine {
       };
       const context: RequestContext = { cancelGraceMs, jobs, queues, shared, lanes, ledger, events, fleet: fleetPort, board, pause, logPaths };
       const bulk = bulkHandlers(context);
-      const handlers = { ...jobHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context) };
+      const handlers = { ...jobHandlers(context), ...editHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context) };
       const engine = new LanesEngine({ start, events, pause, counts, lanes, jobs, shared, fleet, sampler, pass, loop, board, publisher, timeline, scaleLedger, handlers });
       machineMoved.on((snapshot) => engine.announceMachine(snapshot));
       scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);

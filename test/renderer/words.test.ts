@@ -15,7 +15,7 @@ function job(patch: Partial<JobSummary> = {}): JobSummary {
 
 function lane(patch: Partial<LaneStatus> = {}): LaneStatus {
   return {
-    name: 'worker', class: 'cpu', cap: 1, workerCommand: null, workerCwd: null, timeoutMs: null, workers: 0, busy: 0, idle: 0, draining: 0, waiting: 0, delayed: 0,
+    name: 'worker', class: 'cpu', cap: 1, workerCommand: null, workerCwd: null, timeoutMs: null, workers: 0, busy: 0, idle: 0, draining: 0, waiting: 0, delayed: 0, waitingForJobs: 0, scheduled: 0, scheduledNext: null,
     running: 0, succeeded: 0, failed: 0, cancelled: 0, throughputPerMin: 0, medianWaitMs: null, oldestQueuedAt: null, etaMs: null, workerLoadMs: null, nudgeQuietUntil: null, mood: 'idle', nudge: null, startsBlockedUntil: null, workerMemoryBytes: null, limit: null, ...patch,
   };
 }

@@ -6,7 +6,7 @@ import type { LogPaths } from './queue.js';
 import { readLog } from './read-log.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter, JobQueries } from '../store/job-queries.js';
-import type { Interruption, JobStore, NewJob, RunningRow, Turn, TurnResult } from '../store/jobs.js';
+import type { Interruption, JobStore, NewJob, NotYet, RunningRow, Turn, TurnResult } from '../store/jobs.js';
 import type { JobQueue } from './queue.js';
 
 export class LocalQueue implements JobQueue {
@@ -43,7 +43,7 @@ export class LocalQueue implements JobQueue {
     return this.store.counts.all();
   }
 
-  delayed(now: number): ReadonlyMap<string, { n: number; next: number }> {
+  delayed(now: number): ReadonlyMap<string, NotYet> {
     return this.store.delayed(now);
   }
 

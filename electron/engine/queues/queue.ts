@@ -19,7 +19,7 @@ import type { Job, JobPage, JobSummary, LogChunk } from '../../../shared/model.j
 import type { ParsedInput } from '../../../shared/requests.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
-import type { Interruption, NewJob, RunningRow, Turn, TurnResult } from '../store/jobs.js';
+import type { Interruption, NewJob, NotYet, RunningRow, Turn, TurnResult } from '../store/jobs.js';
 
 /** SQLite answers at once; Redis answers later. Callers await either. */
 export type Maybe<T> = T | Promise<T>;
@@ -56,8 +56,8 @@ export interface JobQueue {
 
   /** Per lane of this store. Shared lanes: the shared queue's counts, as last read. */
   counts(): ReadonlyMap<string, LaneCounts>;
-  /** Per lane, queued retries still waiting out their backoff, and the soonest ready moment. */
-  delayed(now: number): ReadonlyMap<string, { n: number; next: number }>;
+  /** Per lane, queued jobs that cannot run yet (a retry's backoff, other jobs, their time), and the soonest ready moment. */
+  delayed(now: number): ReadonlyMap<string, NotYet>;
   /** When the lane's oldest waiting job was queued; undefined when none waits. */
   oldestQueuedAt(lane: string): number | undefined;
 

@@ -5,6 +5,7 @@ import type { JobPage, SharedLaneStatus } from '../../../shared/model.js';
 import { notFound } from '../../../shared/errors.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
+import type { NotYet } from '../store/jobs.js';
 import { isSharedId, slotOfId } from './ids.js';
 import type { LocalQueue } from './local-queue.js';
 import type { JobQueue } from './queue.js';
@@ -71,7 +72,7 @@ export class Queues {
     return all;
   }
 
-  delayed(now: number): ReadonlyMap<string, { n: number; next: number }> {
+  delayed(now: number): ReadonlyMap<string, NotYet> {
     const local = this.local.delayed(now);
     if (this.shared.size === 0) return local;
     const all = new Map(local);
@@ -89,6 +90,8 @@ export class Queues {
    * first, then the local ones; oldest first the other way round.
    */
   async page(filter: JobFilter): Promise<Omit<JobPage, 'seq'>> {
+    // Labels live in this engine's store: a shared lane's jobs carry none.
+    if (filter.label) return filter.lane && this.shared.has(filter.lane) ? { jobs: [], total: 0, nextBeforeId: null, nextAfterId: null } : this.local.page(filter);
     if (filter.lane) return this.forLane(filter.lane).page(filter);
     const newest = filter.order !== 'oldest';
     const cursor = newest ? filter.beforeId : filter.afterId;

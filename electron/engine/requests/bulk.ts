@@ -45,8 +45,20 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
   const split = (lanes: string[]) => ({ local: lanes.filter((l) => !isSharedLane(e, l)), shared: lanes.filter((l) => isSharedLane(e, l)) });
   const queuedIn = (lanes: string[]) => lanes.reduce((n, l) => n + (e.lanes.allCounts().get(l)?.queued ?? 0), 0);
 
+  /**
+   * A choice by label is the ids of the jobs that carry it (in the lane and state asked for):
+   * labels live in this engine's store, so a shared lane's jobs carry none.
+   */
+  const byLabel = <T extends { ids?: number[] | undefined; lane?: string | undefined; state?: string | undefined; label?: string | undefined }>(input: T, states: JobState[]): T => {
+    if (input.label === undefined) return input;
+    if (input.lane !== undefined) existingLane(e, input.lane);
+    return { ids: e.jobs.waits.labelled(input.label, input.lane, input.state ? [input.state as JobState] : states) } as T;
+  };
+
   return {
-    cancelJobs: async (input) => {
+    cancelJobs: async (asked) => {
+      const input = byLabel(asked, ['queued', 'running']);
+      if (input.ids?.length === 0) return { cancelled: 0, stopping: 0 };
       const lanes = input.ids ? [] : lanesOf(input.lane);
       const wants = (state: JobState) => input.ids !== undefined || input.state === undefined || input.state === state;
       const shared = input.ids ? sharedIds(input.ids) : [];
@@ -71,7 +83,9 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
       e.fleet.jobsLeft();
       return { cancelled: cancelled + sharedDone.cancelled, stopping };
     },
-    retryJobs: async (input) => {
+    retryJobs: async (asked) => {
+      const input = byLabel(asked, ['failed']);
+      if (input.ids?.length === 0) return { retried: 0 };
       const states: ('failed' | 'cancelled')[] = input.state ? [input.state as 'failed' | 'cancelled'] : input.ids ? ['failed', 'cancelled'] : ['failed'];
       const lanes = input.ids ? [] : lanesOf(input.lane);
       const expected = input.ids?.length ?? lanes.reduce((n, l) => n + states.reduce((m, st) => m + (e.lanes.allCounts().get(l)?.[st] ?? 0), 0), 0);

@@ -36,12 +36,14 @@ export interface FleetPort {
 
 type Events<K extends keyof EventHub> = Pick<EventHub, K>;
 
-/** Adding, reading, waiting for, cancelling and retrying one job (jobs.ts). */
+/** Adding, reading, waiting for, cancelling, retrying, editing and restarting one job (jobs.ts, edit.ts). */
 export interface JobsPort {
   readonly cancelGraceMs: number;
   readonly queues: Pick<Queues, 'forJob' | 'forLane' | 'page'>;
+  /** What jobs wait for (job-waits.ts), and the local store's own edits. */
+  readonly jobs: Pick<JobStore, 'waits' | 'edit' | 'requeueFinished'>;
   readonly events: Events<'emit' | 'lastSeq' | 'subscribe'>;
-  readonly fleet: Pick<FleetPort, 'jobsArrived' | 'jobsLeft' | 'cancel'>;
+  readonly fleet: Pick<FleetPort, 'jobsArrived' | 'jobsLeft' | 'cancel' | 'jobsInWorkers'>;
   /** Existence checks name the lane a request names. */
   readonly lanes: Pick<LaneStore, 'find'>;
 }
@@ -50,7 +52,7 @@ export interface JobsPort {
 export interface BulkPort {
   readonly cancelGraceMs: number;
   readonly queues: Pick<Queues, 'forJob' | 'forLane' | 'sharedLane'>;
-  readonly jobs: Pick<JobStore, 'retryChunk' | 'cancelQueuedChunk'>;
+  readonly jobs: Pick<JobStore, 'retryChunk' | 'cancelQueuedChunk' | 'waits'>;
   readonly lanes: Pick<LaneStore, 'find' | 'list' | 'allCounts'>;
   readonly events: Events<'emit'>;
   readonly fleet: Pick<FleetPort, 'jobsArrived' | 'jobsLeft' | 'cancel' | 'jobsInWorkers'>;

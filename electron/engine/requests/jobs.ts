@@ -7,6 +7,7 @@ import type { NewJob } from '../store/jobs.js';
 import { existingLane, type JobsPort } from './context.js';
 import { checkDirectory } from './places.js';
 import { specOfRequest } from '../../../shared/schemas.js';
+import { checkAfter, checkOrderingOnLane, notBeforeOf } from './job-order.js';
 
 /** How long a cancel waits for a worker to drop a job from its hand: one message there and back. */
 const LEAVE_QUEUE_WAIT_MS = 2_000;
@@ -26,7 +27,7 @@ export function jobHandlers(e: JobsPort): JobHandlers {
     if (!row) throw notFound(`there is no job ${id}`, 'id');
     return row;
   };
-  const toNewJob = (input: ParsedInput<'addJob'>, field = '', checked = new Set<string>()): NewJob => {
+  const toNewJob = (input: ParsedInput<'addJob'>, now: number, field = '', checked = new Set<string>()): NewJob => {
     const target = lane(input.lane, `${field}lane`);
     // A batch usually runs everything in one folder: look at each folder once.
     if (input.cwd !== undefined && !checked.has(input.cwd)) {
@@ -35,12 +36,24 @@ export function jobHandlers(e: JobsPort): JobHandlers {
     }
     if (input.payload !== undefined && !target.workerCommand) throw badRequest(`lane "${target.name}" runs shell commands; a payload needs a lane with a worker command`, `${field}payload`);
     if (input.payload === undefined && target.workerCommand) throw badRequest(`lane "${target.name}" runs a worker command; give it a payload instead of a command`, `${field}argv`);
+    checkOrderingOnLane(e, target, input, field);
+    if (input.after !== undefined) checkAfter(e, input.after, `${field}after`);
     const spec = specOfRequest(input);
     const timeoutMs = input.timeoutSeconds !== undefined ? Math.round(input.timeoutSeconds * 1000) : target.timeoutMs;
-    return { lane: target.name, spec, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, timeoutMs };
+    const notBefore = notBeforeOf(input, now);
+    return {
+      lane: target.name,
+      spec,
+      maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      timeoutMs,
+      ...(input.priority !== undefined ? { priority: input.priority } : {}),
+      ...(notBefore !== null ? { notBefore } : {}),
+      ...(input.after !== undefined && input.after.length > 0 ? { after: [...new Set(input.after)] } : {}),
+      ...(input.labels !== undefined && input.labels.length > 0 ? { labels: input.labels } : {}),
+    };
   };
-  const enqueue = async (jobs: NewJob[]): Promise<number[]> => {
-    const added = await enqueueByStore(jobs);
+  const enqueue = async (jobs: NewJob[], now: number): Promise<number[]> => {
+    const added = await enqueueByStore(jobs, now);
     const ids = added.map((j) => j.id);
     if (ids.length <= JOB_EVENTS_PER_REQUEST) for (const job of added) e.events.emit('job', job);
     else e.events.emit('jobs', { ids, change: 'added' });
@@ -49,13 +62,13 @@ export function jobHandlers(e: JobsPort): JobHandlers {
   };
 
   /** Jobs of one store in one write; a batch spanning a shared lane and others is split by store, answered in its order. */
-  const enqueueByStore = async (jobs: NewJob[]): Promise<JobSummary[]> => {
+  const enqueueByStore = async (jobs: NewJob[], now: number): Promise<JobSummary[]> => {
     const stores = new Set(jobs.map((j) => e.queues.forLane(j.lane)));
-    if (stores.size === 1) return [...stores][0]!.enqueue(jobs, Date.now());
+    if (stores.size === 1) return [...stores][0]!.enqueue(jobs, now);
     const answers = new Map<NewJob, JobSummary>();
     for (const q of stores) {
       const mine = jobs.filter((j) => e.queues.forLane(j.lane) === q);
-      (await q.enqueue(mine, Date.now())).forEach((added, i) => answers.set(mine[i]!, added));
+      (await q.enqueue(mine, now)).forEach((added, i) => answers.set(mine[i]!, added));
     }
     return jobs.map((j) => answers.get(j)!);
   };
@@ -79,14 +92,19 @@ export function jobHandlers(e: JobsPort): JobHandlers {
   };
 
   return {
-    addJob: async (input) => ({ id: (await enqueue([toNewJob(input)]))[0]! }),
+    // One moment for the add: a delay counts from when the job is stored as queued.
+    addJob: async (input) => {
+      const now = Date.now();
+      return { id: (await enqueue([toNewJob(input, now)], now))[0]! };
+    },
     addJobs: async (input) => {
       const checked = new Set<string>();
-      return { ids: await enqueue(input.jobs.map((j, i) => toNewJob(j, `jobs.${i}.`, checked))) };
+      const now = Date.now();
+      return { ids: await enqueue(input.jobs.map((j, i) => toNewJob(j, now, `jobs.${i}.`, checked)), now) };
     },
     listJobs: (input) => {
       if (input.lane) lane(input.lane);
-      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, order: input.order, beforeId: input.beforeId, afterId: input.afterId, text: input.text, limit: input.limit };
+      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, order: input.order, beforeId: input.beforeId, afterId: input.afterId, text: input.text, label: input.label, limit: input.limit };
       const seq = e.events.lastSeq;
       return e.queues.page(filter).then((page) => ({ seq, ...page }));
     },

@@ -13,7 +13,7 @@ import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { AttemptRecord, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
 import { parseSpec } from '../../../shared/schemas.js';
-import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, TIMEOUT_MAX_SECONDS } from '../../../shared/limits.js';
+import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, PRIORITY_MAX, TIMEOUT_MAX_SECONDS } from '../../../shared/limits.js';
 import { oneLine } from '../../../shared/format.js';
 import { commandLine } from '../store/job-rows.js';
 import type { NewJob } from '../store/jobs.js';
@@ -33,12 +33,21 @@ export interface StoredJob {
   opts: JobsOptions;
 }
 
+/**
+ * Delay and priority through BullMQ's own: a delayed job waits in its delayed set, and priority is
+ * BullMQ's (1 first). Every job gets one, 0 included: BullMQ takes jobs without a priority before
+ * any with one, which would put a job asked to run first behind them.
+ */
 export function storedJob(j: NewJob): StoredJob {
+  const now = Date.now();
+  const delay = j.notBefore !== undefined && j.notBefore !== null && j.notBefore > now ? j.notBefore - now : 0;
   return {
     name: commandLine(j.spec),
     data: { lanes: 1, spec: j.spec, timeoutMs: j.timeoutMs },
     opts: {
       attempts: j.maxAttempts,
+      priority: PRIORITY_MAX + 1 - (j.priority ?? 0),
+      ...(delay > 0 ? { delay } : {}),
       backoff: { type: BACKOFF_TYPE },
       removeOnComplete: { count: KEEP_SUCCEEDED, age: KEEP_SECONDS },
       removeOnFail: { count: KEEP_FAILED, age: KEEP_SECONDS },

@@ -17,6 +17,7 @@ import type { LaneCost } from '../machine/lane-cost.js';
 import { machineStatus } from '../machine/machine-status.js';
 import { PRESUMED_BYTES } from '../machine/memory-limits.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import type { NotYet } from '../store/jobs.js';
 import { demandOf, type LaneDemand } from './demand.js';
 import { SizerHistory } from './history.js';
 import { decide, type Decision, type LaneObservation, type Observation } from './policy.js';
@@ -38,7 +39,7 @@ export interface WorkerView {
 export interface PassInputs {
   lanes: { list(): readonly LaneRow[]; allCounts(): ReadonlyMap<string, LaneCounts> };
   /** Queued jobs not runnable yet, per lane, and the soonest one's moment. */
-  notYet(now: number): ReadonlyMap<string, { n: number; next: number }>;
+  notYet(now: number): ReadonlyMap<string, NotYet>;
   workers(): Iterable<WorkerView>;
   /** When a lane's next worker may start, its command having died as it started (possibly past); null if none is held off. */
   startsBlockedUntil(lane: string): number | null;

@@ -6,6 +6,7 @@ import type { LaneStatus, LaneTimeline, Paused, SharedLaneStatus, Status } from 
 import type { EventHub } from '../event-hub.js';
 import type { PassSnapshot } from '../sizer/pass.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import type { NotYet } from '../store/jobs.js';
 import { laneStatus, statusKey, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
 import { LanePublisher, type BuiltStatus, type StatusBuilder } from './publisher.js';
 import type { RecentFiguresBoard } from './recent.js';
@@ -29,7 +30,7 @@ export interface BoardDeps {
   version: string;
   /** Each lane's counts from its own store: the local one, or its shared queue as last read. */
   lanes: { list(): readonly LaneRow[]; find(name: string): LaneRow | undefined; allCounts(): ReadonlyMap<string, LaneCounts> };
-  jobs: { delayed(now: number): ReadonlyMap<string, { n: number; next: number }>; oldestQueuedAt(lane: string): number | undefined };
+  jobs: { delayed(now: number): ReadonlyMap<string, NotYet>; oldestQueuedAt(lane: string): number | undefined };
   /** A shared lane's queue as last seen; undefined for a local lane. */
   shared(lane: string): SharedLaneStatus | undefined;
   events: EventHub;

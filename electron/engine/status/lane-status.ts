@@ -6,9 +6,10 @@ import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { capIsTheLimit } from '../sizer/wants.js';
-import { demandOf, leftOf, waitingOf } from '../sizer/demand.js';
+import { demandOf, leftOf, retryingOf, waitingOf } from '../sizer/demand.js';
 import type { RecentFigures } from './recent.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import type { NotYet } from '../store/jobs.js';
 
 import type { WorkerCounts } from '../workers/pool-types.js';
 
@@ -23,7 +24,7 @@ export interface StatusInputs {
   lanes: readonly LaneRow[];
   counts: ReadonlyMap<string, LaneCounts>;
   /** Queued retries still waiting out their backoff, per lane. */
-  delayed: ReadonlyMap<string, { n: number; next: number }>;
+  delayed: ReadonlyMap<string, NotYet>;
   workers: ReadonlyMap<string, WorkerCounts>;
   /** Worker processes alive across all lanes. */
   machineInUse: number;
@@ -59,7 +60,7 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
   const m = inputs.laneLimits.get(lane.name);
   return [
     lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
-    c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, inputs.delayed.get(lane.name)?.n,
+    c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, inputs.delayed.get(lane.name)?.n, inputs.delayed.get(lane.name)?.afterJobs, inputs.delayed.get(lane.name)?.scheduledNext,
     m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name),
   ].join('|');
 }
@@ -71,7 +72,8 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   // The lane's demand as the sizing pass defines it (sizer/demand.ts): a person's "waiting" is
   // what is runnable and not started, in a worker's hand or not; what cannot run yet is apart.
   const jobs = demandOf({ queued: c.queued, running: c.running, notYet: inputs.delayed.get(lane.name), inHand: w.inHand ?? 0 });
-  const delayed = jobs.notYet;
+  const delayed = retryingOf(jobs);
+  const notYet = inputs.delayed.get(lane.name);
   const machine = inputs.laneLimits.get(lane.name);
   const demand = { cap: lane.cap, ceiling: inputs.ceiling, limit: machine?.limit, waiting: waitingOf(jobs), busy: w.busy, machineInUse: inputs.machineInUse };
   const oldestQueuedAt = demand.waiting > 0 ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
@@ -94,6 +96,9 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     draining: w.leaving,
     waiting: demand.waiting,
     delayed,
+    waitingForJobs: jobs.afterJobs,
+    scheduled: jobs.scheduled,
+    scheduledNext: jobs.scheduled > 0 ? (notYet?.scheduledNext ?? null) : null,
     running: c.running,
     succeeded: c.succeeded,
     failed: c.failed,

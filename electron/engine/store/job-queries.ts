@@ -17,6 +17,8 @@ export interface JobFilter {
   afterId?: number | undefined;
   /** Only jobs whose command holds this text (any case). */
   text?: string | undefined;
+  /** Only jobs with this label: job_labels' key seeks them, whatever else the table holds. */
+  label?: string | undefined;
   limit: number;
 }
 
@@ -30,6 +32,7 @@ const ACTIVE = "state IN ('queued', 'running')";
 export class JobQueries {
   private readonly bounds;
   private readonly statements = new Map<string, Statement<Args, SummaryRow>>();
+  private countLabel: Statement<[string], { n: number }> | undefined;
 
   constructor(private readonly db: Db) {
     // Each bound on its own: SQLite answers a lone min() or max() from the key's end, while both in one query scan the table.
@@ -43,7 +46,14 @@ export class JobQueries {
     const more = rows.length > filter.limit;
     const jobs = rows.slice(0, filter.limit).map(toSummary);
     const next = more ? (jobs.at(-1)?.id ?? null) : windowEnd;
-    return { jobs, total: totalFor(filter, counts), nextBeforeId: newest ? next : null, nextAfterId: newest ? null : next };
+    const total = filter.label ? this.labelled(filter.label) : totalFor(filter, counts);
+    return { jobs, total, nextBeforeId: newest ? next : null, nextAfterId: newest ? null : next };
+  }
+
+  /** Jobs with a label, counted in its part of job_labels' key (a label marks a few jobs, not millions). */
+  private labelled(label: string): number {
+    this.countLabel ??= this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM job_labels WHERE label = ?');
+    return this.countLabel.get(label)?.n ?? 0;
   }
 
   /** The rows, and where an unfinished window stopped (the next page goes on from it). */
@@ -53,6 +63,19 @@ export class JobQueries {
     const lane = f.lane ? ['lane = ?'] : [];
     const laneArg: Args = f.lane ? [f.lane] : [];
     const seek = (from: string, where: string[], args: Args) => ({ rows: this.select(from, where, args, f.limit, newest), windowEnd: null });
+    if (f.label) {
+      const where = ['id IN (SELECT job FROM job_labels WHERE label = ?)', ...lane, past];
+      const args: Args = [f.label, ...laneArg, cursor];
+      if (f.state) {
+        where.push('state = ?');
+        args.push(f.state);
+      }
+      if (f.text) {
+        where.push(TEXT_CONDITION);
+        args.push(likeText(f.text));
+      }
+      return seek('jobs', where, args);
+    }
     if (!f.text) {
       // States with an index that holds only them: seek, whatever the table holds. The unfinished
       // index holds state in its key, so finding the running few reads only it.
@@ -73,8 +96,8 @@ export class JobQueries {
       args.push(f.state);
     }
     if (f.text) {
-      where.push("command LIKE ? ESCAPE '\\'");
-      args.push(`%${f.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(TEXT_CONDITION);
+      args.push(likeText(f.text));
     }
     const rows = this.select(f.lane ? 'jobs INDEXED BY jobs_lane' : 'jobs', where, args, f.limit, newest);
     const done = newest ? from <= lo : to >= hi;
@@ -88,6 +111,10 @@ export class JobQueries {
     return statement.all(...args, limit + 1);
   }
 }
+
+/** A command holding some text, any case, the text's own `%` and `_` taken as they are. */
+const TEXT_CONDITION = "command LIKE ? ESCAPE '\\'";
+const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function totalFor(f: JobFilter, counts: ReadonlyMap<string, LaneCounts>): number {
   const lanes = f.lane ? [counts.get(f.lane)] : [...counts.values()];

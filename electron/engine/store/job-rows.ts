@@ -6,7 +6,7 @@ import { describeSpec, oneLine } from '../../../shared/format.js';
 import { COMMAND_SUMMARY_CHARS } from '../../../shared/limits.js';
 import { parseSpecJson } from '../../../shared/schemas.js';
 
-export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts, created_at, started_at, finished_at, exit_code, error, run_after';
+export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts, created_at, started_at, finished_at, exit_code, error, run_after, priority, not_before, deps_left, labels, restart_of';
 /** A summary's columns, then what a worker needs to run the job. */
 export const CLAIMED_COLUMNS = `${SUMMARY_COLUMNS}, spec, timeout_ms`;
 /** Everything the detail shows. */
@@ -30,7 +30,17 @@ export type SummaryRow = [
   exitCode: number | null,
   error: string | null,
   runAfter: number | null,
+  priority: number,
+  notBefore: number | null,
+  depsLeft: number,
+  labels: string | null,
+  restartOf: number | null,
 ];
+/** Where the columns after a summary's are in a row: what a worker needs, then what the detail adds. */
+export const SPEC_AT = 17;
+export const TIMEOUT_AT = 18;
+const RESULT_AT = 19;
+const LOAD_MS_AT = 20;
 export type ClaimedRow = [...SummaryRow, spec: string, timeoutMs: number | null];
 export type FullRow = [...ClaimedRow, result: string | null, loadMs: number | null];
 
@@ -48,7 +58,7 @@ export const commandLine = (spec: JobSpec): string => oneLine(describeSpec(spec)
 
 export function toSummary(r: readonly [...SummaryRow, ...unknown[]]): JobSummary {
   const state = r[3];
-  return {
+  const summary: JobSummary = {
     id: r[0],
     lane: r[1],
     // Rows from before summaries were stored are described from their spec when read in full.
@@ -63,6 +73,13 @@ export function toSummary(r: readonly [...SummaryRow, ...unknown[]]): JobSummary
     error: r[10],
     runAfter: state === 'queued' ? r[11] : null,
   };
+  // Only what differs from an ordinary job, so most summaries stay as small as they were.
+  if (r[12] !== 0) summary.priority = r[12];
+  if (state === 'queued' && r[13] !== null) summary.notBefore = r[13];
+  if (state === 'queued' && r[14] > 0) summary.waitingFor = r[14];
+  if (r[15] !== null) summary.labels = JSON.parse(r[15]) as string[];
+  if (r[16] !== null) summary.restartOf = r[16];
+  return summary;
 }
 
 /**
@@ -79,14 +96,14 @@ export function storedSpec(text: string): { spec: JobSpec; command: string } {
 export const describedSpec = (text: string): string => storedSpec(text).command;
 
 export function toJob(r: FullRow, history: AttemptRow[]): Job {
-  const { spec, command } = storedSpec(r[12]);
+  const { spec, command } = storedSpec(r[SPEC_AT]);
   return {
     ...toSummary(r),
     command: r[2] ?? command,
     spec,
-    result: r[14] === null ? null : (JSON.parse(r[14]) as unknown),
-    timeoutMs: r[13],
-    loadMs: r[15],
+    result: r[RESULT_AT] === null ? null : (JSON.parse(r[RESULT_AT]) as unknown),
+    timeoutMs: r[TIMEOUT_AT],
+    loadMs: r[LOAD_MS_AT],
     history: history.map((h) => ({ attempt: h.attempt, startedAt: h.started_at, finishedAt: h.finished_at, outcome: h.outcome, exitCode: h.exit_code, error: h.error })),
   };
 }

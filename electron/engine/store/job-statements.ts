@@ -4,6 +4,7 @@
 // seeks the head of its lane's queue, whatever the rest of the table holds.
 import type { JobState } from '../../../shared/model.js';
 import type { Db } from './db.js';
+import { DEPS_LEFT } from './job-waits.js';
 import { CLAIMED_COLUMNS, FULL_COLUMNS, SUMMARY_COLUMNS, type AttemptRow, type ClaimedRow, type FullRow, type SummaryRow } from './job-rows.js';
 
 /** A job found running: enough to end its processes and give it back. */
@@ -19,11 +20,17 @@ const RETURNING = `RETURNING ${SUMMARY_COLUMNS}`;
 const RUNNING_COLUMNS = 'id, lane, attempts, worker, interrupted';
 /** Unfinished jobs, as the partial index jobs_active holds them; a query must say so to use it. */
 const ACTIVE = "jobs INDEXED BY jobs_active WHERE state IN ('queued', 'running')";
-/** Queued, past any retry wait, and in no worker's hand (`@skip`: a JSON array of ids). */
-const READY = "state = 'queued' AND (run_after IS NULL OR run_after <= @now) AND id NOT IN (SELECT value FROM json_each(@skip))";
+/**
+ * The queue's head (jobs_ready, migration 0011): queued, waiting for no other job and no time,
+ * highest priority then oldest; a query must repeat the index's condition to use it.
+ */
+const HEAD = "jobs INDEXED BY jobs_ready WHERE state = 'queued' AND deps_left = 0 AND not_before IS NULL";
+/** Past any retry wait, and in no worker's hand (`@skip`: a JSON array of ids). */
+const READY = "(run_after IS NULL OR run_after <= @now) AND id NOT IN (SELECT value FROM json_each(@skip))";
 const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled before it ran', run_after = NULL";
+/** Queued again: a job that runs after others counts afresh which of them it still waits for. */
 const REQUEUED = `state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
-  exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0`;
+  exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0, deps_left = ${DEPS_LEFT}`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL`;
 
@@ -46,10 +53,12 @@ export function prepareJobStatements(db: Db) {
   /** A statement whose rows are read as arrays (job-rows.ts says why). */
   const raw = <P extends unknown[], R extends unknown[]>(sql: string) => db.prepare<P, R>(sql).raw();
   return {
-    insert: raw<[string, string, string, number, number | null, number], SummaryRow>(`INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at) VALUES (?, ?, ?, ?, ?, ?) ${RETURNING}`),
+    insert: raw<[string, string, string, number, number | null, number, number, number | null, string | null, number | null], SummaryRow>(
+      `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
+    ),
     claim: raw<[ClaimArgs], ClaimedRow>(
       `UPDATE jobs SET ${STARTED}
-       WHERE id = (SELECT id FROM ${ACTIVE} AND lane = @lane AND ${READY} ORDER BY id LIMIT 1)
+       WHERE id = (SELECT id FROM ${HEAD} AND lane = @lane AND ${READY} ORDER BY priority DESC, id LIMIT 1)
        RETURNING ${CLAIMED_COLUMNS}`,
     ),
     // A job in a worker's hand that it has gone on to; it is still queued until now.
@@ -58,7 +67,7 @@ export function prepareJobStatements(db: Db) {
     // A fixed LIMIT: one bound to a parameter makes SQLite prepare the statement again each time.
     hand: raw<[Omit<ClaimArgs, 'worker'>], ClaimedRow>(
       `SELECT ${CLAIMED_COLUMNS} FROM jobs
-       WHERE id IN (SELECT id FROM ${ACTIVE} AND lane = @lane AND ${READY} ORDER BY id LIMIT ${HAND_MAX}) ORDER BY id`,
+       WHERE id IN (SELECT id FROM ${HEAD} AND lane = @lane AND ${READY} ORDER BY priority DESC, id LIMIT ${HAND_MAX}) ORDER BY priority DESC, id`,
     ),
     // A failed run goes back in the queue while it has attempts left, to wait for its retry. A
     // persistent worker's command loading for this job is the worker's time, not the job's: the
@@ -111,15 +120,23 @@ export function prepareJobStatements(db: Db) {
       `UPDATE jobs SET state = 'cancelled', finished_at = ?, error = 'cancelled before it ran', run_after = NULL
        WHERE id = ? AND state = 'queued' ${RETURNING}`,
     ),
-    retry: raw<[number], SummaryRow>(
-      `UPDATE jobs SET state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
-              exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0
-       WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`,
+    retry: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`),
+    // `lanes restart --in-place`: any finished job, under its own id.
+    requeueFinished: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('succeeded', 'failed', 'cancelled') ${RETURNING}`),
+    // The head of each priority in turn, highest first: the oldest runnable job is the oldest of these heads.
+    headBelow: db.prepare<[string, number], { priority: number; id: number }>(
+      `SELECT priority, id FROM ${HEAD} AND lane = ? AND priority < ? ORDER BY priority DESC, id LIMIT 1`,
     ),
-    oldestQueued: db.prepare<[string], { created_at: number }>(`SELECT created_at FROM jobs WHERE id = (SELECT id FROM ${ACTIVE} AND lane = ? AND state = 'queued' ORDER BY id LIMIT 1)`),
+    createdAt: db.prepare<[number], { created_at: number }>('SELECT created_at FROM jobs WHERE id = ?'),
+    // A job waiting for other jobs or its time is not counted here (job-waits.ts counts those).
     delayed: db.prepare<[number], { lane: string; n: number; next: number }>(
       `SELECT lane, count(*) AS n, min(run_after) AS next FROM jobs INDEXED BY jobs_delayed
-       WHERE state = 'queued' AND run_after IS NOT NULL AND run_after > ? GROUP BY lane`,
+       WHERE state = 'queued' AND run_after IS NOT NULL AND run_after > ? AND deps_left = 0 AND not_before IS NULL GROUP BY lane`,
+    ),
+    // An edit of a job still queued: the whole row's runnable part, as the handler worked it out.
+    edit: raw<[Record<string, unknown>], SummaryRow>(
+      `UPDATE jobs SET spec = @spec, command = @command, max_attempts = @maxAttempts, timeout_ms = @timeoutMs, priority = @priority, not_before = @notBefore, labels = @labels
+       WHERE id = @id AND state = 'queued' ${RETURNING}`,
     ),
     // Many at once, a chunk at a time (a request never holds the engine for long), by a JSON array
     // of ids (a primary-key lookup) or by lane (the lane's part of an index); `@skip`: ids in

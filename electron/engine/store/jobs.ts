@@ -6,9 +6,10 @@ import { ERROR_MAX_CHARS } from '../../../shared/limits.js';
 import { durably, type Db } from './db.js';
 import type { JobCounts, Move } from './counts.js';
 import { GroupSync } from './group-sync.js';
-import { commandLine, describedSpec, toJob, toSummary, type ClaimedRow } from './job-rows.js';
+import { SPEC_AT, TIMEOUT_AT, commandLine, describedSpec, toJob, toSummary, type ClaimedRow } from './job-rows.js';
 import { parseSpecJson } from '../../../shared/schemas.js';
 import { prepareJobStatements, type JobStatements, type RunningRow } from './job-statements.js';
+import { JobWaits } from './job-waits.js';
 
 export type { RunningRow } from './job-statements.js';
 
@@ -35,6 +36,35 @@ export interface NewJob {
   spec: JobSpec;
   maxAttempts: number;
   timeoutMs: number | null;
+  /** Within its lane, higher runs first (default 0). */
+  priority?: number;
+  /** Not runnable before then; null or absent: at once. */
+  notBefore?: number | null;
+  /** Runnable only once these have succeeded (local lanes). */
+  after?: number[];
+  labels?: string[];
+  /** The finished job it runs again. */
+  restartOf?: number;
+}
+
+/** A queued job's runnable part, as an edit leaves it (the handler fills in what it keeps). */
+export interface JobEdit {
+  spec: JobSpec;
+  maxAttempts: number;
+  timeoutMs: number | null;
+  priority: number;
+  notBefore: number | null;
+  /** Replaces what it runs after; undefined: unchanged. */
+  after?: number[];
+  labels: string[];
+}
+
+/** What ending jobs meant for the jobs that run after them, once committed. */
+export interface Settled {
+  /** Dependents failed because a job they run after failed or was cancelled. */
+  failed: JobSummary[];
+  /** Lanes where a job became runnable (its last dependency succeeded, or its time came). */
+  runnable: Set<string>;
 }
 
 /** A worker's word that its run of a job ended, and when a failed run may be tried again. */
@@ -69,6 +99,20 @@ export interface TurnResult {
   rejected: JobSummary[];
 }
 
+/** Jobs chosen for one chunk of a bulk change: these ids, or the next of a lane's. */
+export type ChunkSelect = { ids: number[] } | { lane: string };
+
+/** A lane's queued jobs that cannot run yet, and the soonest moment one can by time alone (null: none by time). */
+export interface NotYet {
+  n: number;
+  next: number | null;
+  /** Of those, waiting for other jobs to succeed. */
+  afterJobs?: number;
+  /** Of those, waiting only for their time, and when the first is due. */
+  scheduled?: number;
+  scheduledNext?: number | null;
+}
+
 /** At most this many unrunnable jobs are failed in one ask; the worker asks again for the rest. */
 const REJECT_PER_ASK = 16;
 
@@ -83,8 +127,8 @@ export const summaryOf = ({ specJson: _spec, timeoutMs: _timeout, ...summary }: 
 
 function claimed(row: ClaimedRow): ClaimedJob {
   const job = toSummary(row) as ClaimedJob;
-  job.specJson = row[12];
-  job.timeoutMs = row[13];
+  job.specJson = row[SPEC_AT];
+  job.timeoutMs = row[TIMEOUT_AT];
   return job;
 }
 
@@ -97,19 +141,29 @@ export interface Interruption {
   retryAt: number | null;
 }
 
+const ENDED = new Set<JobState>(['succeeded', 'failed', 'cancelled']);
+const labelsText = (labels: readonly string[] | undefined) => (labels && labels.length > 0 ? JSON.stringify(labels) : null);
+
 const clipError = (error: string | null) => (error === null || error.length <= ERROR_MAX_CHARS ? error : `${error.slice(0, ERROR_MAX_CHARS - 1)}…`);
 
 export class JobStore {
   private readonly s: JobStatements;
   private readonly group: GroupSync<Move[]>;
+  /** What jobs wait for besides a worker (job-waits.ts). */
+  readonly waits: JobWaits;
+  /** Jobs that ended in the transaction under way: their dependents are settled before it commits. */
+  private ended: JobSummary[] = [];
 
   constructor(
     private readonly db: Db,
     /** Kept here, where every state change happens, and counted only once it is committed. */
     readonly counts: JobCounts,
     walPath: string,
+    /** Hears, once committed, what ending jobs did to the jobs that run after them. */
+    private readonly settled: (s: Settled) => void = () => {},
   ) {
     this.s = prepareJobStatements(db);
+    this.waits = new JobWaits(db);
     this.group = new GroupSync<Move[]>(walPath, (body) => this.write(false, body));
     this.describeOlderRows();
   }
@@ -121,9 +175,28 @@ export class JobStore {
    */
   private write<T>(durable: boolean, fn: (moves: Move[]) => T): T {
     const moves: Move[] = [];
-    const result = durable ? durably(this.db, () => fn(moves)) : this.db.transaction(() => fn(moves)).immediate();
+    let settled: Settled = { failed: [], runnable: new Set() };
+    const body = () => {
+      this.ended = [];
+      const result = fn(moves);
+      settled = this.waits.settle(this.ended, Date.now(), moves);
+      return result;
+    };
+    let result: T;
+    try {
+      result = durable ? durably(this.db, body) : this.db.transaction(body).immediate();
+    } finally {
+      this.ended = [];
+    }
     this.counts.apply(moves);
+    if (settled.failed.length > 0 || settled.runnable.size > 0) this.settled(settled);
     return result;
+  }
+
+  /** A job that may have ended: its dependents are settled before the transaction commits. */
+  private ends<J extends JobSummary | null>(job: J): J {
+    if (job && ENDED.has(job.state)) this.ended.push(job);
+    return job;
   }
 
   /**
@@ -134,10 +207,43 @@ export class JobStore {
     const rows = await this.group.commit((moves) =>
       jobs.map((j) => {
         moves.push({ lane: j.lane, from: null, to: 'queued' });
-        return this.s.insert.get(j.lane, JSON.stringify(j.spec), commandLine(j.spec), j.maxAttempts, j.timeoutMs, now)!;
+        const notBefore = j.notBefore !== undefined && j.notBefore !== null && j.notBefore > now ? j.notBefore : null;
+        if (notBefore !== null) this.waits.changed();
+        const job = toSummary(this.s.insert.get(j.lane, JSON.stringify(j.spec), commandLine(j.spec), j.maxAttempts, j.timeoutMs, now, j.priority ?? 0, notBefore, labelsText(j.labels), j.restartOf ?? null)!);
+        return j.after === undefined && j.labels === undefined ? job : this.waits.link(job, j.after, j.labels, now, moves);
       }),
     );
-    return rows.map(toSummary);
+    return rows;
+  }
+
+  /**
+   * A queued job changed before it runs, durably; null when it is no longer queued (it started,
+   * or was cancelled, meanwhile), and then nothing changed.
+   */
+  edit(id: number, e: JobEdit): JobSummary | null {
+    return this.write(true, (moves) => {
+      const row = this.s.edit.get({ id, spec: JSON.stringify(e.spec), command: commandLine(e.spec), maxAttempts: e.maxAttempts, timeoutMs: e.timeoutMs, priority: e.priority, notBefore: e.notBefore, labels: labelsText(e.labels) });
+      if (!row) return null;
+      this.waits.changed();
+      return this.waits.link(toSummary(row), e.after, e.labels, Date.now(), moves);
+    });
+  }
+
+  /** `lanes restart --in-place`: a finished job queued again under its own id; null when it is not finished. */
+  requeueFinished(id: number): JobSummary | null {
+    return this.write(true, (moves) => {
+      const from = this.s.state.get(id)?.state;
+      const r = this.s.requeueFinished.get(id);
+      const summary = r ? toSummary(r) : null;
+      if (summary && from) moves.push({ lane: summary.lane, from, to: 'queued' });
+      this.waits.changed();
+      return summary;
+    });
+  }
+
+  /** Lets go of the scheduled times that have come (before each sizing pass); the lanes where jobs became runnable. */
+  releaseDue(now: number): Set<string> {
+    return this.waits.releaseDue(now);
   }
 
   /** Once the writes waiting for a sync are on disk. */
@@ -170,7 +276,7 @@ export class JobStore {
     }
     if (t.dropped !== null) {
       const row = this.s.cancelQueued.get(now, t.dropped);
-      result.dropped = row ? toSummary(row) : null;
+      result.dropped = this.ends(row ? toSummary(row) : null);
       if (result.dropped) moves.push({ lane: result.dropped.lane, from: 'queued', to: 'cancelled' });
     }
     if (t.pull) {
@@ -189,7 +295,7 @@ export class JobStore {
           const failed = this.s.reject.get({ now, error: clipError(problem), id: j.id, worker, attempt: j.attempts });
           if (failed) {
             moves.push({ lane, from: 'running', to: 'failed' });
-            result.rejected.push(toSummary(failed));
+            result.rejected.push(this.ends(toSummary(failed)));
           }
           result.claimed = null;
         }
@@ -226,7 +332,7 @@ export class JobStore {
     const job = toSummary(row);
     moves.push({ lane: job.lane, from: 'running', to: job.state });
     if (o.state !== 'succeeded') this.s.attempt.run(now, o.state, o.exitCode, error, d.jobId);
-    return job;
+    return this.ends(job);
   }
 
   /** The job a worker holds (the pool knows which), if the store agrees it is running there. */
@@ -244,7 +350,7 @@ export class JobStore {
     return this.write(true, (moves) => {
       this.s.attempt.run(now, 'interrupted', null, how.why, job.id);
       const r = this.s.requeue.get({ refund: how.refund ? 1 : 0, now, retryAt: how.retryAt, error: clipError(how.why), interrupted, id: job.id, worker: job.worker });
-      const summary = r ? toSummary(r) : null;
+      const summary = this.ends(r ? toSummary(r) : null);
       if (summary) moves.push({ lane: summary.lane, from: 'running', to: summary.state });
       return summary;
     });
@@ -255,7 +361,7 @@ export class JobStore {
     return this.write(true, (moves) => {
       this.s.attempt.run(now, 'interrupted', null, why, job.id);
       const r = this.s.holdBack.get(now, why, job.interrupted + 1, job.id);
-      const summary = r ? toSummary(r) : null;
+      const summary = this.ends(r ? toSummary(r) : null);
       if (summary) moves.push({ lane: summary.lane, from: 'running', to: 'failed' });
       return summary;
     });
@@ -263,7 +369,7 @@ export class JobStore {
 
   get(id: number): Job | undefined {
     const row = this.s.one.get(id);
-    return row ? toJob(row, this.s.history.all(id)) : undefined;
+    return row ? { ...toJob(row, this.s.history.all(id)), ...this.waits.linksOf(id) } : undefined;
   }
 
   summary(id: number): JobSummary | undefined {
@@ -274,8 +380,9 @@ export class JobStore {
   cancelQueued(id: number, now: number): JobSummary | null {
     return this.write(true, (moves) => {
       const r = this.s.cancelQueued.get(now, id);
-      const summary = r ? toSummary(r) : null;
+      const summary = this.ends(r ? toSummary(r) : null);
       if (summary) moves.push({ lane: summary.lane, from: 'queued', to: 'cancelled' });
+      this.waits.changed();
       return summary;
     });
   }
@@ -286,6 +393,7 @@ export class JobStore {
       const r = this.s.retry.get(id);
       const summary = r ? toSummary(r) : null;
       if (summary && from) moves.push({ lane: summary.lane, from, to: 'queued' });
+      this.waits.changed();
       return summary;
     });
   }
@@ -295,33 +403,52 @@ export class JobStore {
    * lane's — leaving those in workers' hands (`skip`) to their workers; on disk before it
    * returns. Empty when none are left.
    */
-  cancelQueuedChunk(select: { ids: number[] } | { lane: string }, skip: readonly number[], now: number): Promise<JobSummary[]> {
+  cancelQueuedChunk(select: ChunkSelect, skip: readonly number[], now: number): Promise<JobSummary[]> {
     return this.group.commit((moves) => {
       const rows = 'ids' in select ? this.s.cancelQueuedIds.all({ now, ids: JSON.stringify(select.ids), skip: JSON.stringify(skip) }) : this.s.cancelQueuedLane.all({ now, lane: select.lane, skip: JSON.stringify(skip) });
       const jobs = rows.map(toSummary);
       for (const j of jobs) moves.push({ lane: j.lane, from: 'queued', to: 'cancelled' });
+      for (const j of jobs) this.ends(j);
+      if (jobs.length > 0) this.waits.changed();
       return jobs;
     });
   }
 
   /** One chunk of a bulk retry of jobs in `state` — these ids, or the next of a lane's; on disk before it returns. */
-  retryChunk(select: { ids: number[] } | { lane: string }, state: 'failed' | 'cancelled'): Promise<JobSummary[]> {
+  retryChunk(select: ChunkSelect, state: 'failed' | 'cancelled'): Promise<JobSummary[]> {
     return this.group.commit((moves) => {
       const rows = 'ids' in select ? this.s.retryIds.all({ ids: JSON.stringify(select.ids), state }) : this.s.retryLane.all({ lane: select.lane, state });
       const jobs = rows.map(toSummary);
       for (const j of jobs) moves.push({ lane: j.lane, from: state, to: 'queued' });
+      if (jobs.length > 0) this.waits.changed();
       return jobs;
     });
   }
 
-  /** When the lane's oldest queued job was queued; undefined when none waits. */
+  /**
+   * When the lane's oldest runnable queued job was queued; undefined when none waits. The queue's
+   * head is in priority order: the oldest is the oldest of each priority's head (usually one).
+   */
   oldestQueuedAt(lane: string): number | undefined {
-    return this.s.oldestQueued.get(lane)?.created_at;
+    let oldest: number | undefined;
+    for (let head = this.s.headBelow.get(lane, Number.MAX_SAFE_INTEGER); head; head = this.s.headBelow.get(lane, head.priority)) {
+      if (oldest === undefined || head.id < oldest) oldest = head.id;
+    }
+    return oldest === undefined ? undefined : this.s.createdAt.get(oldest)?.created_at;
   }
 
-  /** Per lane, the queued retries still waiting for their moment, and the soonest of those moments. */
-  delayed(now: number): Map<string, { n: number; next: number }> {
-    return new Map(this.s.delayed.all(now).map((r) => [r.lane, { n: r.n, next: r.next }]));
+  /**
+   * Per lane, the queued jobs that cannot run yet: retries waiting out their backoff, jobs
+   * waiting for other jobs, and jobs scheduled for later; `next` is the soonest moment one of
+   * them becomes runnable by time alone.
+   */
+  delayed(now: number): Map<string, NotYet> {
+    const all = new Map<string, NotYet>(this.s.delayed.all(now).map((r) => [r.lane, { n: r.n, next: r.next, afterJobs: 0, scheduled: 0, scheduledNext: null }]));
+    for (const [lane, w] of this.waits.waits()) {
+      const d = all.get(lane) ?? { n: 0, next: null, afterJobs: 0, scheduled: 0, scheduledNext: null };
+      all.set(lane, { n: d.n + w.afterJobs + w.scheduled, next: d.next === null ? w.next : w.next === null ? d.next : Math.min(d.next, w.next), afterJobs: w.afterJobs, scheduled: w.scheduled, scheduledNext: w.scheduledNext });
+    }
+    return all;
   }
 
   /**

@@ -1,0 +1,190 @@
+// What a queued job waits for besides a worker: other jobs (`--after`) and its time (`--delay`,
+// `--at`), and what it is filed under (labels). The SQL and the rules that go with it:
+// - a job is runnable once none of the jobs it runs after is unfinished or failed and its time
+//   has come; until then it is outside the queue's head (jobs_ready, migration 0011), so however
+//   many wait, a claim reads only what it takes;
+// - when a job ends, its dependents are settled in the same transaction: on success their count
+//   of jobs left is counted afresh; on failure or cancellation each fails too ("job 41 failed"),
+//   and so on down the chain. A dependent failed that way is revived only by retrying it;
+// - a scheduled job's time is let go (`not_before` back to NULL) by `releaseDue`, which the
+//   engine runs before each sizing pass; a time that passed while the engine was down is let go
+//   at the first pass after it starts.
+// Per-lane counts of waiting jobs are read once and kept until a write could change them.
+import type { JobLink, JobState, JobSummary } from '../../../shared/model.js';
+import type { Db } from './db.js';
+import type { Move } from './counts.js';
+import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './job-rows.js';
+
+/** A lane's queued jobs that cannot run yet for a reason other than a retry's backoff. */
+export interface LaneWaits {
+  /** Waiting for other jobs to succeed. */
+  afterJobs: number;
+  /** Waiting only for their time. */
+  scheduled: number;
+  /** When the first of those is due; null: none. */
+  scheduledNext: number | null;
+  /** The soonest time any of the lane's waiting jobs is let go (a job that also waits for others included). */
+  next: number | null;
+}
+
+/** The words a dependent fails with when a job it runs after ends badly. */
+export const dependencyEnded = (id: number, state: JobState): string => (state === 'cancelled' ? `job ${id} was cancelled` : `job ${id} failed`);
+
+/** The count a dependent keeps of the jobs it runs after that have not succeeded. */
+export const DEPS_LEFT = "(SELECT count(*) FROM job_deps d JOIN jobs a ON a.id = d.after WHERE d.job = jobs.id AND a.state != 'succeeded')";
+const WAITING = 'jobs INDEXED BY jobs_waiting WHERE state = \'queued\' AND (deps_left > 0 OR not_before IS NOT NULL)';
+
+export class JobWaits {
+  private readonly s;
+  private counts: Map<string, LaneWaits> | null = null;
+  /** Whether any job runs after another: if none does, a finished job has nothing to settle. */
+  private anyDeps: boolean;
+
+  constructor(db: Db) {
+    const raw = <P extends unknown[], R extends unknown[]>(sql: string) => db.prepare<P, R>(sql).raw();
+    this.s = {
+      any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM job_deps LIMIT 1'),
+      states: db.prepare<[string], { id: number; state: JobState }>('SELECT id, state FROM jobs WHERE id IN (SELECT value FROM json_each(?))'),
+      link: db.prepare('INSERT OR IGNORE INTO job_deps (after, job) SELECT id, ? FROM jobs WHERE id IN (SELECT value FROM json_each(?))'),
+      unlink: db.prepare('DELETE FROM job_deps WHERE job = ?'),
+      label: db.prepare('INSERT OR IGNORE INTO job_labels (label, job) SELECT value, ? FROM json_each(?)'),
+      unlabel: db.prepare('DELETE FROM job_labels WHERE job = ?'),
+      recount: raw<[number], SummaryRow>(`UPDATE jobs SET deps_left = ${DEPS_LEFT} WHERE id = ? AND state = 'queued' RETURNING ${SUMMARY_COLUMNS}`),
+      released: db.prepare<[number], { lane: string; deps_left: number }>(
+        `UPDATE jobs SET deps_left = ${DEPS_LEFT} WHERE id IN (SELECT job FROM job_deps WHERE after = ?) AND state = 'queued' RETURNING lane, deps_left`,
+      ),
+      failDependents: raw<[number, string, number], SummaryRow>(
+        `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, run_after = NULL, not_before = NULL, worker = NULL
+         WHERE id IN (SELECT job FROM job_deps WHERE after = ?) AND state = 'queued' RETURNING ${SUMMARY_COLUMNS}`,
+      ),
+      failOne: raw<[number, string, number], SummaryRow>(`UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, not_before = NULL WHERE id = ? AND state = 'queued' RETURNING ${SUMMARY_COLUMNS}`),
+      counts: db.prepare<[], { lane: string; after_jobs: number; scheduled: number; scheduled_next: number | null; next: number | null }>(
+        `SELECT lane, sum(deps_left > 0) AS after_jobs, sum(deps_left = 0) AS scheduled,
+                min(CASE WHEN deps_left = 0 THEN not_before END) AS scheduled_next, min(not_before) AS next
+         FROM ${WAITING} GROUP BY lane`,
+      ),
+      release: db.prepare<[number], { lane: string; deps_left: number }>(
+        `UPDATE jobs SET not_before = NULL WHERE id IN (SELECT id FROM ${WAITING} AND not_before <= ?) RETURNING lane, deps_left`,
+      ),
+      labelled: db.prepare<[{ label: string; lane: string | null; states: string }], { id: number }>(
+        `SELECT j.id FROM job_labels l JOIN jobs j ON j.id = l.job
+         WHERE l.label = @label AND (@lane IS NULL OR j.lane = @lane) AND j.state IN (SELECT value FROM json_each(@states)) ORDER BY j.id`,
+      ),
+      upstream: db.prepare<[number], { id: number; state: JobState; command: string | null }>('SELECT j.id, j.state, j.command FROM job_deps d JOIN jobs j ON j.id = d.after WHERE d.job = ? ORDER BY j.id'),
+      downstream: db.prepare<[number], { id: number; state: JobState; command: string | null }>('SELECT j.id, j.state, j.command FROM job_deps d JOIN jobs j ON j.id = d.job WHERE d.after = ? ORDER BY j.id'),
+      restartedAs: db.prepare<[number], { id: number }>('SELECT id FROM jobs INDEXED BY jobs_restarts WHERE restart_of = ? ORDER BY id'),
+      // Would `job` come back round to itself through these? Walks up from them, through what they run after.
+      cycle: db.prepare<[string, number], { one: number }>(
+        `WITH RECURSIVE up(id) AS (SELECT value FROM json_each(?) UNION SELECT d.after FROM job_deps d JOIN up ON d.job = up.id)
+         SELECT 1 AS one FROM up WHERE id = ? LIMIT 1`,
+      ),
+    };
+    this.anyDeps = this.s.any.get() !== undefined;
+  }
+
+  /** Each named job's state; a job that does not exist is missing from the map. */
+  statesOf(ids: readonly number[]): Map<number, JobState> {
+    return new Map(this.s.states.all(JSON.stringify(ids)).map((r) => [r.id, r.state]));
+  }
+
+  /** Whether making `job` run after `after` would make it wait for itself. */
+  wouldCycle(job: number, after: readonly number[]): boolean {
+    return after.includes(job) || this.s.cycle.get(JSON.stringify(after), job) !== undefined;
+  }
+
+  /**
+   * A new or edited job's links: what it runs after (replacing any it had) and its labels. One that
+   * runs after a job already failed or cancelled fails at once, as it would have when that ended.
+   */
+  link(job: JobSummary, after: readonly number[] | undefined, labels: readonly string[] | undefined, now: number, moves: Move[]): JobSummary {
+    if (labels !== undefined) {
+      this.s.unlabel.run(job.id);
+      if (labels.length > 0) this.s.label.run(job.id, JSON.stringify(labels));
+    }
+    if (after === undefined) return job;
+    this.s.unlink.run(job.id);
+    if (after.length > 0) {
+      this.s.link.run(job.id, JSON.stringify(after));
+      this.anyDeps = true;
+    }
+    this.counts = null;
+    const states = this.statesOf(after);
+    const ended = after.find((id) => states.get(id) === 'failed' || states.get(id) === 'cancelled');
+    if (ended !== undefined) {
+      const failed = this.s.failOne.get(now, dependencyEnded(ended, states.get(ended)!), job.id);
+      if (failed) {
+        moves.push({ lane: job.lane, from: 'queued', to: 'failed' });
+        return toSummary(failed);
+      }
+    }
+    const counted = this.s.recount.get(job.id);
+    return counted ? toSummary(counted) : job;
+  }
+
+  /** Something about waiting jobs changed (an edit, a cancel, a retry): count afresh when next asked. */
+  changed(): void {
+    this.counts = null;
+  }
+
+  /**
+   * Jobs that ended in this transaction, and what follows from it for the jobs that run after
+   * them. Returns the dependents failed along the way and the lanes where some became runnable.
+   */
+  settle(ended: readonly JobSummary[], now: number, moves: Move[]): { failed: JobSummary[]; runnable: Set<string> } {
+    const failed: JobSummary[] = [];
+    const runnable = new Set<string>();
+    if (!this.anyDeps) return { failed, runnable };
+    const todo = [...ended];
+    for (let job = todo.shift(); job !== undefined; job = todo.shift()) {
+      if (job.state === 'succeeded') {
+        const rows = this.s.released.all(job.id);
+        if (rows.length > 0) this.counts = null;
+        for (const r of rows) if (r.deps_left === 0) runnable.add(r.lane);
+      } else if (job.state === 'failed' || job.state === 'cancelled') {
+        for (const row of this.s.failDependents.all(now, dependencyEnded(job.id, job.state), job.id)) {
+          const dependent = toSummary(row);
+          moves.push({ lane: dependent.lane, from: 'queued', to: 'failed' });
+          failed.push(dependent);
+          todo.push(dependent);
+          this.counts = null;
+        }
+      }
+    }
+    return { failed, runnable };
+  }
+
+  /** Lets go of every scheduled time that has come; the lanes where a job became runnable. */
+  releaseDue(now: number): Set<string> {
+    const lanes = new Set<string>();
+    const due = this.soonest();
+    if (due === null || due > now) return lanes;
+    for (const r of this.s.release.all(now)) if (r.deps_left === 0) lanes.add(r.lane);
+    this.counts = null;
+    return lanes;
+  }
+
+  /** Per lane, what waits for other jobs or for its time. */
+  waits(): ReadonlyMap<string, LaneWaits> {
+    if (this.counts === null) {
+      this.counts = new Map(this.s.counts.all().map((r) => [r.lane, { afterJobs: r.after_jobs, scheduled: r.scheduled, scheduledNext: r.scheduled_next, next: r.next }]));
+    }
+    return this.counts;
+  }
+
+  /** The ids of the jobs with a label, in a lane or all, in these states (a bulk cancel or retry by label). */
+  labelled(label: string, lane: string | undefined, states: readonly JobState[]): number[] {
+    return this.s.labelled.all({ label, lane: lane ?? null, states: JSON.stringify(states) }).map((r) => r.id);
+  }
+
+  /** The links a job's detail shows. */
+  linksOf(id: number): { after: JobLink[]; dependents: JobLink[]; restartedAs: number[] } {
+    const link = (r: { id: number; state: JobState; command: string | null }): JobLink => ({ id: r.id, state: r.state, command: r.command ?? '' });
+    return { after: this.s.upstream.all(id).map(link), dependents: this.s.downstream.all(id).map(link), restartedAs: this.s.restartedAs.all(id).map((r) => r.id) };
+  }
+
+  private soonest(): number | null {
+    let soonest: number | null = null;
+    for (const w of this.waits().values()) if (w.next !== null && (soonest === null || w.next < soonest)) soonest = w.next;
+    return soonest;
+  }
+}

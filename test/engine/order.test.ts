@@ -1,0 +1,169 @@
+// Run after, run later, run first, labels, edit and restart: real commands through real worker
+// processes against a real SQLite file, waiting for what the engine announces.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { engineEachTest, jobsFinished, nextEvent, until } from '../support/engine.js';
+
+const t = engineEachTest();
+const lane = (name = 'worker') => t.engine.status().lanes.find((l) => l.name === name)!;
+const running = (id: number) => nextEvent(t.engine, (e) => e.type === 'job' && e.data.id === id && e.data.state === 'running');
+
+describe('run after', () => {
+  it('starts a job only once the job it runs after has succeeded', async () => {
+    await t.engine.request('setCap', { lane: 'worker', cap: 3 });
+    const a = await t.engine.request('addJob', { argv: ['sleep', '1'] });
+    const b = await t.engine.request('addJob', { argv: ['date'], after: [a.id] });
+    expect((await t.engine.request('job', { id: b.id })).waitingFor).toBe(1);
+    const [ja, jb] = await jobsFinished(t.engine, [a.id, b.id]);
+    expect(ja!.state).toBe('succeeded');
+    expect(jb!.state).toBe('succeeded');
+    expect(jb!.startedAt!).toBeGreaterThanOrEqual(ja!.finishedAt!);
+    // Each side names the other.
+    expect(jb!.after).toEqual([{ id: a.id, state: 'succeeded', command: 'sleep 1' }]);
+    expect(ja!.dependents!.map((d) => d.id)).toEqual([b.id]);
+  });
+
+  it('fails a job whose dependency failed, naming it, without running it; a retry of the dependent runs it', async () => {
+    const flag = join(t.dir, 'ok');
+    const a = await t.engine.request('addJob', { shell: `test -f ${flag}`, maxAttempts: 1 });
+    const b = await t.engine.request('addJob', { argv: ['touch', join(t.dir, 'b-ran')], after: [a.id] });
+    const c = await t.engine.request('addJob', { argv: ['true'], after: [b.id] });
+    const [ja, jb, jc] = await jobsFinished(t.engine, [a.id, b.id, c.id]);
+    expect(ja!.state).toBe('failed');
+    expect(jb).toMatchObject({ state: 'failed', error: `job ${a.id} failed`, attempts: 0 });
+    // Down the chain: each names the job it ran after.
+    expect(jc).toMatchObject({ state: 'failed', error: `job ${b.id} failed`, attempts: 0 });
+    expect(existsSync(join(t.dir, 'b-ran'))).toBe(false);
+    // A job after a failed one is refused at add: it could never run.
+    await expect(t.engine.request('addJob', { argv: ['true'], after: [a.id] })).rejects.toThrow(`job ${a.id} failed`);
+
+    // Retrying the dependency does not revive the dependent by itself…
+    (await import('node:fs')).writeFileSync(flag, '');
+    await t.engine.request('retry', { id: a.id });
+    expect((await jobsFinished(t.engine, [a.id]))[0]!.state).toBe('succeeded');
+    expect((await t.engine.request('job', { id: b.id })).state).toBe('failed');
+    // …retrying the dependent does.
+    await t.engine.request('retry', { id: b.id });
+    expect((await jobsFinished(t.engine, [b.id]))[0]!.state).toBe('succeeded');
+    expect(existsSync(join(t.dir, 'b-ran'))).toBe(true);
+  });
+
+  it('fails a dependent of a cancelled job with "was cancelled", and refuses unknown ids', async () => {
+    await t.engine.request('setCap', { lane: 'worker', cap: 1 });
+    const blocker = await t.engine.request('addJob', { argv: ['sleep', '30'] });
+    const a = await t.engine.request('addJob', { argv: ['true'] });
+    const b = await t.engine.request('addJob', { argv: ['true'], after: [a.id] });
+    await t.engine.request('cancel', { id: a.id });
+    const [jb] = await jobsFinished(t.engine, [b.id]);
+    expect(jb).toMatchObject({ state: 'failed', error: `job ${a.id} was cancelled` });
+    await expect(t.engine.request('addJob', { argv: ['true'], after: [999_999] })).rejects.toThrow('there is no job 999999 to run after');
+    await t.engine.request('cancel', { id: blocker.id });
+  });
+
+  it('keeps ten jobs waiting for a running one out of the lane\'s demand: one busy worker, no nudge', async () => {
+    await t.engine.request('setCap', { lane: 'worker', cap: 3 });
+    const first = await t.engine.request('addJob', { argv: ['sleep', '3'] });
+    const started = running(first.id);
+    const ten = await t.engine.request('addJobs', { jobs: Array.from({ length: 10 }, () => ({ argv: ['true'], after: [first.id] })) });
+    await started;
+    await until(t.engine, () => lane().waitingForJobs === 10 && lane().running === 1, 10_000, 'ten waiting for the first');
+    // Growth is immediate in the pass after the add: had the ten counted, three workers would be up now.
+    const l = lane();
+    expect(l).toMatchObject({ busy: 1, waiting: 0, waitingForJobs: 10, nudge: null });
+    expect(l.workers).toBeLessThanOrEqual(1);
+    const done = await jobsFinished(t.engine, [first.id, ...ten.ids]);
+    expect(done.every((j) => j.state === 'succeeded')).toBe(true);
+  });
+});
+
+describe('run later', () => {
+  it('does not start a delayed job before its time, across a restart of the engine', async () => {
+    const { id } = await t.engine.request('addJob', { argv: ['true'], delaySeconds: 3 });
+    const queued = await t.engine.request('job', { id });
+    expect(queued.notBefore).toBeGreaterThanOrEqual(queued.createdAt + 3000);
+    expect(lane()).toMatchObject({ scheduled: 1, waiting: 0, scheduledNext: queued.notBefore });
+    await t.restart();
+    const [job] = await jobsFinished(t.engine, [id]);
+    expect(job!.state).toBe('succeeded');
+    expect(job!.startedAt!).toBeGreaterThanOrEqual(queued.createdAt + 3000);
+  });
+});
+
+describe('run first', () => {
+  it('at cap 1 with 20 queued, starts the one added with priority 10 next', async () => {
+    await t.engine.request('setCap', { lane: 'worker', cap: 1 });
+    const blocker = await t.engine.request('addJob', { argv: ['sleep', '1'] });
+    await running(blocker.id);
+    const twenty = await t.engine.request('addJobs', { jobs: Array.from({ length: 20 }, () => ({ argv: ['true'] })) });
+    const first = await t.engine.request('addJob', { argv: ['true'], priority: 10 });
+    const jobs = await jobsFinished(t.engine, [first.id, ...twenty.ids]);
+    const earliest = Math.min(...jobs.slice(1).map((j) => j.startedAt!));
+    expect(jobs[0]!.priority).toBe(10);
+    expect(jobs[0]!.startedAt!).toBeLessThanOrEqual(earliest);
+    // And it ran before any of the twenty: their ids are older, so only its priority put it first.
+    const order = jobs.map((j) => j.id).sort((x, y) => jobs.find((j) => j.id === x)!.startedAt! - jobs.find((j) => j.id === y)!.startedAt! || x - y);
+    expect(order[0]).toBe(first.id);
+  });
+});
+
+describe('labels', () => {
+  it('lists, cancels and retries exactly the labelled jobs', async () => {
+    await t.engine.request('setCap', { lane: 'worker', cap: 0 });
+    const nightly = await t.engine.request('addJobs', { jobs: [{ argv: ['true'], labels: ['nightly'] }, { argv: ['true'], labels: ['nightly', 'big'] }] });
+    const other = await t.engine.request('addJob', { argv: ['true'], labels: ['daily'] });
+    await t.engine.request('addJob', { argv: ['true'] });
+    const page = await t.engine.request('listJobs', { label: 'nightly' });
+    expect(page.jobs.map((j) => j.id).sort()).toEqual([...nightly.ids].sort());
+    expect(page.total).toBe(2);
+    expect(page.jobs.find((j) => j.id === nightly.ids[1])!.labels).toEqual(['nightly', 'big']);
+    expect((await t.engine.request('cancelJobs', { label: 'nightly' })).cancelled).toBe(2);
+    expect((await t.engine.request('job', { id: other.id })).state).toBe('queued');
+    expect((await t.engine.request('retryJobs', { label: 'nightly', state: 'cancelled' })).retried).toBe(2);
+    expect((await t.engine.request('listJobs', { label: 'nightly', state: 'queued' })).jobs).toHaveLength(2);
+    await expect(t.engine.request('addJob', { argv: ['true'], labels: ['has space'] })).rejects.toThrow(/without spaces/);
+  });
+});
+
+describe('edit', () => {
+  it("changes a queued job's command, which is what runs; a running job is refused and unchanged", async () => {
+    await t.engine.request('setCap', { lane: 'worker', cap: 1 });
+    const blocker = await t.engine.request('addJob', { argv: ['sleep', '1'] });
+    await running(blocker.id);
+    const queued = await t.engine.request('addJob', { argv: ['touch', join(t.dir, 'old')], cwd: t.dir });
+    const edited = await t.engine.request('editJob', { id: queued.id, shell: 'echo new > new', priority: 5, labels: ['edited'] });
+    expect(edited).toMatchObject({ command: 'echo new > new', priority: 5, labels: ['edited'] });
+    await expect(t.engine.request('editJob', { id: blocker.id, argv: ['true'] })).rejects.toThrow(`job ${blocker.id} is running; only a job still queued can be edited`);
+    const [jb, jq] = await jobsFinished(t.engine, [blocker.id, queued.id]);
+    expect(jb!.command).toBe('sleep 1');
+    expect(jq!.state).toBe('succeeded');
+    // The folder is kept from the job it was.
+    expect(readFileSync(join(t.dir, 'new'), 'utf8')).toBe('new\n');
+    expect(existsSync(join(t.dir, 'old'))).toBe(false);
+    await expect(t.engine.request('editJob', { id: queued.id, priority: 1 })).rejects.toThrow(/has succeeded/);
+  });
+
+  it('refuses an edit that would make two jobs wait for each other', async () => {
+    await t.engine.request('setCap', { lane: 'worker', cap: 0 });
+    const a = await t.engine.request('addJob', { argv: ['true'] });
+    const b = await t.engine.request('addJob', { argv: ['true'], after: [a.id] });
+    await expect(t.engine.request('editJob', { id: a.id, after: [b.id] })).rejects.toThrow(/neither would ever run/);
+    expect((await t.engine.request('job', { id: a.id })).after).toEqual([]);
+  });
+});
+
+describe('restart', () => {
+  it('runs a succeeded job again as a new job, linked both ways; in place under its own id', async () => {
+    const { id } = await t.engine.request('addJob', { shell: 'echo run >> runs', cwd: t.dir, labels: ['again'] });
+    await jobsFinished(t.engine, [id]);
+    const { ids } = await t.engine.request('restartJobs', { ids: [id] });
+    expect(ids[0]).not.toBe(id);
+    const [again] = await jobsFinished(t.engine, ids);
+    expect(again).toMatchObject({ state: 'succeeded', command: 'echo run >> runs', restartOf: id, labels: ['again'] });
+    expect((await t.engine.request('job', { id })).restartedAs).toEqual(ids);
+    const inPlace = await t.engine.request('restartJobs', { ids: [id], inPlace: true });
+    expect(inPlace.ids).toEqual([id]);
+    await jobsFinished(t.engine, [id]);
+    expect(readFileSync(join(t.dir, 'runs'), 'utf8')).toBe('run\nrun\nrun\n');
+  });
+});
