@@ -62,6 +62,8 @@ export function outcome(job: JobSummary): string {
   }
   // The engine words its cancel reasons "cancelled before it ran" / "… while running".
   if (job.state === 'cancelled' && job.error?.startsWith('cancelled')) return job.error;
+  if (job.state === 'queued' && job.waitingFor !== undefined) return `waiting for ${job.waitingFor === 1 ? '1 job' : `${job.waitingFor} jobs`}`;
+  if (job.state === 'queued' && job.notBefore !== undefined) return `scheduled for ${clock(job.notBefore)}`;
   return job.state;
 }
 

@@ -6,6 +6,7 @@ import { registerControl } from './commands/control.js';
 import { registerDaemon, registerOpen } from './commands/daemon.js';
 import { registerEvents } from './commands/events.js';
 import { registerJobs } from './commands/jobs.js';
+import { registerEdit } from './commands/edit.js';
 import { registerLanes } from './commands/lanes.js';
 import { registerLog } from './commands/log.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerLanes(program);
   registerAdd(program);
   registerJobs(program);
+  registerEdit(program);
   registerLog(program);
   registerEvents(program);
   registerControl(program);

@@ -52,8 +52,8 @@ describe('one sizing pass', () => {
     h.pass.run();
     const l = seenOf(h).get('work')!;
     expect([l.waiting, l.busy]).toEqual([1, ['w1']]);
-    expect(h.published.at(-1)!.demand.get('work')).toEqual({ ready: 1, inHand: 2, notYet: 0, nextReadyAt: null, running: 0 });
-    expect(h.published.at(-1)!.demand.get('retry')).toEqual({ ready: 0, inHand: 0, notYet: 1, nextReadyAt: 5_000, running: 0 });
+    expect(h.published.at(-1)!.demand.get('work')).toEqual({ ready: 1, inHand: 2, notYet: 0, afterJobs: 0, scheduled: 0, nextReadyAt: null, running: 0 });
+    expect(h.published.at(-1)!.demand.get('retry')).toEqual({ ready: 0, inHand: 0, notYet: 1, afterJobs: 0, scheduled: 0, nextReadyAt: 5_000, running: 0 });
   });
 
   it('decides, applies and publishes in that order, once per pass, and the published machine is this pass’s', () => {

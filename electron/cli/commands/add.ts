@@ -8,8 +8,9 @@ import { commandSpec, envPair, jsonValue, seconds, wholeNumber, type JsonArg } f
 import { clientFor, print, printJson } from '../context.js';
 import { CliError, UsageError } from '../errors.js';
 import { BATCH_MAX, DEFAULT_LANE, DEFAULT_MAX_ATTEMPTS, MAX_ATTEMPTS_LIMIT } from '../../../shared/limits.js';
+import { orderingInput, orderingOptions, type OrderingOptions } from '../ordering.js';
 
-interface AddOptions {
+interface AddOptions extends OrderingOptions {
   lane?: string;
   cwd?: string;
   env?: Record<string, string>;
@@ -45,7 +46,7 @@ function payloadOf(line: string, n: number, source: string): unknown {
 }
 
 export function registerAdd(program: Command): void {
-  program
+  const add = program
     .command('add')
     .description('queue a job; prints its id')
     .usage('[options] -- COMMAND [ARGS...]')
@@ -59,7 +60,8 @@ export function registerAdd(program: Command): void {
     .option('--from <file>', 'queue one job per line of FILE (- for stdin): a shell command line each, or for a lane with a worker command a JSON payload each; prints the ids')
     .option('--shell', 'run the words as one command line in your shell')
     .option('--no-shell', 'run the words as a program and its arguments, even if there is only one')
-    .option('--json', 'print {"id": N} (with --from: {"ids": [...]})')
+    .option('--json', 'print {"id": N} (with --from: {"ids": [...]})');
+  orderingOptions(add)
     .addHelpText(
       'after',
       '\nOne quoted argument with spaces or shell syntax runs in your shell; several arguments run\n' +
@@ -69,7 +71,11 @@ export function registerAdd(program: Command): void {
         '  ls *.wav | sed "s/.*/flac &/" | lanes add --from -\n' +
         'A lane with a worker command takes a JSON payload per job instead:\n' +
         '  lanes lane add words --class ml --cap 1 --worker-command python3 examples/word_stats_worker.py\n' +
-        '  lanes add --lane words --payload \'{"text":"hello"}\'',
+        '  lanes add --lane words --payload \'{"text":"hello"}\'\n' +
+        'Order and time (`--from FILE` applies them to every line):\n' +
+        '  a=$(lanes add -- ./convert.sh); lanes add --after $a -- ./upload.sh\n' +
+        '  lanes add --at 02:00 --label nightly -- ./backup.sh\n' +
+        '  lanes add --priority 10 -- ./urgent.sh',
     )
     .action(async (words: string[], opts: AddOptions, cmd: Command) => {
       const sources = [words.length > 0, opts.payload !== undefined, opts.from !== undefined].filter(Boolean).length;
@@ -79,6 +85,7 @@ export function registerAdd(program: Command): void {
         ...(opts.lane !== undefined ? { lane: opts.lane } : {}),
         ...(opts.attempts !== undefined ? { maxAttempts: opts.attempts } : {}),
         ...(opts.timeout !== undefined ? { timeoutSeconds: opts.timeout } : {}),
+        ...orderingInput(opts),
       };
       // The engine runs elsewhere; "here" and the extra environment must travel with each job.
       const where = { cwd: resolve(opts.cwd ?? process.cwd()), ...(opts.env ? { env: opts.env } : {}) };

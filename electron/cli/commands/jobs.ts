@@ -9,12 +9,12 @@ import { clock, count, duration, finishedLine, jobTime, outcome, table } from '.
 import { awaitFinished } from '../watch.js';
 import { LIST_LIMIT_MAX } from '../../../shared/limits.js';
 
-/** Jobs by ids, or by lane and/or state: never both, never neither. */
-function pick<S extends string>(ids: number[], opts: { lane?: string; state?: S }): { ids: number[] } | { lane?: string; state?: S } {
-  if (ids.length > 0 && (opts.lane || opts.state)) throw new UsageError('give job ids, or --lane/--state, not both');
+/** Jobs by ids, or by lane, state and/or label: never both, never neither. */
+function pick<S extends string>(ids: number[], opts: { lane?: string; state?: S; label?: string }): { ids: number[] } | { lane?: string; state?: S; label?: string } {
+  if (ids.length > 0 && (opts.lane || opts.state || opts.label)) throw new UsageError('give job ids, or --lane/--state/--label, not both');
   if (ids.length > 0) return { ids };
-  if (!opts.lane && !opts.state) throw new UsageError('give job ids, or --lane and/or --state to choose jobs by');
-  return { ...(opts.lane ? { lane: opts.lane } : {}), ...(opts.state ? { state: opts.state } : {}) };
+  if (!opts.lane && !opts.state && !opts.label) throw new UsageError('give job ids, or --lane, --state and/or --label to choose jobs by');
+  return { ...(opts.lane ? { lane: opts.lane } : {}), ...(opts.state ? { state: opts.state } : {}), ...(opts.label ? { label: opts.label } : {}) };
 }
 
 /** Requests one `lanes jobs` may make to fill its page. */
@@ -31,8 +31,9 @@ export function registerJobs(program: Command): void {
     .option('--oldest', 'oldest first: what runs and what has waited longest on top')
     .option('--after <id>', 'with --oldest: only jobs newer than this id (to page on)', jobIdArg)
     .option('--search <text>', 'only jobs whose command holds this text')
+    .option('--label <text>', 'only jobs with this label')
     .option('--json', 'print the page as JSON')
-    .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; oldest?: boolean; after?: number; search?: string; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; oldest?: boolean; after?: number; search?: string; label?: string; json?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
       const oldest = opts.oldest === true;
       const ask = (from: number | undefined, limit: number) =>
@@ -42,6 +43,7 @@ export function registerJobs(program: Command): void {
           ...(opts.lane !== undefined ? { lane: opts.lane } : {}),
           ...(opts.state !== undefined ? { state: opts.state } : {}),
           ...(opts.search !== undefined ? { text: opts.search } : {}),
+          ...(opts.label !== undefined ? { label: opts.label } : {}),
           ...(from !== undefined ? (oldest ? { afterId: from } : { beforeId: from }) : {}),
         });
       const next = (p: JobPage) => (oldest ? p.nextAfterId : p.nextBeforeId);
@@ -80,10 +82,11 @@ export function registerJobs(program: Command): void {
     .argument('[ids...]', 'job ids', ids)
     .option('--lane <name>', 'every unfinished job of this lane')
     .addOption(new Option('--state <state>', 'only queued or only running jobs').choices(['queued', 'running']))
+    .option('--label <text>', 'every unfinished job with this label (of --lane, if given)')
     .option('--json', 'print the job (one id) or the counts as JSON')
-    .action(async (given: number[], opts: { lane?: string; state?: 'queued' | 'running'; json?: boolean }, cmd: Command) => {
+    .action(async (given: number[], opts: { lane?: string; state?: 'queued' | 'running'; label?: string; json?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
-      if (given.length === 1 && !opts.lane && !opts.state) {
+      if (given.length === 1 && !opts.lane && !opts.state && !opts.label) {
         let job = await client.call('cancel', { id: given[0]! });
         // A running job is sent TERM and takes a moment; answer once it has really stopped, so
         // `lanes cancel 7 && lanes retry 7` works.
@@ -101,15 +104,16 @@ export function registerJobs(program: Command): void {
     .option('--failed', 'every failed job (of --lane, if given)')
     .option('--cancelled', 'every cancelled job (of --lane, if given)')
     .option('--lane <name>', 'only this lane')
+    .option('--label <text>', 'only jobs with this label (failed ones, unless --cancelled)')
     .option('--json', 'print the job (one id) or the count as JSON')
-    .action(async (given: number[], opts: { failed?: boolean; cancelled?: boolean; lane?: string; json?: boolean }, cmd: Command) => {
+    .action(async (given: number[], opts: { failed?: boolean; cancelled?: boolean; lane?: string; label?: string; json?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
-      const state = opts.cancelled ? 'cancelled' : opts.failed || opts.lane ? 'failed' : undefined;
+      const state = opts.cancelled ? 'cancelled' : opts.failed || opts.lane || opts.label ? 'failed' : undefined;
       if (given.length === 1 && !state) {
         const job = await client.call('retry', { id: given[0]! });
         return opts.json ? printJson(job) : print(`job ${job.id}: ${outcome(job)}`);
       }
-      const result = await client.call('retryJobs', pick(given, { ...(opts.lane ? { lane: opts.lane } : {}), ...(state ? { state } : {}) }));
+      const result = await client.call('retryJobs', pick(given, { ...(opts.lane ? { lane: opts.lane } : {}), ...(state ? { state } : {}), ...(opts.label ? { label: opts.label } : {}) }));
       if (opts.json) return printJson(result);
       print(`queued ${plural(result.retried, 'job')} again`);
     });
@@ -143,6 +147,20 @@ export function registerJobs(program: Command): void {
     });
 }
 
+/** What a job waits for and what waits for it, its order, time, labels and restarts, as `lanes show` prints them. */
+function orderLines(job: Job): string[] {
+  const lines: string[] = [];
+  const link = (l: { id: number; state: string; command: string }) => `job ${l.id} (${l.state}) ${oneLine(l.command, 60)}`;
+  for (const l of job.after ?? []) lines.push(`  after:    ${link(l)}`);
+  for (const l of job.dependents ?? []) lines.push(`  then:     ${link(l)} waits for it`);
+  if (job.notBefore !== undefined) lines.push(`  not before: ${clock(job.notBefore)}`);
+  if (job.priority !== undefined) lines.push(`  priority: ${job.priority}`);
+  if (job.labels !== undefined) lines.push(`  labels:   ${job.labels.join(', ')}`);
+  if (job.restartOf !== undefined) lines.push(`  restart of job ${job.restartOf}`);
+  if (job.restartedAs !== undefined && job.restartedAs.length > 0) lines.push(`  restarted as ${job.restartedAs.map((id) => `job ${id}`).join(', ')}`);
+  return lines;
+}
+
 /** A job as `lanes show` prints it: the facts a person asks about a failed job, in order. */
 export function showText(job: Job): string {
   const lines = [`job ${job.id} in lane ${job.lane}: ${outcome(job)}`, `  runs:     ${describeSpec(job.spec)}`];
@@ -154,6 +172,7 @@ export function showText(job: Job): string {
   if (job.loadMs !== null && job.loadMs !== undefined) lines.push(`  loading:  its worker command took ${duration(job.loadMs)} to load first`);
   lines.push(`  attempts: ${job.attempts} of ${job.maxAttempts}${job.runAfter !== null ? `, next at ${clock(job.runAfter)}` : ''}`);
   if (job.timeoutMs !== null) lines.push(`  timeout:  ${duration(job.timeoutMs)}`);
+  lines.push(...orderLines(job));
   for (const a of job.history) lines.push(`  attempt ${a.attempt}: ${a.outcome}${a.exitCode !== null ? ` (exit ${a.exitCode})` : ''}${a.error ? ` — ${a.error}` : ''}`);
   if (job.result !== null && job.result !== undefined) lines.push(`  answer:   ${oneLine(JSON.stringify(job.result), 400)}`);
   return lines.join('\n');

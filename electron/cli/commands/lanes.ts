@@ -28,6 +28,14 @@ function outlook(l: LaneStatus, now: number): string {
   return l.oldestQueuedAt === null ? '' : `oldest waiting ${duration(now - l.oldestQueuedAt)}`;
 }
 
+/** "12 waiting for other jobs, 3 scheduled for 02:00": what cannot run yet, apart from what waits for a worker. */
+export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' | 'scheduledNext'>, now = Date.now()): string {
+  const parts: string[] = [];
+  if (l.waitingForJobs > 0) parts.push(`${count(l.waitingForJobs)} waiting for other jobs`);
+  if (l.scheduled > 0) parts.push(`${count(l.scheduled)} scheduled${l.scheduledNext === null ? '' : ` for ${clock(l.scheduledNext, now).replace(/:\d\d$/, '')}`}`);
+  return parts.join(', ');
+}
+
 export function statusText(status: Status, now = Date.now()): string {
   const paused = status.paused ? `All work paused ${status.paused.until === null ? 'until resumed (lanes resume)' : `until ${clock(status.paused.until)}`}.\n` : '';
   // Cores are the ceiling's ordinary reason; anything else (battery, memory, someone at the machine) is said.
@@ -55,7 +63,8 @@ export function statusText(status: Status, now = Date.now()): string {
   // A lane the machine holds below its cap for a reason of its own (memory): the person should know it is not the cap.
   const limits = status.lanes.filter((l) => l.limit && l.limit.by === 'memory' && (l.waiting > 0 || l.busy > 0)).map((l) => `\n${l.name}: ${l.limit!.text}`);
   const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}`);
-  const notes = [...shared, ...nudges, ...limits];
+  const later = status.lanes.filter((l) => l.waitingForJobs > 0 || l.scheduled > 0).map((l) => `\n${l.name}: ${notYetWords(l)}`);
+  const notes = [...shared, ...later, ...nudges, ...limits];
   return head + body + notes.join('') + (notes.length ? '\n' : '');
 }
 
