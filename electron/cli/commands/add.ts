@@ -73,9 +73,9 @@ export function registerAdd(program: Command): void {
         '  lanes lane add words --class ml --cap 1 --worker-command python3 examples/word_stats_worker.py\n' +
         '  lanes add --lane words --payload \'{"text":"hello"}\'\n' +
         'Order and time (`--from FILE` applies them to every line):\n' +
-        '  a=$(lanes add -- ./convert.sh); lanes add --after $a -- ./upload.sh\n' +
-        '  lanes add --at 02:00 --label nightly -- ./backup.sh\n' +
-        '  lanes add --priority 10 -- ./urgent.sh',
+        '  a=$(lanes add -- make); lanes add --after $a -- ./build.sh\n' +
+        '  lanes add --delay 2s --label nightly -- ./build.sh\n' +
+        '  lanes add --priority 10 -- make',
     )
     .action(async (words: string[], opts: AddOptions, cmd: Command) => {
       const sources = [words.length > 0, opts.payload !== undefined, opts.from !== undefined].filter(Boolean).length;

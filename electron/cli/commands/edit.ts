@@ -41,7 +41,7 @@ export function registerEdit(program: Command): void {
   // After --after: defined first, --no-after would make `after` true by default.
   orderingOptions(edit)
     .option('--no-after', 'run after no other job any more')
-    .addHelpText('after', '\n--after and --label replace what the job had. Example:\n  lanes edit 41 --priority 5 --label urgent -- ./convert.sh --fast')
+    .addHelpText('after', '\n--after and --label replace what the job had. Example:\n  id=$(lanes add --delay 1h -- make)\n  lanes edit $id --now --priority 5 --label urgent -- ./build.sh')
     .action(async (id: number, words: string[], opts: EditOptions, cmd: Command) => {
       if (opts.payload !== undefined && words.length > 0) throw new UsageError('give a new command after -- or --payload, not both');
       if (opts.now && (opts.delay !== undefined || opts.at !== undefined)) throw new UsageError('give --now or a new --delay/--at, not both');
