@@ -9,6 +9,8 @@ import { client, messageOf } from './live';
 import { plural } from './format';
 import { useJobs } from './stores/jobs';
 import { say } from './stores/notice';
+import { LanesError } from '../shared/errors';
+import { checkAddJob, fieldOfRequest, type AddJobValues, type FormField } from './add-job-form';
 
 /** A refusal, said; the caller learns whether the request went through. */
 async function attempt<T>(what: string, request: () => Promise<T>): Promise<T | null> {
@@ -72,26 +74,20 @@ export function clearChecked(): void {
 
 // ── adding and removing ──────────────────────────────────────────────────────────────────────
 /**
- * A job from the window: a command line for the person's shell, as `lanes add` takes a quoted
- * line, or a JSON payload for a lane with a worker command. True when it was queued.
+ * A job from the window (add-job-form.ts): a command line for the person's shell, as `lanes add`
+ * takes a quoted line, or a JSON payload for a lane with a worker command, with its folder,
+ * environment, attempts, timeout, order, time and labels. Null when it was queued; otherwise the
+ * refusal, with the form field it is about.
  */
-export async function addJob(lane: string, text: string, asPayload: boolean): Promise<string | null> {
-  let input: RequestInput<'addJob'>;
-  if (asPayload) {
-    try {
-      input = { lane, payload: JSON.parse(text) as unknown };
-    } catch {
-      return 'the payload is not JSON (a string needs its quotes: "photo.jpg")';
-    }
-  } else {
-    input = { lane, shell: text };
-  }
+export async function addJob(values: AddJobValues): Promise<{ field: FormField | null; message: string } | null> {
+  const checked = checkAddJob(values);
+  if ('field' in checked) return checked;
   try {
-    const { id } = await client().call('addJob', input);
-    say(`Job ${id} queued in ${lane}.`);
+    const { id } = await client().call('addJob', checked.input);
+    say(`Job ${id} queued in ${values.lane}.`);
     return null;
   } catch (error) {
-    return messageOf(error);
+    return { field: error instanceof LanesError ? fieldOfRequest(error.field) : null, message: messageOf(error) };
   }
 }
 

@@ -62,6 +62,12 @@ export interface Outcome {
   why: string | null;
 }
 
+/** What a queued job's badge says: what it waits for, when not just for a worker. */
+export function queuedWord(job: Pick<JobSummary, 'state' | 'waitingFor' | 'notBefore'>): string | null {
+  if (job.state !== 'queued') return null;
+  return job.waitingFor !== undefined ? 'Waiting' : job.notBefore !== undefined ? 'Scheduled' : null;
+}
+
 /** How a job ended — or why it is waiting to run again — in a line a person reads first. */
 export function outcomeOf(job: JobSummary): Outcome | null {
   const why = job.error ?? (job.exitCode !== null && job.exitCode !== 0 ? `exited with code ${job.exitCode}` : null);
@@ -69,6 +75,8 @@ export function outcomeOf(job: JobSummary): Outcome | null {
     return { tone: 'bad', title: job.attempts > 1 ? `Failed after ${plural(job.attempts, 'attempt')}` : 'Failed', why };
   }
   if (job.state === 'cancelled') return { tone: 'quiet', title: 'Cancelled', why: job.error };
+  if (job.state === 'queued' && job.waitingFor !== undefined) return { tone: 'quiet', title: `Waiting for ${plural(job.waitingFor, 'job')} to succeed first`, why: null };
+  if (job.state === 'queued' && job.notBefore !== undefined) return { tone: 'quiet', title: `Scheduled for ${formatClock(job.notBefore)}`, why: null };
   if (job.state === 'queued' && job.attempts > 0 && why !== null) {
     const when = job.runAfter !== null ? `runs again at ${formatClock(job.runAfter)}` : 'runs again when there is room';
     return { tone: 'warn', title: `Attempt ${job.attempts} of ${job.maxAttempts} failed; it ${when}`, why };

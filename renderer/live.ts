@@ -11,7 +11,7 @@ import { TIMELINE_SPAN_MS } from '../shared/limits';
 import { createClient } from './client';
 import { foldEvents } from './events';
 import { useConnection } from './stores/connection';
-import { applyJobEvents, logForState, useJobs, type JobFilter } from './stores/jobs';
+import { applyJobEvents, labelOf, logForState, useJobs, type JobFilter } from './stores/jobs';
 import { settleCancels } from './job-words';
 import { applyLaneEvents, replaceLanes, useLanes } from './stores/lanes';
 import { appendLanePoints, prependLedger, useTimeline } from './stores/timeline';
@@ -237,7 +237,9 @@ function applyDetail(events: readonly LanesEvent[]): boolean {
   return true;
 }
 
-function filterInput(filter: JobFilter): { lane?: string; state?: JobState; text?: string; order: JobFilter['order'] } {
+function filterInput(filter: JobFilter): { lane?: string; state?: JobState; text?: string; label?: string; order: JobFilter['order'] } {
   const text = filter.text.trim();
-  return { ...(filter.lane ? { lane: filter.lane } : {}), ...(filter.state ? { state: filter.state } : {}), ...(text ? { text } : {}), order: filter.order };
+  const label = labelOf(text);
+  const search = label !== null ? { label } : text ? { text } : {};
+  return { ...(filter.lane ? { lane: filter.lane } : {}), ...(filter.state ? { state: filter.state } : {}), ...search, order: filter.order };
 }

@@ -87,3 +87,14 @@ export function aboutBytes(bytes: number): string {
   if (Math.round(mb) < 1024) return `${Math.round(mb)} MB`;
   return `${(mb / 1024).toFixed(mb >= 10 * 1024 ? 0 : 1)} GB`;
 }
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds; null when it is none. */
+export function parseSpan(text: string): number | null {
+  const t = text.trim().toLowerCase();
+  if (/^\d+(\.\d+)?$/.test(t) && Number(t) > 0) return Number(t);
+  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)];
+  const total = parts.reduce((n, m) => n + Number(m[1]) * UNIT_SECONDS[m[2]!]!, 0);
+  return parts.length === 0 || parts.map((m) => m[0]).join('') !== t || total <= 0 ? null : total;
+}

@@ -1,7 +1,7 @@
 // Turning command-line text into request input. Parsers throw commander's InvalidArgumentError,
 // so a malformed number is a usage error (exit 2) before anything reaches the engine.
 import { InvalidArgumentError } from 'commander';
-import { splitWords as splitCommandWords } from '../../shared/format.js';
+import { parseSpan, splitWords as splitCommandWords } from '../../shared/format.js';
 
 /** A whole number within [min, max]; "1.5", "3x" and "" are refused with the value quoted. */
 export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -25,18 +25,11 @@ export function seconds(what: string) {
   };
 }
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-/** A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds. */
+/** A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds (shared/format.ts). */
 export function duration(what: string) {
   return (text: string): number => {
-    const t = text.trim().toLowerCase();
-    if (/^\d+(\.\d+)?$/.test(t) && Number(t) > 0) return Number(t);
-    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)];
-    const total = parts.reduce((n, m) => n + Number(m[1]) * UNIT_SECONDS[m[2]!]!, 0);
-    if (parts.length === 0 || parts.map((m) => m[0]).join('') !== t || total <= 0) {
-      throw new InvalidArgumentError(`${what} is a span like 90s, 15m, 1h or 2d, not "${text}"`);
-    }
+    const total = parseSpan(text);
+    if (total === null) throw new InvalidArgumentError(`${what} is a span like 90s, 15m, 1h or 2d, not "${text}"`);
     return total;
   };
 }

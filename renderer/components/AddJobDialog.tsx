@@ -1,14 +1,22 @@
-// Add a job from the window: a command line, run by the person's shell as `lanes add "…"` runs
-// it, in the lane they choose; a lane with a worker command takes a JSON payload instead.
-import { useState } from 'react';
+// Add a job from the window: what `lanes add` takes — a command line run by the person's shell as
+// `lanes add "…"` runs it (or a JSON payload for a lane with a worker command), its folder,
+// environment, attempts and timeout, the jobs it runs after (picked from recent ones), a delay or
+// a time, a priority and labels. What the form can check it checks (add-job-form.ts); the engine
+// checks the rest, and either refusal is shown at the field it is about.
+import { useState, type ReactNode } from 'react';
 import { create } from 'zustand';
-import { DEFAULT_LANE } from '../../shared/limits';
+import { DEFAULT_LANE, PRIORITY_MAX, PRIORITY_MIN } from '../../shared/limits';
 import { addJob } from '../commands';
+import { EMPTY_VALUES, type AddJobValues, type FormField } from '../add-job-form';
+import { useJobs } from '../stores/jobs';
 import { useLanes } from '../stores/lanes';
 import { Modal } from './Modal';
 
 /** Whether the form is open, and the lane it opens on. */
 const useAddJob = create<{ open: boolean; lane: string | null }>(() => ({ open: false, lane: null }));
+
+/** Recent jobs offered to run after: the newest loaded in the list. */
+const AFTER_CHOICES = 12;
 
 export function openAddJob(lane: string | null): void {
   useAddJob.setState({ open: true, lane });
@@ -19,47 +27,65 @@ export function AddJobDialog() {
   return open ? <AddJobForm /> : null;
 }
 
+/** One labelled field, with the refusal about it (the form's own, or the engine's) beneath. */
+function Field({ id, label, error, wide, children }: { id: FormField; label: string; error: { field: FormField | null; message: string } | null; wide?: boolean; children: ReactNode }) {
+  const mine = error?.field === id ? error.message : null;
+  return (
+    <label className={`form-row${wide ? ' form-row-wide' : ''}`} data-field={id}>
+      <span>{label}</span>
+      {children}
+      {mine && (
+        <small className="field-error" role="alert" id={`add-job-${id}-error`}>
+          {mine}
+        </small>
+      )}
+    </label>
+  );
+}
+
 function AddJobForm() {
   const order = useLanes((s) => s.order);
   const byName = useLanes((s) => s.byName);
+  const recent = useJobs((s) => s.rows).slice(0, AFTER_CHOICES);
   const [lane, setLane] = useState(() => useAddJob.getState().lane ?? DEFAULT_LANE);
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [v, setValues] = useState(EMPTY_VALUES);
+  const [error, setError] = useState<{ field: FormField | null; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const payloadLane = byName[lane]?.workerCommand != null;
   const close = () => useAddJob.setState({ open: false });
+  const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => setValues((old) => ({ ...old, [key]: value }));
+  const invalid = (id: FormField) => ({ 'aria-invalid': error?.field === id ? true : undefined, 'aria-describedby': error?.field === id ? `add-job-${id}-error` : undefined });
 
   const submit = async () => {
     setBusy(true);
-    const refused = await addJob(lane, text, payloadLane);
+    const values: AddJobValues = { ...v, lane, asPayload: payloadLane };
+    const refused = await addJob(values);
     setBusy(false);
     if (refused) setError(refused);
     else close();
   };
 
   return (
-    <Modal title="Add a job" testId="add-job" onClose={close} onSubmit={() => void submit()} error={error} busy={busy} submit="Add job">
-      <label className="form-row">
-        <span>Lane</span>
-        <select value={lane} onChange={(e) => setLane(e.target.value)}>
+    <Modal title="Add a job" testId="add-job" onClose={close} onSubmit={() => void submit()} error={error && error.field === null ? error.message : null} busy={busy} submit="Add job">
+      <Field id="lane" label="Lane" error={error}>
+        <select value={lane} onChange={(e) => setLane(e.target.value)} {...invalid('lane')}>
           {order.map((n) => (
             <option key={n} value={n}>
               {n}
             </option>
           ))}
         </select>
-      </label>
-      <label className="form-row form-row-wide">
-        <span>{payloadLane ? 'Payload (JSON)' : 'Command line'}</span>
+      </Field>
+      <Field id="text" label={payloadLane ? 'Payload (JSON)' : 'Command line'} error={error} wide>
         <textarea
           className="mono"
-          rows={3}
+          rows={2}
           required
           autoFocus
           spellCheck={false}
           placeholder={payloadLane ? '{"path": "photos/IMG_1040.jpg"}' : 'convert photo.jpg -resize 1024 thumbs/photo.jpg'}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
+          value={v.text}
+          onChange={(e) => set('text', e.target.value)}
           onKeyDown={(e) => {
             // Enter adds, as in a terminal; Shift+Enter starts a new line.
             if (e.key === 'Enter' && !e.shiftKey) {
@@ -67,12 +93,59 @@ function AddJobForm() {
               if (!busy) void submit();
             }
           }}
+          {...invalid('text')}
         />
-      </label>
+      </Field>
+      {!payloadLane && (
+        <>
+          <Field id="cwd" label="Folder" error={error}>
+            <input className="mono" spellCheck={false} placeholder="your home folder" value={v.cwd} onChange={(e) => set('cwd', e.target.value)} {...invalid('cwd')} />
+          </Field>
+          <Field id="env" label="Environment" error={error}>
+            <textarea rows={1} spellCheck={false} placeholder="NAME=value, one a line" value={v.env} onChange={(e) => set('env', e.target.value)} {...invalid('env')} />
+          </Field>
+        </>
+      )}
+      <div className="form-pair">
+        <Field id="attempts" label="Attempts" error={error}>
+          <input inputMode="numeric" placeholder="3" value={v.attempts} onChange={(e) => set('attempts', e.target.value)} {...invalid('attempts')} />
+        </Field>
+        <Field id="timeout" label="Timeout" error={error}>
+          <input placeholder="none, or 30m" value={v.timeout} onChange={(e) => set('timeout', e.target.value)} {...invalid('timeout')} />
+        </Field>
+      </div>
+      <Field id="after" label="Run after" error={error}>
+        <select multiple size={Math.min(4, Math.max(2, recent.length))} value={v.after.map(String)} onChange={(e) => set('after', [...e.target.selectedOptions].map((o) => Number(o.value)))} {...invalid('after')}>
+          {recent.map((j) => (
+            <option key={j.id} value={j.id}>
+              {`${j.id} · ${j.command.slice(0, 48)} (${j.state})`}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id="when" label="When" error={error}>
+        <span className="form-inline">
+          <select aria-label="When it may start" value={v.when} onChange={(e) => set('when', e.target.value as typeof v.when)}>
+            <option value="now">As soon as it can</option>
+            <option value="delay">After a delay</option>
+            <option value="at">At a time</option>
+          </select>
+          {v.when === 'delay' && <input aria-label="Delay" placeholder="15m, 1h30m, 2d" value={v.whenText} onChange={(e) => set('whenText', e.target.value)} {...invalid('when')} />}
+          {v.when === 'at' && <input aria-label="Time" type="datetime-local" value={v.whenText} onChange={(e) => set('whenText', e.target.value)} {...invalid('when')} />}
+        </span>
+      </Field>
+      <div className="form-pair">
+        <Field id="priority" label="Priority" error={error}>
+          <input inputMode="numeric" placeholder={`0 (${PRIORITY_MIN} … ${PRIORITY_MAX})`} value={v.priority} onChange={(e) => set('priority', e.target.value)} {...invalid('priority')} />
+        </Field>
+        <Field id="labels" label="Labels" error={error}>
+          <input spellCheck={false} placeholder="nightly, photos" value={v.labels} onChange={(e) => set('labels', e.target.value)} {...invalid('labels')} />
+        </Field>
+      </div>
       <p className="form-hint">
         {payloadLane
           ? `${lane} has a worker command: each job is one JSON value handed to it.`
-          : 'It runs in your shell, from your home folder.'}
+          : 'It runs in your shell, from the folder given (else your home folder). Higher priority runs first in its lane; a job run after others starts once they all succeeded, and fails if one fails.'}
       </p>
     </Modal>
   );

@@ -1,7 +1,7 @@
 // The job's facts under its log: where it ran, its times (a persistent worker's load apart from
 // the job's own run), its tries, what a persistent worker answered, and every attempt that did not
 // succeed with its own error.
-import type { AttemptRecord, Job } from '../../shared/model';
+import type { AttemptRecord, Job, JobLink } from '../../shared/model';
 import { formatClock, formatDateTime, formatDuration } from '../format';
 import { ranText } from '../job-words';
 import { useSecondClock } from '../stores/clock';
@@ -49,6 +49,7 @@ export function JobFacts({ job }: { job: Job }) {
             </dd>
           </>
         )}
+        <OrderFacts job={job} />
         {job.result !== null && job.result !== undefined && (
           <>
             <dt>Result</dt>
@@ -71,6 +72,65 @@ export function JobFacts({ job }: { job: Job }) {
             })}
           </ol>
         </section>
+      )}
+    </>
+  );
+}
+
+/** What it runs after and what runs after it, its time, priority and labels, and its restarts. */
+function OrderFacts({ job }: { job: Job }) {
+  const link = (l: JobLink) => (
+    <li key={l.id}>
+      <span className="num">{l.id}</span> <span className="muted">({l.state})</span> <span className="mono">{l.command}</span>
+    </li>
+  );
+  return (
+    <>
+      {job.after && job.after.length > 0 && (
+        <>
+          <dt>Runs after</dt>
+          <dd data-testid="runs-after">
+            <ul className="links">{job.after.map(link)}</ul>
+          </dd>
+        </>
+      )}
+      {job.dependents && job.dependents.length > 0 && (
+        <>
+          <dt>Then</dt>
+          <dd data-testid="then">
+            <ul className="links">{job.dependents.map(link)}</ul>
+          </dd>
+        </>
+      )}
+      {job.notBefore !== undefined && (
+        <>
+          <dt>Not before</dt>
+          <dd>{formatDateTime(job.notBefore)}</dd>
+        </>
+      )}
+      {job.priority !== undefined && (
+        <>
+          <dt>Priority</dt>
+          <dd>{job.priority}</dd>
+        </>
+      )}
+      {job.labels !== undefined && (
+        <>
+          <dt>Labels</dt>
+          <dd>{job.labels.join(', ')}</dd>
+        </>
+      )}
+      {job.restartOf !== undefined && (
+        <>
+          <dt>Restart of</dt>
+          <dd>job {job.restartOf}</dd>
+        </>
+      )}
+      {job.restartedAs !== undefined && job.restartedAs.length > 0 && (
+        <>
+          <dt>Restarted as</dt>
+          <dd>{job.restartedAs.map((id) => `job ${id}`).join(', ')}</dd>
+        </>
       )}
     </>
   );

@@ -9,7 +9,7 @@ import { selectJob, setJobFilter } from '../actions';
 import { clearChecked, toggleChecked } from '../commands';
 import { loadMoreJobs } from '../live';
 import { formatClock, STATE_WORDS } from '../format';
-import { isCancelling, tookText } from '../job-words';
+import { isCancelling, queuedWord, tookText } from '../job-words';
 import { indexOfId, NO_FILTER, useJobs } from '../stores/jobs';
 import { openAddJob } from './AddJobDialog';
 import { useSecondClock } from '../stores/clock';
@@ -189,7 +189,7 @@ const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cance
       </span>
       <span role="gridcell">
         <span className={`badge badge-${cancelling ? 'cancelling' : job.state}`} title={job.error ?? undefined}>
-          {cancelling ? 'Cancelling…' : STATE_WORDS[job.state]}
+          {cancelling ? 'Cancelling…' : (queuedWord(job) ?? STATE_WORDS[job.state])}
         </span>
       </span>
       <span role="gridcell" className="num">

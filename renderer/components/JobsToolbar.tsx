@@ -79,7 +79,7 @@ function SearchBox({ text }: { text: string }) {
       className="search"
       type="search"
       aria-label="Search commands"
-      placeholder="Search"
+      placeholder="Search, or label:NAME"
       maxLength={SEARCH_MAX_CHARS}
       value={draft}
       onChange={(e) => setDraft(e.target.value)}

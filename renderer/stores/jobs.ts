@@ -75,11 +75,19 @@ export const useJobs = create<JobsState>(() => ({
 /** Rows kept after live additions; older ones are paged in again on demand. */
 const LIVE_ROW_LIMIT = 5_000;
 
+/** The search box's `label:nightly` is the label filter (as `lanes jobs --label nightly`); null for a plain search. */
+export function labelOf(text: string): string | null {
+  return /^label:(\S+)$/.exec(text.trim())?.[1] ?? null;
+}
+
 export function matches(filter: JobFilter, job: JobSummary): boolean {
+  const label = labelOf(filter.text);
   return (
     (filter.lane === null || job.lane === filter.lane) &&
     (filter.state === null || job.state === filter.state) &&
-    (filter.text.trim() === '' || job.command.toLowerCase().includes(filter.text.trim().toLowerCase()))
+    (label !== null
+      ? (job.labels ?? []).includes(label)
+      : filter.text.trim() === '' || job.command.toLowerCase().includes(filter.text.trim().toLowerCase()))
   );
 }
 

@@ -1,0 +1,102 @@
+// The Add job form as data: what a person typed in each field, turned into an addJob request, or
+// the field that is wrong and why. Only what the engine cannot see is checked here (a number typed
+// as text, a span, an env line without "="); the engine checks the rest with the one schema every
+// door uses, and its refusal names the field, which the form shows at that field. Pure.
+import { parseSpan } from '../shared/format';
+import { LABELS_MAX, MAX_ATTEMPTS_LIMIT, PRIORITY_MAX, PRIORITY_MIN } from '../shared/limits';
+import type { RequestInput } from '../shared/requests';
+
+export type When = 'now' | 'delay' | 'at';
+
+export interface AddJobValues {
+  lane: string;
+  /** A command line for the shell, or a JSON payload for a lane with a worker command. */
+  text: string;
+  asPayload: boolean;
+  /** An absolute folder; '' for the home folder. */
+  cwd: string;
+  /** KEY=VALUE, one a line. */
+  env: string;
+  attempts: string;
+  timeout: string;
+  /** Ids of the jobs it runs after. */
+  after: number[];
+  when: When;
+  /** A span ("15m") when `when` is delay; a local date and time ("2026-12-02T02:00") when it is at. */
+  whenText: string;
+  priority: string;
+  /** Separated by commas or spaces. */
+  labels: string;
+}
+
+/** The form's fields, each one a request field maps onto. */
+export type FormField = 'lane' | 'text' | 'cwd' | 'env' | 'attempts' | 'timeout' | 'after' | 'when' | 'priority' | 'labels';
+
+export const EMPTY_VALUES: Omit<AddJobValues, 'lane' | 'asPayload'> = { text: '', cwd: '', env: '', attempts: '', timeout: '', after: [], when: 'now', whenText: '', priority: '', labels: '' };
+
+export type Checked = { input: RequestInput<'addJob'> } | { field: FormField; message: string };
+
+/** The form field an engine refusal names (`labels.2`, `notBefore`, `argv` …), so it shows there. */
+export function fieldOfRequest(field: string | undefined): FormField | null {
+  const head = (field ?? '').split('.')[0];
+  const map: Record<string, FormField> = {
+    lane: 'lane', argv: 'text', shell: 'text', payload: 'text', cwd: 'cwd', env: 'env', maxAttempts: 'attempts', timeoutSeconds: 'timeout',
+    after: 'after', delaySeconds: 'when', notBefore: 'when', priority: 'priority', labels: 'labels',
+  };
+  return head !== undefined && head in map ? map[head]! : null;
+}
+
+const whole = (text: string) => (/^-?\d+$/.test(text.trim()) ? Number(text.trim()) : NaN);
+
+/** The request the values ask for, or the first field that cannot be sent as it is. */
+export function checkAddJob(v: AddJobValues, now = Date.now()): Checked {
+  const input: RequestInput<'addJob'> = { lane: v.lane };
+  if (v.text.trim() === '') return { field: 'text', message: v.asPayload ? 'give a JSON payload' : 'give a command line' };
+  if (v.asPayload) {
+    try {
+      input.payload = JSON.parse(v.text) as unknown;
+    } catch {
+      return { field: 'text', message: 'the payload is not JSON (a string needs its quotes: "photo.jpg")' };
+    }
+  } else {
+    input.shell = v.text;
+    if (v.cwd.trim() !== '') input.cwd = v.cwd.trim();
+    const env: Record<string, string> = {};
+    for (const line of v.env.split('\n').map((l) => l.trim()).filter(Boolean)) {
+      const eq = line.indexOf('=');
+      if (eq <= 0) return { field: 'env', message: `each line is NAME=value; "${line}" is not` };
+      env[line.slice(0, eq)] = line.slice(eq + 1);
+    }
+    if (Object.keys(env).length > 0) input.env = env;
+  }
+  if (v.attempts.trim() !== '') {
+    const n = whole(v.attempts);
+    if (!(n >= 1 && n <= MAX_ATTEMPTS_LIMIT)) return { field: 'attempts', message: `attempts is a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}` };
+    input.maxAttempts = n;
+  }
+  if (v.timeout.trim() !== '') {
+    const s = parseSpan(v.timeout);
+    if (s === null) return { field: 'timeout', message: 'a timeout is a span like 90s, 15m or 2h' };
+    input.timeoutSeconds = s;
+  }
+  if (v.after.length > 0) input.after = v.after;
+  if (v.when === 'delay') {
+    const s = parseSpan(v.whenText);
+    if (s === null) return { field: 'when', message: 'a delay is a span like 90s, 15m, 1h30m or 2d' };
+    input.delaySeconds = s;
+  } else if (v.when === 'at') {
+    const at = Date.parse(v.whenText);
+    if (Number.isNaN(at)) return { field: 'when', message: 'pick a date and a time' };
+    if (at <= now) return { field: 'when', message: 'that time is already past' };
+    input.notBefore = at;
+  }
+  if (v.priority.trim() !== '') {
+    const n = whole(v.priority);
+    if (!(n >= PRIORITY_MIN && n <= PRIORITY_MAX)) return { field: 'priority', message: `priority is a whole number from ${PRIORITY_MIN} to ${PRIORITY_MAX}` };
+    input.priority = n;
+  }
+  const labels = v.labels.split(/[\s,]+/).filter(Boolean);
+  if (labels.length > LABELS_MAX) return { field: 'labels', message: `at most ${LABELS_MAX} labels per job` };
+  if (labels.length > 0) input.labels = labels;
+  return { input };
+}

@@ -1,0 +1,45 @@
+// The Add job form's own checks: values in, the request or the field at fault out (add-job-form.ts),
+// and the label filter the search box reads.
+import { describe, expect, it } from 'vitest';
+import { checkAddJob, EMPTY_VALUES, fieldOfRequest, type AddJobValues } from '../../renderer/add-job-form.js';
+import { labelOf } from '../../renderer/stores/jobs.js';
+
+const NOW = Date.UTC(2026, 11, 1, 20, 0);
+const values = (o: Partial<AddJobValues>): AddJobValues => ({ ...EMPTY_VALUES, lane: 'worker', asPayload: false, text: 'make', ...o });
+
+describe('the Add job form', () => {
+  it('sends every field it was given, and nothing it was not', () => {
+    expect(checkAddJob(values({}), NOW)).toEqual({ input: { lane: 'worker', shell: 'make' } });
+    const at = '2026-12-02T02:00';
+    expect(
+      checkAddJob(values({ cwd: ' /srv/photos ', env: 'A=1\n\nB=two=2', attempts: '5', timeout: '30m', after: [41, 42], when: 'at', whenText: at, priority: '-7', labels: 'nightly, photos big' }), NOW),
+    ).toEqual({
+      input: { lane: 'worker', shell: 'make', cwd: '/srv/photos', env: { A: '1', B: 'two=2' }, maxAttempts: 5, timeoutSeconds: 1800, after: [41, 42], notBefore: Date.parse(at), priority: -7, labels: ['nightly', 'photos', 'big'] },
+    });
+    expect(checkAddJob(values({ when: 'delay', whenText: '1h30m' }), NOW)).toEqual({ input: { lane: 'worker', shell: 'make', delaySeconds: 5400 } });
+    expect(checkAddJob(values({ asPayload: true, text: '{"n":1}', cwd: '/ignored' }), NOW)).toEqual({ input: { lane: 'worker', payload: { n: 1 } } });
+  });
+
+  it.each([
+    ['an empty command', { text: ' ' }, 'text'],
+    ['a payload that is not JSON', { asPayload: true, text: '{n:1}' }, 'text'],
+    ['an env line without =', { env: 'JUST_A_NAME' }, 'env'],
+    ['attempts as a fraction', { attempts: '1.5' }, 'attempts'],
+    ['attempts out of range', { attempts: '0' }, 'attempts'],
+    ['a timeout that is no span', { timeout: 'soon' }, 'timeout'],
+    ['a delay that is no span', { when: 'delay' as const, whenText: '' }, 'when'],
+    ['a time already past', { when: 'at' as const, whenText: '2020-01-01T00:00' }, 'when'],
+    ['a priority above 100', { priority: '101' }, 'priority'],
+    ['too many labels', { labels: 'a b c d e f g h i' }, 'labels'],
+  ])('refuses %s at its field', (_what, o, field) => {
+    expect(checkAddJob(values(o), NOW)).toMatchObject({ field });
+  });
+
+  it('shows an engine refusal at the field it names', () => {
+    expect(['cwd', 'labels.2', 'notBefore', 'delaySeconds', 'argv', 'maxAttempts', 'after', 'nope', undefined].map(fieldOfRequest)).toEqual(['cwd', 'labels', 'when', 'when', 'text', 'attempts', 'after', null, null]);
+  });
+
+  it('reads label:NAME in the search box as the label filter', () => {
+    expect([labelOf('label:nightly'), labelOf(' label:a.b '), labelOf('label: x'), labelOf('nightly')]).toEqual(['nightly', 'a.b', null, null]);
+  });
+});
