@@ -23,7 +23,16 @@ export function laneReason(lane: LaneStatus, now: number, paused: Paused | null 
     return 'cap 0 — raise the cap to run its jobs';
   }
   if (lane.waiting === 0 && lane.delayed > 0) return `${plural(lane.delayed, 'retry', 'retries')} waiting to run again`;
+  if (lane.waiting === 0) return notYetText(lane);
   return null;
+}
+
+/** "12 waiting for other jobs, 3 scheduled for 02:00": what cannot run yet, apart from what waits for a worker; null when none. */
+export function notYetText(lane: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' | 'scheduledNext'>): string | null {
+  const parts: string[] = [];
+  if (lane.waitingForJobs > 0) parts.push(`${formatCount(lane.waitingForJobs)} waiting for other jobs`);
+  if (lane.scheduled > 0) parts.push(`${formatCount(lane.scheduled)} scheduled${lane.scheduledNext === null ? '' : ` for ${formatClock(lane.scheduledNext)}`}`);
+  return parts.length > 0 ? parts.join(', ') : null;
 }
 
 /** Jobs the lane still has to finish: waiting, waiting to retry, and running. */

@@ -79,7 +79,8 @@ function SearchBox({ text }: { text: string }) {
       className="search"
       type="search"
       aria-label="Search commands"
-      placeholder="Search, or label:NAME"
+      placeholder="Search"
+      title="Search the commands; label:NAME shows the jobs with that label"
       maxLength={SEARCH_MAX_CHARS}
       value={draft}
       onChange={(e) => setDraft(e.target.value)}
@@ -114,7 +115,7 @@ export function countByState(filter: Pick<JobFilter, 'lane'>, lanes: LaneStatus[
   const c: Counts = { all: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
   for (const l of lanes) {
     if (filter.lane !== null && l.name !== filter.lane) continue;
-    c.queued += l.waiting + l.delayed;
+    c.queued += l.waiting + l.delayed + l.waitingForJobs + l.scheduled;
     c.running += l.running;
     c.succeeded += l.succeeded;
     c.failed += l.failed;

@@ -43,3 +43,12 @@ describe('the Add job form', () => {
     expect([labelOf('label:nightly'), labelOf(' label:a.b '), labelOf('label: x'), labelOf('nightly')]).toEqual(['nightly', 'a.b', null, null]);
   });
 });
+
+describe('a lane whose work cannot run yet', () => {
+  it('says what it waits for instead of nothing', async () => {
+    const { notYetText } = await import('../../renderer/lane-words.js');
+    expect(notYetText({ waitingForJobs: 12, scheduled: 0, scheduledNext: null })).toBe('12 waiting for other jobs');
+    expect(notYetText({ waitingForJobs: 0, scheduled: 3, scheduledNext: new Date(2026, 11, 2, 2, 0).getTime() })).toMatch(/^3 scheduled for .*2:00/);
+    expect(notYetText({ waitingForJobs: 0, scheduled: 0, scheduledNext: null })).toBeNull();
+  });
+});
