@@ -2,9 +2,9 @@
 // the field that is wrong and why. Only what the engine cannot see is checked here (a number typed
 // as text, a span, an env line without "="); the engine checks the rest with the one schema every
 // door uses, and its refusal names the field, which the form shows at that field. Pure.
-import { parseSpan } from '../shared/format';
-import { LABELS_MAX, MAX_ATTEMPTS_LIMIT, PRIORITY_MAX, PRIORITY_MIN } from '../shared/limits';
-import type { RequestInput } from '../shared/requests';
+import { parseSpan } from '../shared/format.js';
+import { LABELS_MAX, MAX_ATTEMPTS_LIMIT, PRIORITY_MAX, PRIORITY_MIN } from '../shared/limits.js';
+import type { RequestInput } from '../shared/requests.js';
 
 export type When = 'now' | 'delay' | 'at';
 

@@ -102,10 +102,12 @@ export interface Drain {
  * `n` jobs drained by `workers` workers of a lane, after a warm-up of `warm` jobs (the workers and
  * their commands are up before the clock starts); the engine's CPU and disk writes over the drain.
  */
-export function drain(n: number, workers: number, job: AddJobInput, lane: { name: string; workerCommand?: string[] }, warm = 200): Promise<Drain> {
+export function drain(n: number, workers: number, job: AddJobInput, lane: { name: string; workerCommand?: string[] }, warm = 200, setUp?: (d: Daemon) => Promise<void>): Promise<Drain> {
   return withDaemon(async (d) => {
     if (lane.name === 'worker') await d.api('setCap', { lane: 'worker', cap: workers });
     else await d.api('addLane', { name: lane.name, cap: workers, ...(lane.workerCommand ? { workerCommand: lane.workerCommand } : {}) });
+    // What the lane holds before the measured work arrives (jobs that cannot run yet, say).
+    if (setUp) await setUp(d);
     const each = { ...job, lane: lane.name };
     await queueAndDrain(d, lane.name, Array(warm).fill(each), warm, `${lane.name} warm-up`);
     const before = processUse(d.pid);

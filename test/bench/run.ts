@@ -26,6 +26,7 @@ import { sharedLaneFigures } from './shared-lane.js';
 import { markdownTables, terminalLines } from './report.js';
 import type { Figure } from './stats.js';
 import { noopFigures, shellFigures } from './throughput.js';
+import { blockedFigures } from './blocked.js';
 
 const quick = process.argv.includes('--quick');
 const onlyArg = process.argv.indexOf('--only');
@@ -43,6 +44,7 @@ const startedAt = new Date();
 
 const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['noop', 'no-op jobs against BullMQ', () => noopFigures(size.pairs, size.noop, bull)],
+  ['blocked', 'no-op jobs with and without 100,000 blocked', () => blockedFigures(size.pairs, size.noop, 100_000)],
   ['shell', '`true` shell jobs against spawn and tsp', () => shellFigures(size.pairs, size.shell)],
   ['enqueue', 'putting work in', () => enqueueFigures(size.pairs, size.enqueue, bull)],
   ['cli', 'CLI calls against bare node', () => cliFigures(size.cli)],
