@@ -4,6 +4,7 @@
 // door uses, and its refusal names the field, which the form shows at that field. Pure.
 import { parseSpan } from '../shared/format.js';
 import { LABELS_MAX, MAX_ATTEMPTS_LIMIT, PRIORITY_MAX, PRIORITY_MIN } from '../shared/limits.js';
+import type { Job } from '../shared/model.js';
 import type { RequestInput } from '../shared/requests.js';
 
 export type When = 'now' | 'delay' | 'at';
@@ -98,5 +99,54 @@ export function checkAddJob(v: AddJobValues, now = Date.now()): Checked {
   const labels = v.labels.split(/[\s,]+/).filter(Boolean);
   if (labels.length > LABELS_MAX) return { field: 'labels', message: `at most ${LABELS_MAX} labels per job` };
   if (labels.length > 0) input.labels = labels;
+  return { input };
+}
+
+/** A queued job's fields as the form shows them, to edit. */
+export function valuesOfJob(job: Job): AddJobValues {
+  const spec = job.spec;
+  const text = spec.kind === 'payload' ? JSON.stringify(spec.payload) : spec.kind === 'shell' ? spec.script : spec.argv.map((w) => (/^[\w./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  const env = spec.kind === 'payload' ? '' : Object.entries(spec.env ?? {}).map(([k, val]) => `${k}=${val}`).join('\n');
+  const at = job.notBefore === undefined ? '' : localInputTime(job.notBefore);
+  return {
+    lane: job.lane,
+    asPayload: spec.kind === 'payload',
+    text,
+    cwd: spec.kind === 'payload' ? '' : (spec.cwd ?? ''),
+    env,
+    attempts: String(job.maxAttempts),
+    timeout: job.timeoutMs === null ? '' : `${job.timeoutMs / 1000}s`,
+    after: (job.after ?? []).filter((l) => l.state !== 'succeeded').map((l) => l.id),
+    when: at === '' ? 'now' : 'at',
+    whenText: at,
+    priority: job.priority === undefined ? '' : String(job.priority),
+    labels: (job.labels ?? []).join(', '),
+  };
+}
+
+/** A moment as a datetime-local field holds it: local time to the minute. */
+function localInputTime(at: number): string {
+  const d = new Date(at);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/**
+ * The edit the form asks for: every field as the form now shows it (an emptied one clears what the
+ * job had), the command, folder and environment only when they changed, so an untouched argv stays argv.
+ */
+export function checkEdit(id: number, v: AddJobValues, was: AddJobValues, now = Date.now()): { input: RequestInput<'editJob'> } | { field: FormField; message: string } {
+  const atWas = v.when === 'at' && was.when === 'at' && v.whenText === was.whenText;
+  const checked = checkAddJob(atWas ? { ...v, when: 'now' } : v, now);
+  if ('field' in checked) return checked;
+  const a = checked.input;
+  const input: RequestInput<'editJob'> = { id, after: a.after ?? [], priority: a.priority ?? 0, labels: a.labels ?? [] };
+  if (v.text !== was.text) Object.assign(input, a.payload !== undefined ? { payload: a.payload } : { shell: a.shell });
+  if (!v.asPayload && v.cwd !== was.cwd && a.cwd !== undefined) input.cwd = a.cwd;
+  if (!v.asPayload && v.env !== was.env) input.env = a.env ?? {};
+  if (a.maxAttempts !== undefined) input.maxAttempts = a.maxAttempts;
+  if (a.timeoutSeconds !== undefined) input.timeoutSeconds = a.timeoutSeconds;
+  if (v.when === 'now') input.notBefore = null;
+  else if (!atWas) Object.assign(input, a.delaySeconds !== undefined ? { delaySeconds: a.delaySeconds } : { notBefore: a.notBefore });
   return { input };
 }

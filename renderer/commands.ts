@@ -10,7 +10,7 @@ import { plural } from './format';
 import { useJobs } from './stores/jobs';
 import { say } from './stores/notice';
 import { LanesError } from '../shared/errors';
-import { checkAddJob, fieldOfRequest, type AddJobValues, type FormField } from './add-job-form';
+import { checkAddJob, checkEdit, fieldOfRequest, type AddJobValues, type FormField } from './add-job-form';
 
 /** A refusal, said; the caller learns whether the request went through. */
 async function attempt<T>(what: string, request: () => Promise<T>): Promise<T | null> {
@@ -89,6 +89,25 @@ export async function addJob(values: AddJobValues): Promise<{ field: FormField |
   } catch (error) {
     return { field: error instanceof LanesError ? fieldOfRequest(error.field) : null, message: messageOf(error) };
   }
+}
+
+/** A queued job changed from its detail (the same form); null when it was, else the refusal at its field. */
+export async function editJob(id: number, values: AddJobValues, was: AddJobValues): Promise<{ field: FormField | null; message: string } | null> {
+  const checked = checkEdit(id, values, was);
+  if ('field' in checked) return checked;
+  try {
+    await client().call('editJob', checked.input);
+    say(`Job ${id} changed.`);
+    return null;
+  } catch (error) {
+    return { field: error instanceof LanesError ? fieldOfRequest(error.field) : null, message: messageOf(error) };
+  }
+}
+
+/** A finished job run again as a new job with the same command (`lanes restart`). */
+export async function restartJob(id: number): Promise<void> {
+  const answer = await attempt('Not run again', () => client().call('restartJobs', { ids: [id] }));
+  if (answer) say(`Job ${id} runs again as job ${answer.ids[0]}.`);
 }
 
 export interface LaneForm {

@@ -6,20 +6,25 @@
 import { useState, type ReactNode } from 'react';
 import { create } from 'zustand';
 import { DEFAULT_LANE, PRIORITY_MAX, PRIORITY_MIN } from '../../shared/limits';
-import { addJob } from '../commands';
-import { EMPTY_VALUES, type AddJobValues, type FormField } from '../add-job-form';
+import type { Job } from '../../shared/model';
+import { addJob, editJob } from '../commands';
+import { EMPTY_VALUES, valuesOfJob, type AddJobValues, type FormField } from '../add-job-form';
 import { useJobs } from '../stores/jobs';
 import { useLanes } from '../stores/lanes';
 import { Modal } from './Modal';
 
-/** Whether the form is open, and the lane it opens on. */
-const useAddJob = create<{ open: boolean; lane: string | null }>(() => ({ open: false, lane: null }));
+/** Whether the form is open, the lane it opens on, and the queued job it edits (the same fields, from its detail). */
+const useAddJob = create<{ open: boolean; lane: string | null; editing: Job | null }>(() => ({ open: false, lane: null, editing: null }));
 
 /** Recent jobs offered to run after: the newest loaded in the list. */
 const AFTER_CHOICES = 12;
 
 export function openAddJob(lane: string | null): void {
-  useAddJob.setState({ open: true, lane });
+  useAddJob.setState({ open: true, lane, editing: null });
+}
+
+export function openEditJob(job: Job): void {
+  useAddJob.setState({ open: true, lane: job.lane, editing: job });
 }
 
 export function AddJobDialog() {
@@ -46,29 +51,45 @@ function Field({ id, label, error, wide, children }: { id: FormField; label: str
 function AddJobForm() {
   const order = useLanes((s) => s.order);
   const byName = useLanes((s) => s.byName);
-  const recent = useJobs((s) => s.rows).slice(0, AFTER_CHOICES);
+  const [editing] = useState(() => useAddJob.getState().editing);
+  const [was] = useState(() => (editing ? valuesOfJob(editing) : null));
+  const rows = useJobs((s) => s.rows);
+  // Recent jobs to run after, and those it already runs after; never itself.
+  const recent = [...(editing?.after ?? []).filter((l) => !rows.some((r) => r.id === l.id)), ...rows.filter((r) => r.id !== editing?.id).slice(0, AFTER_CHOICES)];
   const [lane, setLane] = useState(() => useAddJob.getState().lane ?? DEFAULT_LANE);
-  const [v, setValues] = useState(EMPTY_VALUES);
+  const [v, setValues] = useState<Omit<AddJobValues, 'lane' | 'asPayload'>>(was ?? EMPTY_VALUES);
   const [error, setError] = useState<{ field: FormField | null; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const payloadLane = byName[lane]?.workerCommand != null;
   const close = () => useAddJob.setState({ open: false });
-  const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => setValues((old) => ({ ...old, [key]: value }));
+  const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => {
+    setValues((old) => ({ ...old, [key]: value }));
+    // A refusal goes once its field is changed: what it said is no longer about what is there.
+    if (error && (error.field === key || (key === 'whenText' && error.field === 'when'))) setError(null);
+  };
   const invalid = (id: FormField) => ({ 'aria-invalid': error?.field === id ? true : undefined, 'aria-describedby': error?.field === id ? `add-job-${id}-error` : undefined });
 
   const submit = async () => {
     setBusy(true);
     const values: AddJobValues = { ...v, lane, asPayload: payloadLane };
-    const refused = await addJob(values);
+    const refused = editing && was ? await editJob(editing.id, values, was) : await addJob(values);
     setBusy(false);
     if (refused) setError(refused);
     else close();
   };
 
   return (
-    <Modal title="Add a job" testId="add-job" onClose={close} onSubmit={() => void submit()} error={error && error.field === null ? error.message : null} busy={busy} submit="Add job">
+    <Modal
+      title={editing ? `Edit job ${editing.id}` : 'Add a job'}
+      testId={editing ? 'edit-job' : 'add-job'}
+      onClose={close}
+      onSubmit={() => void submit()}
+      error={error && error.field === null ? error.message : null}
+      busy={busy}
+      submit={editing ? 'Save' : 'Add job'}
+    >
       <Field id="lane" label="Lane" error={error}>
-        <select value={lane} onChange={(e) => setLane(e.target.value)} {...invalid('lane')}>
+        <select value={lane} disabled={editing !== null} onChange={(e) => setLane(e.target.value)} {...invalid('lane')}>
           {order.map((n) => (
             <option key={n} value={n}>
               {n}

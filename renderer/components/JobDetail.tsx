@@ -10,6 +10,8 @@ import { isCancelling, outcomeOf } from '../job-words';
 import { useJobs } from '../stores/jobs';
 import { JobFacts } from './JobFacts';
 import { LogTail } from './LogTail';
+import { openEditJob } from './AddJobDialog';
+import { restartJob } from '../commands';
 
 /** Closes the detail; focus goes back to the list, whose active row is still the job just closed. */
 export function closeDetail(): void {
@@ -101,9 +103,19 @@ function DetailBody({ closeButton }: { closeButton: RefObject<HTMLButtonElement 
               {cancelling ? 'Cancelling…' : 'Cancel'}
             </button>
           )}
+          {job.state === 'queued' && (
+            <button type="button" className="button" onClick={() => openEditJob(job)}>
+              Edit…
+            </button>
+          )}
           {canRetry && (
             <button type="button" className="button" onClick={() => void retryJob(job.id)}>
               Retry
+            </button>
+          )}
+          {(canRetry || job.state === 'succeeded') && (
+            <button type="button" className="button" title="Run it again as a new job with the same command (lanes restart)" onClick={() => void restartJob(job.id)}>
+              Run again
             </button>
           )}
         </>

@@ -52,3 +52,18 @@ describe('a lane whose work cannot run yet', () => {
     expect(notYetText({ waitingForJobs: 0, scheduled: 0, scheduledNext: null })).toBeNull();
   });
 });
+
+describe('editing a queued job with the same form', () => {
+  it('sends what the form shows, the command only when it changed, and clears what was emptied', async () => {
+    const { checkEdit, valuesOfJob } = await import('../../renderer/add-job-form.js');
+    const job = {
+      id: 9, lane: 'worker', command: 'make all', state: 'queued' as const, attempts: 0, maxAttempts: 3, createdAt: 0, startedAt: null, finishedAt: null, exitCode: null, error: null, runAfter: null,
+      spec: { kind: 'argv' as const, argv: ['make', 'all'], cwd: '/srv' }, result: null, timeoutMs: 60_000, loadMs: null, history: [],
+      priority: 4, labels: ['a'], after: [{ id: 3, state: 'running' as const, command: 'x' }], waitingFor: 1,
+    };
+    const was = valuesOfJob(job);
+    expect(was).toMatchObject({ text: 'make all', cwd: '/srv', attempts: '3', timeout: '60s', after: [3], when: 'now', priority: '4', labels: 'a' });
+    expect(checkEdit(9, { ...was, priority: '6', labels: '' }, was, NOW)).toEqual({ input: { id: 9, after: [3], priority: 6, labels: [], maxAttempts: 3, timeoutSeconds: 60, notBefore: null } });
+    expect(checkEdit(9, { ...was, text: 'make clean', after: [] }, was, NOW)).toMatchObject({ input: { shell: 'make clean', after: [] } });
+  });
+});

@@ -2,7 +2,7 @@
 // refused at the folder field, a bad priority at its own; a job added to run after a running one
 // waits, says so in the list and in its facts, and runs once that one succeeded. With
 // LANES_SCREENSHOTS=1 it also takes the pictures of the form and of the waiting job.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from './fixtures.js';
@@ -16,7 +16,9 @@ test('the Add job form: folder, env, attempts, timeout, after, delay, priority, 
   try {
     await dismissHelp(page);
     await daemon.api('setCap', { lane: 'worker', cap: 2 });
-    const first = await daemon.api('addJob', { shell: 'sleep 4 && echo converted', cwd: dir });
+    // Runs until the test says go, so the second waits as long as the test looks at it.
+    writeFileSync(join(dir, 'convert.sh'), '#!/bin/sh\nwhile [ ! -f go ]; do sleep 0.1; done\necho converted "$1"\n', { mode: 0o755 });
+    const first = await daemon.api('addJob', { shell: './convert.sh photos', cwd: dir });
     await expect(page.locator(`[data-job-id="${first.id}"] .badge`)).toHaveText('Running', { timeout: 15_000 });
 
     await page.getByRole('button', { name: 'Add job…' }).click();
@@ -37,10 +39,11 @@ test('the Add job form: folder, env, attempts, timeout, after, delay, priority, 
     // The engine's refusal, at the field it names.
     await expect(form.locator('[data-field="cwd"] .field-error')).toContainText('no-such-folder');
     await expect(form.getByLabel('Folder')).toHaveAttribute('aria-invalid', 'true');
-    await form.getByLabel('Folder').fill(dir);
     await form.getByLabel('When it may start').selectOption('delay');
     await form.getByLabel('Delay').fill('1s');
     await shootIfAsked(page, 'add-job-full', form);
+    await form.getByLabel('Folder').fill(dir);
+    await expect(form.locator('[data-field="cwd"] .field-error')).toHaveCount(0);
     await form.getByRole('button', { name: 'Add job' }).click();
     await expect(form).toHaveCount(0);
 
@@ -52,18 +55,32 @@ test('the Add job form: folder, env, attempts, timeout, after, delay, priority, 
     await expect(row.locator('.badge')).toHaveText('Waiting');
     await row.click();
     await expect(page.getByTestId('runs-after')).toContainText(`${first.id}`);
-    await expect(page.getByTestId('runs-after')).toContainText('sleep 4 && echo converted');
+    await expect(page.getByTestId('runs-after')).toContainText('./convert.sh photos');
     await shootIfAsked(page, 'job-waiting');
+
+    // The same fields, edited from its detail: what it runs after stays unless changed.
+    await page.getByRole('button', { name: 'Edit…' }).click();
+    const edit = page.getByTestId('edit-job');
+    await expect(edit.getByLabel('Priority')).toHaveValue('5');
+    await edit.getByLabel('Priority').fill('7');
+    await edit.getByLabel('Labels').fill('nightly, edited');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit).toHaveCount(0);
+    expect(await daemon.api('job', { id: second.id })).toMatchObject({ priority: 7, labels: ['nightly', 'edited'], waitingFor: 1, command: 'echo "uploading $TARGET"' });
+    writeFileSync(join(dir, 'go'), '');
 
     await expect(row.locator('.badge')).toHaveText('Succeeded', { timeout: 30_000 });
     const done = await daemon.api('job', { id: second.id });
     const before = await daemon.api('job', { id: first.id });
     expect(done.startedAt!).toBeGreaterThanOrEqual(before.finishedAt!);
     await expect(page.getByTestId('log-text')).toContainText('uploading photos.example');
+    // A finished job runs again as a new one.
+    await page.getByRole('button', { name: 'Run again' }).click();
+    await expect(page.getByTestId('notice')).toHaveText(new RegExp(`Job ${second.id} runs again as job \\d+\\.`));
 
     // The search box's label:NAME is the label filter.
     await page.getByLabel('Search commands').fill('label:nightly');
-    await expect(page.locator('[data-job-id]')).toHaveCount(1);
+    await expect(page.locator('[data-job-id]')).toHaveCount(2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
