@@ -167,3 +167,25 @@ describe('restart', () => {
     expect(readFileSync(join(t.dir, 'runs'), 'utf8')).toBe('run\nrun\nrun\n');
   });
 });
+
+describe('bad input', () => {
+  it.each([
+    ['a priority out of range', { argv: ['true'], priority: 101 }, /priority must be at most 100/],
+    ['a fractional priority', { argv: ['true'], priority: 1.5 }, /priority must be a whole number/],
+    ['too many labels', { argv: ['true'], labels: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] }, /at most 8 labels/],
+    ['a label twice', { argv: ['true'], labels: ['a', 'a'] }, /a label is given twice/],
+    ['a delay and a time', { argv: ['true'], delaySeconds: 5, notBefore: Date.now() + 9_000 }, /delaySeconds or notBefore, not both/],
+    ['a time two years ahead', { argv: ['true'], notBefore: Date.now() + 2 * 366 * 86_400_000 }, /within a year/],
+    ['too many jobs to run after', { argv: ['true'], after: Array.from({ length: 101 }, (_, i) => i + 1) }, /at most 100 jobs/],
+  ])('refuses %s, and stores nothing', async (_what, input, message) => {
+    await expect(t.engine.request('addJob', input)).rejects.toThrow(message);
+    expect((await t.engine.request('listJobs', {})).total).toBe(0);
+  });
+
+  it('refuses an edit that changes nothing, and one of a job that does not exist', async () => {
+    const { id } = await t.engine.request('addJob', { argv: ['true'], delaySeconds: 3600 });
+    await expect(t.engine.request('editJob', { id })).rejects.toThrow(/nothing to change/);
+    await expect(t.engine.request('editJob', { id: 999_999, priority: 1 })).rejects.toThrow('there is no job 999999');
+    await expect(t.engine.request('restartJobs', { ids: [id] })).rejects.toThrow(/only a finished job can be restarted/);
+  });
+});
