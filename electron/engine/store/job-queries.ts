@@ -1,5 +1,5 @@
 // Read-side questions about jobs: pages for the window and CLI. Only the hot path has indexes
-// of its own (migration 0007), so a listing filtered by state walks the primary key (or the
+// of its own (migrations 0007, 0011), so a listing filtered by state walks the primary key (or the
 // lane's index) newest first, a bounded window of ids per request: no page costs the engine
 // more than a few milliseconds, however many jobs sit between matches. A page may then hold
 // fewer jobs than asked for while `nextBeforeId` says there are more ids to look through.
@@ -26,8 +26,6 @@ export interface JobFilter {
 export const SCAN_WINDOW = 20_000;
 
 type Args = (string | number)[];
-/** The partial index of unfinished jobs is used only by a query that repeats its condition. */
-const ACTIVE = "state IN ('queued', 'running')";
 
 export class JobQueries {
   private readonly bounds;
@@ -77,14 +75,13 @@ export class JobQueries {
       return seek('jobs', where, args);
     }
     if (!f.text) {
-      // States with an index that holds only them: seek, whatever the table holds. The unfinished
-      // index holds state in its key, so finding the running few reads only it.
-      if (f.state === 'running') return seek('jobs INDEXED BY jobs_active', [...lane, ACTIVE, "state = 'running'", past], [...laneArg, cursor]);
+      // States with an index that holds only them: seek, whatever the table holds.
+      if (f.state === 'running') return seek('jobs INDEXED BY jobs_running', [...lane, "state = 'running'", past], [...laneArg, cursor]);
       if (f.state === 'failed' || f.state === 'cancelled') return seek('jobs INDEXED BY jobs_unhappy', [...lane, "state IN ('failed', 'cancelled')", 'state = ?', past], [...laneArg, f.state, cursor]);
-      if (f.state === 'queued' && f.lane) return seek('jobs INDEXED BY jobs_active', ['lane = ?', ACTIVE, "state = 'queued'", past], [f.lane, cursor]);
       if (!f.state) return seek(f.lane ? 'jobs INDEXED BY jobs_lane' : 'jobs', [...lane, past], [...laneArg, cursor]);
     }
-    // Succeeded, queued in every lane, or a text search: most rows may not match, so look
+    // Succeeded, queued (its two indexes, runnable and waiting, are in priority and time order,
+    // not id order), or a text search: most rows may not match, so look
     // through one window of ids per request.
     const { lo, hi } = this.bounds.get() ?? { lo: null, hi: null };
     if (lo === null || hi === null) return { rows: [], windowEnd: null };

@@ -1,10 +1,10 @@
 // The SQL of the durable queue, prepared once. Every state change is one guarded UPDATE, so a
 // late answer from a worker that has already been given up on can never record a job twice. The
-// queue's own index (jobs_active, migration 0007) is named where a query must use it: a claim
+// queue's own index (jobs_ready, migration 0011) is named where a query must use it: a claim
 // seeks the head of its lane's queue, whatever the rest of the table holds.
 import type { JobState } from '../../../shared/model.js';
 import type { Db } from './db.js';
-import { DEPS_LEFT } from './job-waits.js';
+import { DEPS_LEFT, WAITING } from './job-waits.js';
 import { CLAIMED_COLUMNS, FULL_COLUMNS, SUMMARY_COLUMNS, type AttemptRow, type ClaimedRow, type FullRow, type SummaryRow } from './job-rows.js';
 
 /** A job found running: enough to end its processes and give it back. */
@@ -18,8 +18,8 @@ export interface RunningRow {
 
 const RETURNING = `RETURNING ${SUMMARY_COLUMNS}`;
 const RUNNING_COLUMNS = 'id, lane, attempts, worker, interrupted';
-/** Unfinished jobs, as the partial index jobs_active holds them; a query must say so to use it. */
-const ACTIVE = "jobs INDEXED BY jobs_active WHERE state IN ('queued', 'running')";
+/** The running jobs, as their partial index holds them (migration 0011); a query must say so to use it. */
+const RUNNING = "jobs INDEXED BY jobs_running WHERE state = 'running'";
 /**
  * The queue's head (jobs_ready, migration 0011): queued, waiting for no other job and no time,
  * highest priority then oldest; a query must repeat the index's condition to use it.
@@ -109,8 +109,8 @@ export function prepareJobStatements(db: Db) {
        SELECT id, attempts, started_at, ?, ?, ?, ? FROM jobs WHERE id = ?`,
     ),
     runningById: db.prepare<[number, string], RunningRow>(`SELECT ${RUNNING_COLUMNS} FROM jobs WHERE id = ? AND state = 'running' AND worker = ?`),
-    // Covering: the index holds lane, id and state, so finding the running few reads no rows.
-    allRunning: db.prepare<[], { id: number }>(`SELECT id FROM ${ACTIVE} AND state = 'running'`),
+    // Covering: the index holds lane and id, so finding the running few reads no rows.
+    allRunning: db.prepare<[], { id: number }>(`SELECT id FROM ${RUNNING}`),
     runningRow: db.prepare<[number], RunningRow>(`SELECT ${RUNNING_COLUMNS} FROM jobs WHERE id = ?`),
     one: raw<[number], FullRow>(`SELECT ${FULL_COLUMNS} FROM jobs WHERE id = ?`),
     summary: raw<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE id = ?`),
@@ -146,7 +146,8 @@ export function prepareJobStatements(db: Db) {
     ),
     cancelQueuedLane: raw<[{ now: number; lane: string; skip: string }], SummaryRow>(
       `UPDATE jobs SET ${CANCELLED}
-       WHERE id IN (SELECT id FROM ${ACTIVE} AND lane = @lane AND state = 'queued' AND id NOT IN (SELECT value FROM json_each(@skip)) ORDER BY id LIMIT ${BULK_CHUNK})
+       WHERE id IN (SELECT id FROM (SELECT id FROM ${HEAD} AND lane = @lane AND id NOT IN (SELECT value FROM json_each(@skip)) LIMIT ${BULK_CHUNK})
+                    UNION ALL SELECT id FROM (SELECT id FROM ${WAITING} AND lane = @lane LIMIT ${BULK_CHUNK}))
        ${RETURNING}`,
     ),
     retryIds: raw<[{ ids: string; state: string }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @state ${RETURNING}`),

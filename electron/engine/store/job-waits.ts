@@ -32,7 +32,8 @@ export const dependencyEnded = (id: number, state: JobState): string => (state =
 
 /** The count a dependent keeps of the jobs it runs after that have not succeeded. */
 export const DEPS_LEFT = "(SELECT count(*) FROM job_deps d JOIN jobs a ON a.id = d.after WHERE d.job = jobs.id AND a.state != 'succeeded')";
-const WAITING = 'jobs INDEXED BY jobs_waiting WHERE state = \'queued\' AND (deps_left > 0 OR not_before IS NOT NULL)';
+/** Queued jobs waiting for other jobs or for their time, as their index (migration 0011) holds them. */
+export const WAITING = 'jobs INDEXED BY jobs_waiting WHERE state = \'queued\' AND (deps_left > 0 OR not_before IS NOT NULL)';
 
 export class JobWaits {
   private readonly s;
