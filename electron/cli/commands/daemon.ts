@@ -5,12 +5,24 @@ import type { Command } from 'commander';
 import { wholeNumber } from '../args.js';
 import { connectionFor, dataDirOf, note, print } from '../context.js';
 import { CliError } from '../errors.js';
+import { standalone } from '../standalone.js';
 import { plural } from '../../../shared/format.js';
 
 interface DaemonOptions {
   port?: number;
   grace: number;
 }
+
+/**
+ * What the standalone `lanes` says to `lanes daemon`. The engine keeps its store in SQLite through
+ * better-sqlite3, a native module built for one runtime: the app carries it built for Electron,
+ * and a single executable can load no native module from inside itself. Shipping a second copy
+ * for the executable's Node would make the CLI as large as the app for a headless engine that
+ * the app already is (docs/desktop.md).
+ */
+export const NO_ENGINE_HERE =
+  'this `lanes` runs no engine itself: the Lanes app is the engine, so open Lanes from your applications or run `lanes open`; ' +
+  'for one without a window, run `npm run daemon` in a Lanes checkout';
 
 export function registerDaemon(program: Command): void {
   program
@@ -19,6 +31,7 @@ export function registerDaemon(program: Command): void {
     .option('--port <n>', 'listen on this port (default: a free one)', wholeNumber('the port', 0, 65_535))
     .option('--grace <seconds>', 'how long running jobs get to finish when stopping', wholeNumber('the grace period', 0), 10)
     .action(async (opts: DaemonOptions, cmd: Command) => {
+      if (standalone) throw new CliError(NO_ENGINE_HERE);
       // Loaded here, not at the top: every other command starts faster without the engine.
       const { hostEngine } = await import('../../api/host.js');
       const hosted = await hostEngine({ dataDir: dataDirOf(cmd), ...(opts.port !== undefined ? { port: opts.port } : {}) });
