@@ -82,8 +82,10 @@ function valueWords(kind: ValueKind | string[] | null, ask: string): string {
  * bash: one function, `_lanes`. It walks the words before the cursor to find the command (skipping
  * options and the values they take), then completes a flag's value, a flag, a subcommand, or the
  * command's argument. After `--` (a job's own command line) it leaves completion to bash's default.
+ * No variable is named `path` or `words`: zsh, which runs this too, keeps its PATH and its
+ * completion's words in those.
  */
-export function bashScript(specs: readonly CommandSpec[]): string {
+export function bashScript(specs: readonly CommandSpec[], fn = '_lanes'): string {
   const cases = (body: (s: CommandSpec) => string | null) =>
     specs
       .map((s) => [s, body(s)] as const)
@@ -111,8 +113,8 @@ _lanes_valued() {
   esac
   return 1
 }
-_lanes() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} path="" i w
+${fn}() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev=\${COMP_WORDS[COMP_CWORD-1]} cmd="" i w
   COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=\${COMP_WORDS[i]}
@@ -120,39 +122,48 @@ _lanes() {
       --) return 0 ;;
       -*) _lanes_valued "$w" && ((i++)); continue ;;
     esac
-    if [[ -z $path ]]; then path=$w
-    elif [[ " $(_lanes_subcommands "$path") " == *" $w "* ]]; then path="$path $w"
+    if [[ -z $cmd ]]; then cmd=$w
+    elif [[ " $(_lanes_subcommands "$cmd") " == *" $w "* ]]; then cmd="$cmd $w"
     fi
   done
   if _lanes_valued "$prev"; then
-    case "$path" in
+    case "$cmd" in
 ${cases((s) => `case "$prev" in ${Object.entries(s.valued).map(([f, k]) => `${f}) ${valueWords(k, '_lanes_ask')} ;;`).join(' ')} esac`)}
     esac
     return 0
   fi
   if [[ $cur == -* ]]; then
-    case "$path" in
+    case "$cmd" in
 ${cases((s) => `COMPREPLY=($(compgen -W ${quoted(words(s.options))} -- "$cur"))`)}
     esac
     return 0
   fi
   local subs
-  subs=$(_lanes_subcommands "$path")
+  subs=$(_lanes_subcommands "$cmd")
   if [[ -n $subs ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return 0; fi
-  case "$path" in
+  case "$cmd" in
 ${cases((s) => (s.takes ? valueWords(s.takes, '_lanes_ask') : null))}
   esac
 }
-complete -o bashdefault -o default -F _lanes lanes
+complete -o bashdefault -o default -F ${fn} lanes
 `;
 }
 
-/** zsh runs the bash function through its own bash-completion layer, so both shells complete alike. */
+/**
+ * zsh runs the bash function through its own bash-completion layer (bashcompinit), so both shells
+ * complete alike. The one file serves both ways zsh takes a completion: sourced from .zshrc, or
+ * saved as `_lanes` in a directory on $fpath (what the deb installs), where zsh loads it at the
+ * first Tab and that Tab must be answered too. The bash function gets another name, since zsh
+ * calls the file itself `_lanes`.
+ */
 export function zshScript(specs: readonly CommandSpec[]): string {
-  return `# lanes completion for zsh: source <(lanes completion zsh)
+  return `#compdef lanes
+# lanes completion for zsh: source <(lanes completion zsh), or save it as _lanes on your $fpath
 autoload -U +X compinit && { (( $+functions[compdef] )) || compinit; }
 autoload -U +X bashcompinit && bashcompinit
-${bashScript(specs).split('\n').slice(1).join('\n')}`;
+${bashScript(specs, '_lanes_bash').split('\n').slice(1).join('\n')}
+if [[ $funcstack[1] == _lanes ]]; then _bash_complete -o bashdefault -o default -F _lanes_bash; fi
+`;
 }
 
 /** fish: one `complete` line per command, flag and argument. */

@@ -18,6 +18,23 @@ function bash(bin: string, script: string): { code: number | null; out: string; 
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
 
+/**
+ * Types `line` and Tab into an interactive zsh (zsh's own pty module) and waits, bounded by the
+ * timeout, until the line reads `expected`: what a person would see. `setup` loads the completion.
+ */
+function zshTab(bin: string, setup: string, line: string, expected: string): { code: number | null; err: string } {
+  const script = [
+    'zmodload zsh/zpty',
+    'zpty z env TERM=dumb zsh -f -i',
+    `zpty -w z 'PS1="> "; autoload -U compinit; compinit -u -D; ${setup}'`,
+    `zpty -w -n z $'${line}\\t'`,
+    `zpty -r z out '*${expected}*' && exit 0`,
+    'exit 1',
+  ].join('\n');
+  const run = spawnSync('zsh', ['-f', '-c', script], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 30_000 });
+  return { code: run.status, err: run.stderr };
+}
+
 /** What Tab offers after `line` (the cursor at its end): COMPREPLY, one a line. */
 const tab = (line: string) => {
   const words = line.split(' ');
@@ -84,12 +101,32 @@ describe('lanes completion', () => {
     expect(offered(`lanes --data-dir ${dir} log `)).toEqual([]);
   });
 
+  it('completes in zsh, sourced or loaded from $fpath, lanes included', async () => {
+    const fpath = join(tmp.dir, 'zsh');
+    mkdirSync(fpath);
+    writeFileSync(join(fpath, '_lanes'), (await lanes(['completion', 'zsh'])).stdout);
+    expect(zshTab(bin, 'source <(lanes completion zsh)', 'lanes stat', 'lanes status ')).toMatchObject({ code: 0 });
+    expect(zshTab(bin, `fpath=(${fpath} $fpath); compinit -u -D`, 'lanes stat', 'lanes status ')).toMatchObject({ code: 0 });
+    expect(zshTab(bin, 'source <(lanes completion zsh)', `lanes --data-dir ${d.dataDir} cap ren`, 'cap render-farm ')).toMatchObject({ code: 0 });
+  });
+
+  it('completes in fish: commands, a lane from the engine, job states', () => {
+    const fish = (line: string) =>
+      spawnSync('fish', ['-c', `lanes completion fish | source; complete -C '${line}'`], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, LANES_DATA_DIR: d.dataDir }, timeout: 30_000 })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
+    expect(fish('lanes stat')).toEqual(['status']);
+    expect(fish('lanes snooze ren')).toEqual(['render-farm']);
+    expect(fish('lanes jobs --state f')).toEqual(['failed']);
+  });
+
   it('names a command for every argument kind it completes, and prints zsh and fish scripts', async () => {
     const paths = completionSpec(buildProgram()).map((s) => s.path);
     for (const path of Object.keys(ARGUMENT_KINDS)) expect(paths).toContain(path);
     const zsh = await lanes(['completion', 'zsh']);
     expect(zsh.stdout).toMatch(/bashcompinit/);
-    expect(zsh.stdout).toMatch(/complete -o bashdefault -o default -F _lanes lanes/);
+    expect(zsh.stdout).toMatch(/complete -o bashdefault -o default -F _lanes_bash lanes/);
     const fish = await lanes(['completion', 'fish']);
     expect(fish.code).toBe(0);
     for (const command of ['status', 'wait', 'log', 'completion']) expect(fish.stdout).toMatch(new RegExp(`-a ${command} -d`));
