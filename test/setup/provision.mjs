@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Makes sure what `npm test` needs beyond Node and npm is on this machine before any test runs:
 // a Chromium for the window's Playwright tests, python3 for the example persistent worker,
-// redis-server for the Redis-backed tests, and zsh and fish for the completion tests. A fresh clone should either get them installed or be
-// told in one line what to install, instead of a dozen tests failing minutes later.
+// redis-server for the Redis-backed tests, and zsh and fish for the completion tests. A fresh
+// clone should either get them installed or be told in one line what to install, instead of a
+// dozen tests failing minutes later.
 // Usage: node test/setup/provision.mjs (npm test and npm run test:ui run it first).
 //
 // Writes what it found to test-results/provision.json; playwright.config.ts imports findChromium()
