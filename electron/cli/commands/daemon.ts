@@ -1,12 +1,14 @@
 // The engine itself: `lanes daemon` runs it with its API in the foreground, for machines without
 // the tray app and for scripts; Ctrl-C (or SIGTERM from a service manager) stops it gracefully.
-// `lanes open` gives the address of its window.
+// `lanes open` gives the address of its window, starting the installed app when none runs.
 import type { Command } from 'commander';
 import { wholeNumber } from '../args.js';
 import { connectionFor, dataDirOf, note, print } from '../context.js';
 import { CliError } from '../errors.js';
 import { standalone } from '../standalone.js';
 import { plural } from '../../../shared/format.js';
+import { LanesError } from '../../../shared/errors.js';
+import type { WindowAddress } from '../../../shared/client/http.js';
 
 interface DaemonOptions {
   port?: number;
@@ -76,6 +78,21 @@ function opener(url: string): [string, string[]] {
   return ['xdg-open', [url]];
 }
 
+/** The running engine's window; with none running, the installed app started and waited for. */
+async function windowOrStartApp(cmd: Command): Promise<WindowAddress> {
+  try {
+    return await connectionFor(cmd).window();
+  } catch (error) {
+    if (!(error instanceof LanesError && error.code === 'unavailable')) throw error;
+    // Loaded only here: every other call of the CLI starts faster without it.
+    const { startApp, windowWhenUp } = await import('../start-app.js');
+    const where = startApp(dataDirOf(cmd));
+    if (!where) throw error;
+    note(`Starting Lanes (${where}) …`);
+    return windowWhenUp(dataDirOf(cmd));
+  }
+}
+
 /**
  * `lanes open`: the window's address, token included. Printing is the default because the token
  * is a secret: opening a browser is something the person asks for with --browser.
@@ -86,7 +103,7 @@ export function registerOpen(program: Command): void {
     .description("print the window's address (with its token); --browser opens it")
     .option('--browser', 'open it in your default browser')
     .action(async (opts: { browser?: boolean }, cmd: Command) => {
-      const window = await connectionFor(cmd).window();
+      const window = await windowOrStartApp(cmd);
       if (!opts.browser) return print(window.url);
       // Loaded only here: every other call of the CLI starts faster without them.
       const [{ spawn }, { pathToFileURL }, { writeOpenPage }] = await Promise.all([import('node:child_process'), import('node:url'), import('../../api/daemon-info.js')]);
