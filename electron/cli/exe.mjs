@@ -73,6 +73,10 @@ const bundled = await build({
   platform: 'node',
   target: `node${major}`,
   define: { LANES_STANDALONE: 'true' },
+  // `lanes --version` needs nothing of the CLI, as in bin/lanes.js: answered before any of it runs.
+  banner: {
+    js: `if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) { require('node:fs').writeSync(1, ${JSON.stringify(`${version}\n`)}); process.exit(0); }`,
+  },
   plugins: [standaloneParts],
   logLevel: 'warning',
 });
