@@ -7,11 +7,14 @@
 !include WinMessages.nsh
 
 !macro lanesUserPath action
+  ; $0 is the installer's own elsewhere: kept as it was.
+  Push $0
   nsExec::ExecToLog 'powershell.exe -NoProfile -NonInteractive -ExecutionPolicy Bypass -File "$INSTDIR\resources\user-path.ps1" ${action} "$INSTDIR\resources\bin"'
   Pop $0
-  ${If} $0 != 0
+  ${if} $0 != 0
     DetailPrint "Lanes: could not ${action} $INSTDIR\resources\bin on your PATH (exit $0)"
-  ${EndIf}
+  ${endIf}
+  Pop $0
   ; Tell running programs (Explorer, and so new terminals) that the environment changed.
   SendMessage ${HWND_BROADCAST} ${WM_SETTINGCHANGE} 0 "STR:Environment" /TIMEOUT=5000
 !macroend
