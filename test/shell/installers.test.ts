@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Configuration } from 'electron-builder';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loginCommand } from '../../electron/shell/autostart.js';
 import { ROOT, tempDataDir } from '../support/daemon.js';
 import { ensureExe } from '../support/exe.js';
 
@@ -47,6 +48,15 @@ describe('the installers and the command line', () => {
     expect(guiName.win.toLowerCase()).not.toBe('lanes');
     // macOS: the window's binary is inside Lanes.app, a folder no PATH holds.
     expect(guiName.mac).not.toBe('lanes');
+  });
+
+  it('starts at login whatever the window\'s program is named: its own path, never a name', () => {
+    const gui = `/opt/${PRODUCT_DIR}/${guiName.linux}`;
+    expect(loginCommand({ execPath: gui, packaged: true, appPath: '/unused' })).toEqual([gui, '--login']);
+    // Nothing in the shell names the window's program: the desktop entry and autostart follow execPath.
+    for (const file of fs.readdirSync(path.join(ROOT, 'electron', 'shell')).filter((f) => f.endsWith('.ts'))) {
+      expect(fs.readFileSync(path.join(ROOT, 'electron', 'shell', file), 'utf8'), file).not.toContain(guiName.linux);
+    }
   });
 
   it('carries the standalone lanes in every installer, alone in resources/bin', () => {
