@@ -9,6 +9,7 @@ import type { Configuration } from 'electron-builder';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loginCommand } from '../../electron/shell/autostart.js';
+import { cliInstallPlan } from '../../electron/shell/cli-install.js';
 import { ROOT, tempDataDir } from '../support/daemon.js';
 import { ensureExe } from '../support/exe.js';
 
@@ -77,6 +78,14 @@ describe('the installers and the command line', () => {
     const script = resources(config.win?.extraResources).find((r) => r.to === 'user-path.ps1');
     expect(script && fs.existsSync(path.join(ROOT, script.from))).toBe(true);
     expect(nsh).toContain('$INSTDIR\\resources\\user-path.ps1');
+  });
+
+  it('leaves the AppImage and the dmg to the tray, which offers to put it on PATH there and only there', () => {
+    const facts = { packaged: true, bundledCli: '/app/resources/bin/lanes', home: '/home/ana', pathDirs: ['/usr/bin'], lanesOnPath: null };
+    expect(cliInstallPlan({ ...facts, platform: 'linux', appImage: '/home/ana/Lanes.AppImage' }).kind).toBe('copy');
+    expect(cliInstallPlan({ ...facts, platform: 'darwin', appImage: undefined }).kind).toBe('adminLink');
+    expect(cliInstallPlan({ ...facts, platform: 'linux', appImage: undefined }).kind).toBe('none');
+    expect(cliInstallPlan({ ...facts, platform: 'win32', appImage: undefined }).kind).toBe('none');
   });
 
   it('has deb maintainer scripts that are valid sh', () => {
