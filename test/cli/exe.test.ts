@@ -18,7 +18,7 @@ describe('the standalone lanes executable', () => {
 
   beforeAll(async () => {
     await ensureBuilt();
-    exe = ensureExe();
+    exe = await ensureExe();
     d = await startDaemon();
   }, 120_000);
   afterAll(async () => {

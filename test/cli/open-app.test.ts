@@ -36,7 +36,7 @@ describe('lanes open with no engine running', () => {
 
   beforeAll(async () => {
     await ensureBuilt();
-    exe = ensureExe();
+    exe = await ensureExe();
     // The stand-in app: what the desktop app does at start, an engine on LANES_DATA_DIR.
     writeFileSync(app, `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'lanes.js')}" daemon --data-dir "$LANES_DATA_DIR" >/dev/null 2>&1\n`);
     chmodSync(app, 0o755);

@@ -40,8 +40,8 @@ const resources = (list: Configuration['extraResources']) => ([] as unknown[]).c
 
 describe('the installers and the command line', () => {
   let exe = '';
-  beforeAll(() => {
-    exe = ensureExe();
+  beforeAll(async () => {
+    exe = await ensureExe();
   }, 120_000);
 
   it('names no GUI executable `lanes`; Windows, which ignores case, not `Lanes` either', () => {
