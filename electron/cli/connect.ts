@@ -10,13 +10,11 @@ import type { Transport } from '../../shared/client/transport.js';
 import { LanesError } from '../../shared/errors.js';
 import { dirProblem, engineSocketPath } from '../paths/private-dir.js';
 import { nodeHttpPort } from './node-http.js';
+import { howToStart } from './standalone.js';
 
+/** One line: that nothing runs, why we think so, and how to start it with this `lanes`. */
 export function noEngine(dataDir: string, why: string): LanesError {
-  return new LanesError(
-    'unavailable',
-    `no Lanes engine is running for ${dataDir} (${why}).\n` +
-      'Start one with `lanes daemon` (add --data-dir if you use another directory), or open the Lanes desktop app.',
-  );
+  return new LanesError('unavailable', `no Lanes engine is running for ${dataDir} (${why}); ${howToStart()}.`);
 }
 
 /** The engine's socket, checked: in a private directory, a socket, and this user's own. */

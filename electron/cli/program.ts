@@ -2,6 +2,7 @@
 // turns every failure into a message on stderr and the documented exit code.
 import { Command, CommanderError } from 'commander';
 import { registerAdd } from './commands/add.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerControl } from './commands/control.js';
 import { registerDaemon, registerOpen } from './commands/daemon.js';
 import { registerEvents } from './commands/events.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerEvents(program);
   registerControl(program);
   registerOpen(program);
+  registerCompletion(program, buildProgram);
   // Subcommands inherit exitOverride so their usage errors come back here as well.
   for (const cmd of program.commands) cmd.exitOverride();
   return program;

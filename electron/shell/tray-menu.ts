@@ -17,6 +17,7 @@ export type TrayAction =
   | { type: 'resume' }
   | { type: 'open' }
   | { type: 'toggleStartAtLogin'; on: boolean }
+  | { type: 'installCli' }
   | { type: 'retry' }
   | { type: 'quit' }
   | { type: 'quitNow' };
@@ -57,6 +58,7 @@ export const itemId = {
   pauseUntilResumed: 'pause-all:until-resumed',
   open: 'open',
   startAtLogin: 'start-at-login',
+  installCli: 'install-cli',
   state: 'state',
   retry: 'retry',
   quit: 'quit',
@@ -147,6 +149,7 @@ export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
       action: { type: 'toggleStartAtLogin', on: !state.startAtLogin },
     });
   }
+  if (state.installCli) items.push({ id: itemId.installCli, label: 'Install command line tool…', action: { type: 'installCli' } });
   items.push(separator('sep-quit'));
   items.push({ id: itemId.quit, label: 'Quit Lanes', action: { type: 'quit' } });
   return items;

@@ -45,5 +45,5 @@ export function status(lanes: LaneStatus[], ceiling = 3): Status {
 }
 
 export function shell(s: Status | null, change: Partial<ShellState> = {}): ShellState {
-  return { status: s, error: null, stopping: false, startAtLogin: false, startAtLoginSupported: true, ...change };
+  return { status: s, error: null, stopping: false, startAtLogin: false, startAtLoginSupported: true, installCli: false, ...change };
 }

@@ -26,7 +26,7 @@ export function tempDataDir(prefix = 'lanes-test-'): { dir: string; remove(): vo
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-function newestSource(dir: string): number {
+export function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -85,7 +85,7 @@ export interface CliResult {
 }
 
 /** Runs `lanes ARGS…` to completion. */
-export function lanes(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export function lanes(args: string[], options: LanesRun = {}): Promise<CliResult> {
   const child = spawnLanes(args, options);
   return child.done;
 }
@@ -99,10 +99,21 @@ export interface RunningCli {
   done: Promise<CliResult>;
 }
 
-export function spawnLanes(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], {
+export interface LanesRun {
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Another `lanes` to run, e.g. the standalone executable; default: `node bin/lanes.js`. */
+  program?: string;
+  /** Only `env` and HOME, as `env -i HOME=$HOME` gives: no PATH, no Node anywhere. */
+  bareEnv?: boolean;
+}
+
+export function spawnLanes(args: string[], options: LanesRun = {}): RunningCli {
+  const [file, argv] = options.program ? [options.program, args] : [process.execPath, [CLI, ...args]];
+  const env = options.bareEnv ? { HOME: process.env.HOME ?? '', ...options.env } : { ...process.env, ...TEST_ENV, ...options.env };
+  const child = spawn(file, argv, {
     cwd: options.cwd ?? ROOT,
-    env: { ...process.env, ...TEST_ENV, ...options.env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
