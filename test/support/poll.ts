@@ -1,0 +1,33 @@
+// Waiting on what announces nothing: the files a job's own processes write and the processes
+// they start (the engine does not know of them), or anything else a test can only look at. These
+// look often, for a bounded time, and fail naming what never came.
+import { existsSync, readFileSync } from 'node:fs';
+import { pidAlive } from './engine.js';
+
+/** The file's non-empty lines; none while it does not exist yet. */
+export function lines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** Waits until `check` holds, looking every 25 ms; rejects naming `what` after `timeoutMs`. */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} not seen within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The process id a job writes as the first line of `file`, once it is there. */
+export async function pidIn(file: string, timeoutMs = 30_000): Promise<number> {
+  await waitFor(() => lines(file).length > 0, `a process id in ${file}`, timeoutMs);
+  const pid = Number(lines(file)[0]);
+  // Never 0 or garbage: a signal to pid 0 would go to this test's own process group.
+  if (!Number.isInteger(pid) || pid <= 1) throw new Error(`${file} holds no process id: ${JSON.stringify(lines(file)[0])}`);
+  return pid;
+}
+
+/** Waits until a process of the job's tree (not a child of this test) has exited. */
+export function gone(pid: number, what: string, timeoutMs = 20_000): Promise<void> {
+  return waitFor(() => !pidAlive(pid), `${what} (pid ${pid}) gone`, timeoutMs);
+}
