@@ -21,7 +21,7 @@ import { collect, commandsOf, fromMarkdown, type Example, type Sequence } from '
 /** Docs written by the benchmarks: their `lanes …` name what was timed, they are not instructions. */
 const GENERATED: Record<string, string> = {
   'docs/benchmarks.md': 'written by `npm run bench`',
-  'docs/benchmarks-window.md': 'written by the window benchmark (test/ui/bulk.spec.ts)',
+  'docs/benchmarks-window.md': 'written by the window benchmark (test/ui/bulk-bench.spec.ts)',
 };
 
 /** The placeholders the docs use, and what stands in for them here. */
