@@ -1,20 +1,36 @@
 // Waiting on what announces nothing: the files a job's own processes write and the processes
 // they start (the engine does not know of them), or anything else a test can only look at. These
 // look often, for a bounded time, and fail naming what never came.
+// Plain Node, no test runner: the benchmark and the fault run wait with the same helper.
 import { existsSync, readFileSync } from 'node:fs';
-import { pidAlive } from './engine.js';
 
 /** The file's non-empty lines; none while it does not exist yet. */
 export function lines(file: string): string[] {
   return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 }
 
-/** Waits until `check` holds, looking every 25 ms; rejects naming `what` after `timeoutMs`. */
-export async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} not seen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
+/** Waits until `check` holds, looking every `everyMs`; rejects naming `what` after `timeoutMs`. */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000, everyMs = 25): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`${what} not seen within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Alive and not a zombie (an exited child nobody has reaped yet counts as gone). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
   }
 }
 
