@@ -10,6 +10,7 @@ import { describeSpec } from '../../shared/format.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Job } from '../../shared/model.js';
 import { openRawStream, startHostedApi, type api, type RawStream } from '../support/http.js';
+import { nextEvent } from '../support/engine.js';
 import { waitFor } from '../support/poll.js';
 import { tempDataDir } from '../support/daemon.js';
 
@@ -37,14 +38,7 @@ describe('event stream', () => {
 
   /** Adds a job and waits, on the engine's own hub, until it has finished. */
   async function runJob(text: string): Promise<number> {
-    const finished = new Promise<void>((done) => {
-      const off = host.engine.events.subscribe((e) => {
-        if (e.type === 'job' && e.data.command === describeSpec({ kind: 'argv', argv: ['echo', text] }) && e.data.state === 'succeeded') {
-          off();
-          done();
-        }
-      });
-    });
+    const finished = nextEvent(host.engine, (e) => e.type === 'job' && e.data.command === describeSpec({ kind: 'argv', argv: ['echo', text] }) && e.data.state === 'succeeded');
     const { id } = (await call.post('/api/jobs', { argv: ['echo', text] })).json as { id: number };
     await finished;
     return id;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appRoot } from '../../electron/paths/app-files.js';
 import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir } from '../support/engine.js';
-import { lines, waitFor } from '../support/poll.js';
+import { lines, waitFor, within } from '../support/poll.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -58,12 +58,15 @@ describe('the engine killed under load', () => {
     const n = 30;
     const jobs = Array.from({ length: n }, () => ({ shell: 'echo $PPID >> workers; sleep 0.2; echo $LANES_JOB_ID >> completions', cwd: dir }));
     const child = spawn(process.execPath, [join(appRoot, 'dist/test/support/engine-main.js'), dir, '3', JSON.stringify(jobs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const ids = await new Promise<number[]>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        const m = /queued ([\d,]+)/.exec(d.toString());
-        if (m) resolve(m[1]!.split(',').map(Number));
-      });
-    });
+    const ids = await within(
+      new Promise<number[]>((resolve) => {
+        child.stdout.on('data', (d: Buffer) => {
+          const m = /queued ([\d,]+)/.exec(d.toString());
+          if (m) resolve(m[1]!.split(',').map(Number));
+        });
+      }),
+      'the engine saying what it queued',
+    );
     expect(ids).toHaveLength(n);
     await waitFor(() => lines(join(dir, 'completions')).length >= 6, 'some completions');
     child.kill('SIGKILL');

@@ -47,3 +47,12 @@ export async function pidIn(file: string, timeoutMs = 30_000): Promise<number> {
 export function gone(pid: number, what: string, timeoutMs = 20_000): Promise<void> {
   return waitFor(() => !pidAlive(pid), `${what} (pid ${pid}) gone`, timeoutMs);
 }
+
+/** `promise`, or a rejection naming `what` once `timeoutMs` has passed: an event awaited with a bound. */
+export function within<T>(promise: Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} not seen within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
