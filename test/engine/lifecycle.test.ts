@@ -78,7 +78,8 @@ describe('a second, shorter stop', () => {
 describe('an idle engine', () => {
   /** What a fresh process holding an engine still has running once the engine has stopped. */
   const leftAfterStop = (how: 'engine' | 'hosted') => {
-    const out = execFileSync(process.execPath, [join(appRoot, 'dist', 'test', 'support', 'stop-idle.js'), dir, how], { encoding: 'utf8' });
+    // Bounded here: a synchronous call holds the event loop, so the test's own timeout could not end it.
+    const out = execFileSync(process.execPath, [join(appRoot, 'dist', 'test', 'support', 'stop-idle.js'), dir, how], { encoding: 'utf8', timeout: 30_000 });
     return (JSON.parse(out) as { left: string[] }).left;
   };
 

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const script = path.join(root, 'electron', 'native', 'abi.mjs');
-const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8' });
+// Bounded: a synchronous call holds the event loop, so the test's own timeout could not end it.
+const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
 
 describe('electron/native/abi.mjs', () => {
   it('for node: nothing to do, recorded in the marker, the binary and the marker left as they were', () => {
