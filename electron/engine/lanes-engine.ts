@@ -95,6 +95,11 @@ export class LanesEngine implements Engine {
       jobsChangedElsewhere: (ids) => this.events.emit('jobs', { ids, change: 'changed' }),
       workArrived: (lane) => this.fleet.sharedWorkArrived(lane),
       cancelHere: (jobId) => this.fleet.cancel(jobId, options.cancelGraceMs ?? 5_000),
+      outage: (lane, detail) => {
+        const c = this.fleet.workerCounts().get(lane);
+        const n = (c?.idle ?? 0) + (c?.busy ?? 0);
+        scaleLedger.record(lane, n, n, 'outage', detail);
+      },
       changed: () => this.publisher.soon(),
       log,
     });

@@ -3,11 +3,25 @@
 // reports (moveToCompleted / moveToFailed, which hand back the next job in the same call). What
 // BullMQ does for a worker it keeps doing: the lock of every job held here is renewed by its lock
 // manager, and its stalled-job check gives back the jobs of an engine that died.
+//
+// A job whose record is not JSON where BullMQ expects it (written by something else than Lanes)
+// would make BullMQ throw while taking it, and stay taken until its lock ran out, again and again.
+// It is taken all the same, with data that says why it cannot be read, so it is failed once.
 import { Worker, type Job, type JobJson, type WorkerOptions } from 'bullmq';
+import { UNREADABLE } from './job-data.js';
 
 export class LaneWorker extends Worker {
   constructor(name: string, options: WorkerOptions) {
     super(name, null, { ...options, autorun: false });
+  }
+
+  protected override createJob(data: JobJson, jobId: string): Job {
+    try {
+      return super.createJob(data, jobId);
+    } catch (error) {
+      const why = `${(error as Error).message ?? String(error)}`.split('\n')[0]!.slice(0, 200);
+      return super.createJob({ ...data, data: JSON.stringify({ [UNREADABLE]: why }) }, jobId);
+    }
   }
 
   /** Starts renewing locks (for the jobs held) and checking for stalled jobs (everyone's). */

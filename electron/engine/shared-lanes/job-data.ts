@@ -8,11 +8,12 @@
 //   opts        attempts, Lanes' backoff, retention of finished jobs, one log row (logs.ts)
 //   progress    0, or { cancel: ms }: someone asked that it not run (cancel.ts)
 //   stacktrace  one entry per attempt that did not succeed: its record as JSON (attemptError)
-import { existsSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { AttemptRecord, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
-import { inputs } from '../../../shared/schemas.js';
+import { describeIssues, inputs } from '../../../shared/schemas.js';
+import { checkDirectory } from '../requests/places.js';
 import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, TIMEOUT_MAX_SECONDS } from '../../../shared/limits.js';
 import { oneLine } from '../../../shared/format.js';
 import { commandLine } from '../store/job-rows.js';
@@ -24,6 +25,8 @@ export const KEEP_FAILED = 5_000;
 const KEEP_SECONDS = 7 * 86_400;
 /** Attempt records kept per job. */
 const HISTORY_MAX = 20;
+/** The data of a job whose record BullMQ could not read (bull-worker.ts): why. */
+export const UNREADABLE = 'lanesUnreadable';
 /** Lanes' own backoff (1 s doubling to 5 min), registered with each engine's BullMQ worker. */
 export const BACKOFF_TYPE = 'lanes';
 
@@ -56,17 +59,26 @@ const stored = z.object({
 
 /** What a claimed job runs, checked; or why it cannot run here (it is failed with those words, never run). */
 export function checkClaimed(data: unknown, persistentLane: boolean, machine: string): { spec: JobSpec; timeoutMs: number | null } | { problem: string; retry: boolean } {
+  const unreadable = data && typeof data === 'object' ? (data as Record<string, unknown>)[UNREADABLE] : undefined;
+  if (typeof unreadable === 'string') return { problem: `not a job Lanes queued: its data is not JSON (${unreadable})`, retry: false };
   const outer = stored.safeParse(data);
   if (!outer.success) return { problem: 'not a job Lanes queued (its data is not in the shape Lanes writes)', retry: false };
   const spec = outer.data.spec as JobSpec;
   const asRequest = spec && typeof spec === 'object' ? requestOf(spec) : null;
-  if (!asRequest || !inputs.addJob.safeParse(asRequest).success) return { problem: 'its command is not one Lanes accepts (malformed, or beyond its limits)', retry: false };
+  const request = asRequest ? inputs.addJob.safeParse(asRequest) : null;
+  if (!request) return { problem: 'its command is not one Lanes accepts (not a command or a payload)', retry: false };
+  if (!request.success) return { problem: `its command is not one Lanes accepts: ${describeIssues(request.error)}`, retry: false };
   if ((spec.kind === 'payload') !== persistentLane) {
     return { problem: persistentLane ? 'it is a command, and this lane runs payloads for a worker command' : 'it is a payload, and this lane runs commands', retry: false };
   }
-  // Another engine's directory may not exist on this machine: another engine may still run it.
-  if (spec.kind !== 'payload' && spec.cwd !== undefined && !isDirectory(spec.cwd)) {
-    return { problem: `its directory ${spec.cwd} does not exist on ${machine}`, retry: true };
+  // The API's own check of a directory. A relative one is refused everywhere; an absolute one
+  // another engine's machine has may not exist on this one, and another engine may still run it.
+  if (spec.kind !== 'payload' && spec.cwd !== undefined) {
+    try {
+      checkDirectory(spec.cwd, 'cwd');
+    } catch (error) {
+      return isAbsolute(spec.cwd) ? { problem: `its directory ${spec.cwd} does not exist on ${machine}`, retry: true } : { problem: (error as Error).message, retry: false };
+    }
   }
   return { spec, timeoutMs: outer.data.timeoutMs };
 }
@@ -77,14 +89,6 @@ function requestOf(spec: JobSpec): Record<string, unknown> | null {
   if (spec.kind === 'shell') return { shell: spec.script, ...where(spec) };
   if (spec.kind === 'payload') return { payload: spec.payload };
   return null;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** An attempt that did not succeed, as BullMQ keeps a failure's stack: its record, in JSON. */

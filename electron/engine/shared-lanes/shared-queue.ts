@@ -25,10 +25,14 @@ import { GiveBack } from './give-back.js';
 import { fieldsOfJob, LaneWork } from './work.js';
 
 /**
- * A job's lock lasts this long and is renewed halfway; every engine looks for jobs whose lock
- * ran out every STALLED_CHECK_MS. A killed engine's jobs are queued again 20–30 s after it died.
+ * A job's lock lasts LOCK_MS and is renewed every LOCK_RENEW_MS; every engine looks for jobs whose
+ * lock ran out every STALLED_CHECK_MS. A lock has at least LOCK_MS − LOCK_RENEW_MS (35 s) left
+ * when Redis stops answering, so a stall or an outage shorter than that re-runs nothing: a job
+ * that finished meanwhile is recorded once Redis answers. The price: a killed engine's jobs run
+ * elsewhere 35–55 s after it died (docs/shared-lanes.md weighs the two).
  */
-export const LOCK_MS = 20_000;
+export const LOCK_MS = 45_000;
+export const LOCK_RENEW_MS = 10_000;
 export const STALLED_CHECK_MS = 10_000;
 /** How often the lane's counts and the other engines' workers are read. */
 const POLL_MS = 1_000;
@@ -51,6 +55,8 @@ export class BullLane implements SharedQueue {
   private polling = false;
   private closing = false;
   private lastError = '';
+  /** Since when Redis has been away, as the ledger was told; null while it answers. */
+  private outageSince: number | null = null;
   /** Lock renewal and the stalled check, started once Redis first answers. */
   readonly started: Promise<void>;
 
@@ -65,6 +71,7 @@ export class BullLane implements SharedQueue {
       // Stored on every job it takes: which machine ran it.
       name: deps.machine,
       lockDuration: LOCK_MS,
+      lockRenewTime: LOCK_RENEW_MS,
       stalledInterval: STALLED_CHECK_MS,
       // Stalled twice (its engine died under it twice): failed, as a local job held back after two crashes.
       maxStalledCount: 1,
@@ -98,18 +105,34 @@ export class BullLane implements SharedQueue {
     this.lastError = text;
   }
 
+  /**
+   * Redis went away or came back. Away, the lane counts nothing waiting (counts()), so the sizer
+   * gives its idle workers to lanes that wait, at once, or stops them by the usual shrink; back, it
+   * grows again as work is read. Both ends go in the ledger.
+   */
   private reachability(up: boolean): void {
-    this.p.deps.log(`lane ${this.lane}: ${up ? `Redis at ${this.p.conns.redacted} reachable again` : this.p.conns.awayReason()}`);
+    const c = this.p.conns;
+    this.p.deps.log(`lane ${this.lane}: ${up ? `Redis at ${c.redacted} reachable again` : c.awayReason()}`);
+    if (!up && this.outageSince === null) {
+      this.outageSince = c.unreachableSince ?? Date.now();
+      this.p.deps.outage(this.lane, `${c.awayReason()}: its workers take no jobs and hold none of the machine`);
+    } else if (up && this.outageSince !== null) {
+      const s = Math.round((Date.now() - this.outageSince) / 1000);
+      this.p.deps.outage(this.lane, `Redis at ${c.redacted} answers again, after ${s} s away (since ${new Date(this.outageSince).toLocaleTimeString('en-GB')})`);
+      this.outageSince = null;
+    }
     this.p.deps.changed();
     if (up) {
       this.lastError = '';
       void this.poll();
-      this.p.deps.workArrived(this.lane);
     }
+    // Away: the sizer hands its idle workers on; back: they pull.
+    this.p.deps.workArrived(this.lane);
   }
 
   status(): SharedLaneStatus {
-    return { redis: this.p.conns.redacted, unreachableSince: this.p.conns.unreachableSince, error: this.p.conns.error, elsewhere: this.presence.elsewhere };
+    const c = this.p.conns;
+    return { redis: c.redacted, unreachableSince: c.unreachableSince, notAnswering: c.notAnswering, error: c.error, elsewhere: this.presence.elsewhere };
   }
 
   workersChanged(workers: number, busy: number): void {
@@ -209,6 +232,8 @@ export class BullLane implements SharedQueue {
    * local lane counts them: BullMQ has them active, yet no worker runs them yet.
    */
   counts(): ReadonlyMap<string, LaneCounts> {
+    // Away, nothing waits that this engine could take: no worker is kept or started for it.
+    if (!this.reachable) return new Map([[this.lane, { ...this.laneCounts, queued: 0 }]]);
     let inHand = 0;
     for (const h of this.p.held.values()) if (h.startedAt === null) inHand++;
     if (inHand === 0) return new Map([[this.lane, this.laneCounts]]);
@@ -218,12 +243,12 @@ export class BullLane implements SharedQueue {
   }
 
   delayed(now: number): ReadonlyMap<string, { n: number; next: number }> {
-    return this.delayedN > 0 ? new Map([[this.lane, { n: this.delayedN, next: now + POLL_MS }]]) : new Map();
+    return this.delayedN > 0 && this.reachable ? new Map([[this.lane, { n: this.delayedN, next: now + POLL_MS }]]) : new Map();
   }
 
   /** Since when this engine has seen work waiting (the queue's own order is BullMQ's). */
   oldestQueuedAt(): number | undefined {
-    return this.waitingSince ?? undefined;
+    return this.reachable ? (this.waitingSince ?? undefined) : undefined;
   }
 
   private guard<T>(read: () => Promise<T>): Promise<T> {
@@ -286,7 +311,7 @@ export class BullLane implements SharedQueue {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.poller);
-    const all = this.giveBack.settled().then(() => Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]));
+    const all = Promise.all([this.giveBack.settled(), this.work.settled()]).then(() => Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]));
     // Redis may be away: closing must not wait for it.
     await Promise.race([all, new Promise((done) => setTimeout(done, CLOSE_WAIT_MS).unref())]);
     this.p.conns.disconnect();
