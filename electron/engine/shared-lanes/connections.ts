@@ -53,6 +53,7 @@ export class LaneConnections {
   /** The ping on its way, since when; and since when Redis has not answered one, when it has not for NOT_ANSWERING_MS. */
   private probeSentAt: number | null = null;
   private silentSince: number | null = null;
+  private lastProbeAt = Date.now();
   private readonly prober: NodeJS.Timeout;
   private wasUp = false;
 
@@ -96,6 +97,10 @@ export class LaneConnections {
   /** A ping unless one is on its way; one that stays unanswered too long makes Redis not answering. */
   private probe(): void {
     const now = Date.now();
+    // This engine was the one not answering (its event loop held up): an answer may be waiting to be read.
+    const late = now - this.lastProbeAt > 2 * PROBE_MS;
+    this.lastProbeAt = now;
+    if (late) return;
     if (this.probeSentAt !== null) {
       if (this.silentSince === null && now - this.probeSentAt >= NOT_ANSWERING_MS && this.connected) {
         this.silentSince = this.probeSentAt;
