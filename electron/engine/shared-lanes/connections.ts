@@ -56,6 +56,7 @@ export class LaneConnections {
   private lastProbeAt = Date.now();
   private readonly prober: NodeJS.Timeout;
   private wasUp = false;
+  private closed = false;
 
   constructor(
     address: RedisAddress,
@@ -160,6 +161,8 @@ export class LaneConnections {
   }
 
   private check(): void {
+    // Closed on purpose: the lane is gone, and says nothing more.
+    if (this.closed) return;
     if (this.reachable) {
       this.wasUp = true;
       for (const wake of this.waiters) wake();
@@ -179,6 +182,7 @@ export class LaneConnections {
   }
 
   disconnect(): void {
+    this.closed = true;
     clearInterval(this.prober);
     this.requests.disconnect();
     this.work.disconnect();

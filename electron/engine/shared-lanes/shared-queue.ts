@@ -111,6 +111,7 @@ export class BullLane implements SharedQueue {
    * grows again as work is read. Both ends go in the ledger.
    */
   private reachability(up: boolean): void {
+    if (this.closing) return;
     const c = this.p.conns;
     this.p.deps.log(`lane ${this.lane}: ${up ? `Redis at ${c.redacted} reachable again` : c.awayReason()}`);
     if (!up && this.outageSince === null) {
