@@ -35,13 +35,14 @@ async function written(data: object[]): Promise<number[]> {
 }
 
 describe('jobs from Redis are checked like requests', () => {
-  it('non-JSON data, a relative cwd, a command beyond the limits: each fails once with its reason, attempts 1', async () => {
+  it('non-JSON data or options, a relative cwd, a command beyond the limits: each fails once with its reason, attempts 1', async () => {
     await t.engine.request('addLane', { name: 'render', cap: 0, queue: { redis: redis.url } });
     const marker = (n: number) => join(t.dir, `ran-${n}`);
     const command = (n: number, extra: object = {}) => ({ lanes: 1, spec: { kind: 'shell', script: `touch ${marker(n)}`, ...extra }, timeoutMs: null });
-    const ids = await written([command(0), command(1, { cwd: '../..' }), command(2, { env: { 'A=B': 'x' } }), command(3)]);
-    // The first as Lanes writes it, to show the lane runs what passes; the last with data that is not JSON.
+    const ids = await written([command(0), command(1, { cwd: '../..' }), command(2, { env: { 'A=B': 'x' } }), command(3), command(4)]);
+    // The first as Lanes writes it, to show the lane runs what passes; the last two with data, and options, that are not JSON.
     await admin.hset(`lanes:render:${bullIdOf(ids[3]!)}`, 'data', '{"lanes":1, not json');
+    await admin.hset(`lanes:render:${bullIdOf(ids[4]!)}`, 'opts', '{"attempts":3, not json');
     await t.engine.request('setCap', { lane: 'render', cap: 1 });
     const jobs = await jobsFinished(t.engine, ids, 60_000);
     expect(jobs.map((j) => [j.state, j.attempts])).toEqual([
@@ -49,16 +50,32 @@ describe('jobs from Redis are checked like requests', () => {
       ['failed', 1],
       ['failed', 1],
       ['failed', 1],
+      ['failed', 1],
     ]);
     expect(jobs[1]!.error).toMatch(/cwd must be an existing absolute directory; "\.\.\/\.\." is not/);
     expect(jobs[2]!.error).toMatch(/environment variable name/);
-    expect(jobs[3]!.error).toMatch(/its data is not JSON/);
-    expect([0, 1, 2, 3].map((n) => existsSync(marker(n)))).toEqual([true, false, false, false]);
+    expect(jobs[3]!.error).toMatch(/its record in Redis is not JSON/);
+    expect(jobs[4]!.error).toMatch(/its record in Redis is not JSON/);
+    expect([0, 1, 2, 3, 4].map((n) => existsSync(marker(n)))).toEqual([true, false, false, false, false]);
     // Failed for good in BullMQ too: started once, in the failed set, not waiting to be retried or stalled.
     for (const id of ids.slice(1)) {
       expect(await admin.hget(`lanes:render:${bullIdOf(id)}`, 'ats')).toBe('1');
       expect(await admin.zscore('lanes:render:failed', bullIdOf(id))).not.toBeNull();
     }
+    expect(await admin.llen('lanes:render:active')).toBe(0);
+  }, 90_000);
+
+  it('a job whose options and progress are not JSON, taken first: failed once, and the lane goes on', async () => {
+    await t.engine.request('addLane', { name: 'render', cap: 0, queue: { redis: redis.url } });
+    const ids = await written([{ lanes: 1, spec: { kind: 'shell', script: 'true' }, timeoutMs: null }, { lanes: 1, spec: { kind: 'shell', script: 'true' }, timeoutMs: null }]);
+    await admin.hset(`lanes:render:${bullIdOf(ids[0]!)}`, 'opts', 'not json', 'progress', '{');
+    await t.engine.request('setCap', { lane: 'render', cap: 1 });
+    const jobs = await jobsFinished(t.engine, ids, 60_000);
+    expect(jobs.map((j) => [j.state, j.attempts])).toEqual([
+      ['failed', 1],
+      ['succeeded', 1],
+    ]);
+    expect(jobs[0]!.error).toMatch(/its record in Redis is not JSON/);
     expect(await admin.llen('lanes:render:active')).toBe(0);
   }, 90_000);
 });

@@ -7,7 +7,8 @@
 // A job whose record is not JSON where BullMQ expects it (written by something else than Lanes)
 // would make BullMQ throw while taking it, and stay taken until its lock ran out, again and again.
 // It is taken all the same, with data that says why it cannot be read, so it is failed once.
-import { Worker, type Job, type JobJson, type WorkerOptions } from 'bullmq';
+import { Job, Worker, type JobJson, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { UNREADABLE } from './job-data.js';
 
 export class LaneWorker extends Worker {
@@ -22,6 +23,23 @@ export class LaneWorker extends Worker {
       const why = `${(error as Error).message ?? String(error)}`.split('\n')[0]!.slice(0, 200);
       return super.createJob({ ...data, data: JSON.stringify({ [UNREADABLE]: why }) }, jobId);
     }
+  }
+
+  /**
+   * After a take that threw while reading the job's record (its options or progress not JSON,
+   * which BullMQ reads before the data): the job is in the active list, locked with `token`. It
+   * is found there, near the head where it was just put, as a job that says why it cannot be read.
+   */
+  async takenUnreadable(client: Redis, token: string, why: string): Promise<Job | undefined> {
+    const ids = await client.lrange(this.toKey('active'), 0, 9);
+    for (const id of ids) {
+      if ((await client.get(`${this.toKey(id)}:lock`)) !== token) continue;
+      const job = new Job(this, 'unreadable', { [UNREADABLE]: why.slice(0, 200) }, {}, id);
+      job.attemptsStarted = Number(await client.hget(this.toKey(id), 'ats')) || 1;
+      job.token = token;
+      return job;
+    }
+    return undefined;
   }
 
   /** Starts renewing locks (for the jobs held) and checking for stalled jobs (everyone's). */

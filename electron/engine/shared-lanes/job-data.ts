@@ -60,7 +60,7 @@ const stored = z.object({
 /** What a claimed job runs, checked; or why it cannot run here (it is failed with those words, never run). */
 export function checkClaimed(data: unknown, persistentLane: boolean, machine: string): { spec: JobSpec; timeoutMs: number | null } | { problem: string; retry: boolean } {
   const unreadable = data && typeof data === 'object' ? (data as Record<string, unknown>)[UNREADABLE] : undefined;
-  if (typeof unreadable === 'string') return { problem: `not a job Lanes queued: its data is not JSON (${unreadable})`, retry: false };
+  if (typeof unreadable === 'string') return { problem: `not a job Lanes queued: its record in Redis is not JSON (${unreadable})`, retry: false };
   const outer = stored.safeParse(data);
   if (!outer.success) return { problem: 'not a job Lanes queued (its data is not in the shape Lanes writes)', retry: false };
   const spec = outer.data.spec as JobSpec;

@@ -32,7 +32,9 @@ const RECORD_TRIES = 5;
 type Taken = { job: Job; token: string };
 /** What a call answers when Redis went away before its answer came. */
 const AWAY = Symbol('away');
-type Recorded = { finished: JobSummary | null; res: unknown };
+/** What a finish answered: BullMQ's result (the next job, when one was fetched), or the next job it could not read. */
+type Finished = { res: unknown; unreadable?: Job; state?: BullState };
+type Recorded = Finished & { finished: JobSummary | null };
 
 export function fieldsOfJob(job: Job): BullFields {
   return {
@@ -91,9 +93,27 @@ export class LaneWork {
   }
 
   /** A job that came back for a worker no longer waiting for it: back to wait, unrun. */
-  private async giveBackLate(res: unknown, token: string): Promise<void> {
-    const next = await this.p.worker.fetched(res, token);
+  private async giveBackLate(answer: Finished, token: string): Promise<void> {
+    const next = answer.unreadable ?? (await this.p.worker.fetched(answer.res, token));
     if (next) await untake(this.p, next, token);
+  }
+
+  /**
+   * A finish that also took the next job, and BullMQ could not read that job's record (not JSON
+   * where it reads it before the data): the finish went through, and the next job is this
+   * engine's, locked with `token`. Its answer is then that job, to be failed once as unreadable,
+   * and where the finished one went, read back (BullMQ stopped before it said).
+   */
+  private async orUnreadableNext(job: Job, call: Promise<unknown>, token: string, fetching: boolean): Promise<Finished> {
+    try {
+      return { res: await call };
+    } catch (error) {
+      if (!fetching || !(error instanceof SyntaxError)) throw error;
+      const unreadable = await this.p.worker.takenUnreadable(this.p.conns.work, token, describe(error));
+      const state = (await this.p.queue.getJobState(job.id!)) as BullState;
+      if (state === 'completed' || state === 'failed') job.finishedOn ??= Date.now();
+      return { res: undefined, state, ...(unreadable ? { unreadable } : {}) };
+    }
   }
 
   turns(turns: readonly Turn[]): Promise<TurnResult[]> {
@@ -168,6 +188,9 @@ export class LaneWork {
       const job = await this.unlessAway(this.p.worker.getNextJob(token, { block: false }), async (late) => void (late && (await untake(this.p, late, token))));
       return job && job !== AWAY ? { job, token } : undefined;
     } catch (error) {
+      // Taken, and its record not JSON where BullMQ reads it: failed with the reason (claim), not left to stall.
+      const unreadable = error instanceof SyntaxError ? await this.p.worker.takenUnreadable(this.p.conns.work, token, describe(error)).catch(() => undefined) : undefined;
+      if (unreadable) return { job: unreadable, token };
       this.p.deps.log(`lane ${this.p.lane.name}: could not take a job: ${describe(error)}`);
       return undefined;
     }
@@ -186,14 +209,15 @@ export class LaneWork {
     const record: AttemptRecord = { attempt: job.attemptsStarted, startedAt: null, finishedAt: Date.now(), outcome: cancelled ? 'cancelled' : 'failed', exitCode: null, error: why };
     try {
       const error = retry ? new Error(why) : new UnrecoverableError(why);
-      const failing = job.moveToFailed(attemptError(record, error), token, fetch && this.p.conns.reachable).then(async (res) => {
+      const fetching = fetch && this.p.conns.reachable;
+      const failing = this.orUnreadableNext(job, job.moveToFailed(attemptError(record, error), token, fetching), token, fetching).then(async (answer) => {
         if (cancelled) await this.p.conns.work.hincrby(this.p.key('meta'), 'cancelled', 1);
-        this.announce(job, afterFailure(job));
-        return res;
+        this.announce(job, answer.state ?? afterFailure(job));
+        return answer;
       });
-      const res = await this.unlessAway(failing, (late) => this.giveBackLate(late, token));
-      if (res === AWAY) return undefined;
-      const next = fetch ? await this.p.worker.fetched(res, token) : undefined;
+      const answer = await this.unlessAway(failing, (late) => this.giveBackLate(late, token));
+      if (answer === AWAY) return undefined;
+      const next = answer.unreadable ?? (fetch ? await this.p.worker.fetched(answer.res, token) : undefined);
       return next ? { job: next, token } : undefined;
     } catch (error) {
       this.p.deps.log(`lane ${this.p.lane.name}: could not set aside job ${job.id}: ${describe(error)}`);
@@ -215,10 +239,10 @@ export class LaneWork {
     const asked = fetch && this.p.conns.reachable;
     const answer = await this.unlessAway(this.record(h, done, asked), async (late) => {
       if (late.finished) this.p.deps.jobChanged(late.finished);
-      await this.giveBackLate(late.res, h.token);
+      await this.giveBackLate(late, h.token);
     });
     if (answer === AWAY || !answer.finished) return { finished: null, asked: false };
-    const next = asked ? await this.p.worker.fetched(answer.res, h.token) : undefined;
+    const next = answer.unreadable ?? (asked ? await this.p.worker.fetched(answer.res, h.token) : undefined);
     return { finished: answer.finished, asked, ...(next ? { next: { job: next, token: h.token } } : {}) };
   }
 
@@ -228,16 +252,17 @@ export class LaneWork {
     const paths = this.p.deps.logPaths(done.jobId);
     const row = tailRow(paths);
     const o = done.outcome;
-    let res: unknown;
+    let answer: Finished = { res: undefined };
     // The tail goes first, on the same connection, so whoever sees the job finished can read it.
     if (row) void h.job.log(row).catch(() => {});
     for (let tries = 1; ; tries++) {
       try {
-        if (o.state === 'succeeded') res = await h.job.moveToCompleted(o.result ?? null, h.token, fetch && tries === 1);
+        const fetching = fetch && tries === 1;
+        if (o.state === 'succeeded') answer = await this.orUnreadableNext(h.job, h.job.moveToCompleted(o.result ?? null, h.token, fetching), h.token, fetching);
         else {
           const record: AttemptRecord = { attempt: h.attempt, startedAt: h.startedAt, finishedAt: Date.now(), outcome: o.state, exitCode: o.exitCode, error: o.error };
           const error = o.state === 'cancelled' ? new UnrecoverableError(o.error ?? 'cancelled while running') : new Error(o.error ?? 'failed');
-          res = await h.job.moveToFailed(attemptError(record, error), h.token, fetch && tries === 1);
+          answer = await this.orUnreadableNext(h.job, h.job.moveToFailed(attemptError(record, error), h.token, fetching), h.token, fetching);
           if (o.state === 'cancelled') await this.p.conns.work.hincrby(this.p.key('meta'), 'cancelled', 1);
         }
         break;
@@ -253,7 +278,7 @@ export class LaneWork {
     }
     this.p.worker.letGo(bullId);
     if (row) removeFiles(paths);
-    return { finished: this.finishedSummary(h, done, o.state === 'succeeded' ? 'completed' : afterFailure(h.job)), res };
+    return { ...answer, finished: this.finishedSummary(h, done, o.state === 'succeeded' ? 'completed' : (answer.state ?? afterFailure(h.job))) };
   }
 
   /** After a failed try: the lock still ours (try again, once Redis answers), the success already recorded by an earlier try, or lost. */
