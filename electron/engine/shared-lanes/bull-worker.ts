@@ -7,13 +7,40 @@
 // A job whose record is not JSON where BullMQ expects it (written by something else than Lanes)
 // would make BullMQ throw while taking it, and stay taken until its lock ran out, again and again.
 // It is taken all the same, with data that says why it cannot be read, so it is failed once.
-import { Job, Worker, type JobJson, type WorkerOptions } from 'bullmq';
+import { Job, Worker, type JobJson } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { UNREADABLE } from './job-data.js';
+import { backoffMs } from '../backoff.js';
+import { BACKOFF_TYPE, UNREADABLE } from './job-data.js';
+import { PREFIX } from './parts.js';
+
+/**
+ * A job's lock lasts LOCK_MS and is renewed every LOCK_RENEW_MS; every engine looks for jobs whose
+ * lock ran out every STALLED_CHECK_MS. A lock has at least LOCK_MS − LOCK_RENEW_MS (35 s) left
+ * when Redis stops answering, so a stall or an outage shorter than that re-runs nothing: a job
+ * that finished meanwhile is recorded once Redis answers. The price: a killed engine's jobs run
+ * elsewhere 35–55 s after it died (docs/shared-lanes.md weighs the two).
+ */
+export const LOCK_MS = 45_000;
+export const LOCK_RENEW_MS = 10_000;
+export const STALLED_CHECK_MS = 10_000;
 
 export class LaneWorker extends Worker {
-  constructor(name: string, options: WorkerOptions) {
-    super(name, null, { ...options, autorun: false });
+  constructor(name: string, connection: Redis, machine: string) {
+    super(name, null, {
+      autorun: false,
+      connection,
+      prefix: PREFIX,
+      // Stored on every job it takes: which machine ran it.
+      name: machine,
+      lockDuration: LOCK_MS,
+      lockRenewTime: LOCK_RENEW_MS,
+      stalledInterval: STALLED_CHECK_MS,
+      // Stalled twice (its engine died under it twice): failed, as a local job held back after two crashes.
+      maxStalledCount: 1,
+      // Lifetime counts of succeeded and failed jobs, for the lane's status.
+      metrics: { maxDataPoints: 60 },
+      settings: { backoffStrategy: (attemptsMade: number, type?: string) => (type === BACKOFF_TYPE ? backoffMs(attemptsMade) : -1) },
+    });
   }
 
   protected override createJob(data: JobJson, jobId: string): Job {

@@ -7,7 +7,6 @@ import type { Job, JobPage, JobSummary, LogChunk, SharedLaneStatus } from '../..
 import type { ParsedInput } from '../../../shared/requests.js';
 import { LanesError } from '../../../shared/errors.js';
 import type { RedisAddress } from '../../../shared/redis-url.js';
-import { backoffMs } from '../backoff.js';
 import type { SharedQueue } from '../queues/queues.js';
 import { NO_JOBS, type LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
@@ -16,24 +15,15 @@ import type { LaneRow } from '../store/lanes.js';
 import { LaneWorker } from './bull-worker.js';
 import { describe, LaneConnections, redisOptions } from './connections.js';
 import type { SharedLaneDeps } from './deps.js';
-import { BACKOFF_TYPE, cancelMark, storedJob, summaryOf } from './job-data.js';
+import { cancelMark, storedJob, summaryOf } from './job-data.js';
 import { laneParts, PREFIX, type LaneParts } from './parts.js';
+import { OutageLedger } from './outage.js';
 import { Presence } from './presence.js';
 import { LaneReads, QUEUED_STATES } from './reads.js';
 import { RemoteChanges } from './remote.js';
 import { GiveBack } from './give-back.js';
 import { fieldsOfJob, LaneWork } from './work.js';
 
-/**
- * A job's lock lasts LOCK_MS and is renewed every LOCK_RENEW_MS; every engine looks for jobs whose
- * lock ran out every STALLED_CHECK_MS. A lock has at least LOCK_MS − LOCK_RENEW_MS (35 s) left
- * when Redis stops answering, so a stall or an outage shorter than that re-runs nothing: a job
- * that finished meanwhile is recorded once Redis answers. The price: a killed engine's jobs run
- * elsewhere 35–55 s after it died (docs/shared-lanes.md weighs the two).
- */
-export const LOCK_MS = 45_000;
-export const LOCK_RENEW_MS = 10_000;
-export const STALLED_CHECK_MS = 10_000;
 /** How often the lane's counts and the other engines' workers are read. */
 const POLL_MS = 1_000;
 const CLOSE_WAIT_MS = 3_000;
@@ -55,8 +45,7 @@ export class BullLane implements SharedQueue {
   private polling = false;
   private closing = false;
   private lastError = '';
-  /** Since when Redis has been away, as the ledger was told; null while it answers. */
-  private outageSince: number | null = null;
+  private readonly outages: OutageLedger;
   /** Lock renewal and the stalled check, started once Redis first answers. */
   readonly started: Promise<void>;
 
@@ -65,20 +54,7 @@ export class BullLane implements SharedQueue {
     this.slot = slot;
     const conns = new LaneConnections(address, (up) => this.reachability(up));
     const queue = new Queue(row.name, { connection: conns.requests, prefix: PREFIX });
-    const worker = new LaneWorker(row.name, {
-      connection: conns.work,
-      prefix: PREFIX,
-      // Stored on every job it takes: which machine ran it.
-      name: deps.machine,
-      lockDuration: LOCK_MS,
-      lockRenewTime: LOCK_RENEW_MS,
-      stalledInterval: STALLED_CHECK_MS,
-      // Stalled twice (its engine died under it twice): failed, as a local job held back after two crashes.
-      maxStalledCount: 1,
-      // Lifetime counts of succeeded and failed jobs, for the lane's status.
-      metrics: { maxDataPoints: 60 },
-      settings: { backoffStrategy: (attemptsMade: number, type?: string) => (type === BACKOFF_TYPE ? backoffMs(attemptsMade) : -1) },
-    });
+    const worker = new LaneWorker(row.name, conns.work, deps.machine);
     // An 'error' event without a listener would throw: each is said once, in the engine's log.
     queue.on('error', (error: Error) => this.trouble(error));
     worker.on('error', (error: Error) => this.trouble(error));
@@ -89,6 +65,7 @@ export class BullLane implements SharedQueue {
     this.reads = new LaneReads(this.p);
     const eventsConnection = { ...redisOptions(address), maxRetriesPerRequest: null } as QueueEventsOptions['connection'];
     this.remote = new RemoteChanges(this.p, { connection: eventsConnection, prefix: PREFIX });
+    this.outages = new OutageLedger(this.p);
     this.presence = new Presence(conns.requests, this.p.key('engines'), deps.engineId, deps.machine);
     this.started = conns.whenReachable().then(() => (this.closing ? undefined : worker.begin()));
     this.poller = setInterval(() => void this.poll(), POLL_MS);
@@ -108,20 +85,12 @@ export class BullLane implements SharedQueue {
   /**
    * Redis went away or came back. Away, the lane counts nothing waiting (counts()), so the sizer
    * gives its idle workers to lanes that wait, at once, or stops them by the usual shrink; back, it
-   * grows again as work is read. Both ends go in the ledger.
+   * grows again as work is read. Both ends go in the ledger (outage.ts).
    */
   private reachability(up: boolean): void {
     if (this.closing) return;
-    const c = this.p.conns;
-    this.p.deps.log(`lane ${this.lane}: ${up ? `Redis at ${c.redacted} reachable again` : c.awayReason()}`);
-    if (!up && this.outageSince === null) {
-      this.outageSince = c.unreachableSince ?? Date.now();
-      this.p.deps.outage(this.lane, `${c.awayReason()}: its workers take no jobs and hold none of the machine`);
-    } else if (up && this.outageSince !== null) {
-      const s = Math.round((Date.now() - this.outageSince) / 1000);
-      this.p.deps.outage(this.lane, `Redis at ${c.redacted} answers again, after ${s} s away (since ${new Date(this.outageSince).toLocaleTimeString('en-GB')})`);
-      this.outageSince = null;
-    }
+    this.p.deps.log(`lane ${this.lane}: ${up ? `Redis at ${this.p.conns.redacted} reachable again` : this.p.conns.awayReason()}`);
+    this.outages.moved(up);
     this.p.deps.changed();
     if (up) {
       this.lastError = '';
@@ -312,7 +281,7 @@ export class BullLane implements SharedQueue {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.poller);
-    const all = Promise.all([this.giveBack.settled(), this.work.settled()]).then(() => Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]));
+    const all = Promise.all([this.giveBack.settled(), this.work.away.settled()]).then(() => Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]));
     // Redis may be away: closing must not wait for it.
     await Promise.race([all, new Promise((done) => setTimeout(done, CLOSE_WAIT_MS).unref())]);
     this.p.conns.disconnect();

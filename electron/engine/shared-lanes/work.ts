@@ -21,6 +21,7 @@ import type { ClaimedJob, Report, Turn, TurnResult } from '../store/jobs.js';
 import { describe } from './connections.js';
 import { attemptError, cancelMark, checkClaimed, summaryOf, type BullFields, type BullState } from './job-data.js';
 import { removeFiles, tailRow } from './logs.js';
+import { AWAY, AwayCalls } from './away.js';
 import { untake } from './give-back.js';
 import { letGo, type Held, type LaneParts } from './parts.js';
 
@@ -30,8 +31,6 @@ const REFUSALS_MAX = 20;
 const RECORD_TRIES = 5;
 
 type Taken = { job: Job; token: string };
-/** What a call answers when Redis went away before its answer came. */
-const AWAY = Symbol('away');
 /** What a finish answered: BullMQ's result (the next job, when one was fetched), or the next job it could not read. */
 type Finished = { res: unknown; unreadable?: Job; state?: BullState };
 type Recorded = Finished & { finished: JobSummary | null };
@@ -57,39 +56,11 @@ export const afterFailure = (job: Job): BullState => (job.finishedOn ? 'failed' 
 
 export class LaneWork {
   private seq = 0;
-  /** Outcomes still on their way to Redis after their worker was answered: the lane waits for them before it closes. */
-  private readonly late = new Set<Promise<unknown>>();
+  /** Calls that do not wait for a Redis that went away; the lane waits for what they left under way before it closes. */
+  readonly away: AwayCalls;
 
-  constructor(private readonly p: LaneParts) {}
-
-  settled(): Promise<unknown> {
-    return Promise.allSettled([...this.late]);
-  }
-
-  /** `call`'s answer; or AWAY when Redis stops being reachable first, and then its answer, when it comes, goes to `late`. */
-  private unlessAway<T>(call: Promise<T>, late: (answer: T) => Promise<unknown>): Promise<T | typeof AWAY> {
-    return new Promise((resolve, reject) => {
-      let gone = false;
-      const abandon = () => {
-        gone = true;
-        resolve(AWAY);
-        const after = call.then(late).catch(() => {});
-        this.late.add(after);
-        void after.finally(() => this.late.delete(after));
-      };
-      if (!this.p.conns.reachable) return abandon();
-      const off = this.p.conns.whileReachable(abandon);
-      call.then(
-        (answer) => {
-          off();
-          if (!gone) resolve(answer);
-        },
-        (error: unknown) => {
-          off();
-          if (!gone) reject(error as Error);
-        },
-      );
-    });
+  constructor(private readonly p: LaneParts) {
+    this.away = new AwayCalls(p.conns);
   }
 
   /** A job that came back for a worker no longer waiting for it: back to wait, unrun. */
@@ -185,7 +156,7 @@ export class LaneWork {
     if (!this.p.conns.reachable) return undefined;
     const token = `${this.p.worker.id}:${++this.seq}`;
     try {
-      const job = await this.unlessAway(this.p.worker.getNextJob(token, { block: false }), async (late) => void (late && (await untake(this.p, late, token))));
+      const job = await this.away.unlessAway(this.p.worker.getNextJob(token, { block: false }), async (late) => void (late && (await untake(this.p, late, token))));
       return job && job !== AWAY ? { job, token } : undefined;
     } catch (error) {
       // Taken, and its record not JSON where BullMQ reads it: failed with the reason (claim), not left to stall.
@@ -215,7 +186,7 @@ export class LaneWork {
         this.announce(job, answer.state ?? afterFailure(job));
         return answer;
       });
-      const answer = await this.unlessAway(failing, (late) => this.giveBackLate(late, token));
+      const answer = await this.away.unlessAway(failing, (late) => this.giveBackLate(late, token));
       if (answer === AWAY) return undefined;
       const next = answer.unreadable ?? (fetch ? await this.p.worker.fetched(answer.res, token) : undefined);
       return next ? { job: next, token } : undefined;
@@ -237,7 +208,7 @@ export class LaneWork {
     // No longer running here; its lock is renewed until its outcome is recorded.
     this.p.held.delete(bullId);
     const asked = fetch && this.p.conns.reachable;
-    const answer = await this.unlessAway(this.record(h, done, asked), async (late) => {
+    const answer = await this.away.unlessAway(this.record(h, done, asked), async (late) => {
       if (late.finished) this.p.deps.jobChanged(late.finished);
       await this.giveBackLate(late, h.token);
     });
