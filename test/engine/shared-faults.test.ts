@@ -74,6 +74,9 @@ describe('a shared lane whose Redis goes away', () => {
     const [ran] = await jobsFinished(t.engine, [local.id], 5_000);
     expect(ran!.state).toBe('succeeded');
     expect(lane('render')!.shared!.unreachableSince).not.toBeNull();
+    // A listing of every lane still answers, with the local job; the shared lane's own says why it cannot.
+    expect((await t.engine.request('listJobs', { limit: 10 })).jobs.map((j) => j.id)).toContain(local.id);
+    await expect(t.engine.request('listJobs', { lane: 'render', limit: 10 })).rejects.toMatchObject({ code: 'queue_unreachable' });
     if (how === 'stall') process.kill(redis.pid, 'SIGCONT');
     else await redis.restart();
     await until(t.engine, () => lane('render')?.shared?.unreachableSince === null, 30_000, 'Redis answering again');
