@@ -140,6 +140,8 @@ export interface SharedLaneStatus {
   redis: string;
   /** Since when Redis cannot be reached (no new job is taken meanwhile); null while it can. */
   unreachableSince: number | null;
+  /** Reached, but not answering (a stopped server, a network that drops what is sent) since `unreachableSince`. */
+  notAnswering: boolean;
   /** Why, in the words of the connection, while it cannot. */
   error: string | null;
   /** Workers other engines of the lane run now, and on how many machines. */
@@ -209,7 +211,7 @@ export interface Status extends Snapshot {
  * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole); `machine`: the machine's limits
  * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
  */
-export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
+export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start' | 'outage';
 
 export interface ScaleEvent {
   id: number;

@@ -136,6 +136,12 @@ export class LanesEngine implements Engine {
       jobsChangedElsewhere: (ids) => events.emit('jobs', { ids, change: 'changed' }),
       workArrived: (lane) => fleet.sharedWorkArrived(lane),
       cancelHere: (jobId) => fleet.cancel(jobId, cancelGraceMs),
+      // Its Redis stopped answering, or answers again: the ledger keeps when, at the lane's size then.
+      outage: (lane, detail) => {
+        const c = fleet.workerCounts().get(lane);
+        const n = (c?.idle ?? 0) + (c?.busy ?? 0);
+        scaleLedger.record(lane, n, n, 'outage', detail);
+      },
       changed: () => statusMoved.fire(),
       log,
     });

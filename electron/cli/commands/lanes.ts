@@ -62,7 +62,7 @@ export function statusText(status: Status, now = Date.now()): string {
 /** A shared lane in a few words: where its queue is, whether it can be reached, what the others run. */
 export function sharedWords(lane: LaneStatus): string {
   const s = lane.shared!;
-  if (s.unreachableSince !== null) return `Redis unreachable since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
+  if (s.unreachableSince !== null) return `Redis ${s.notAnswering ? 'not answering' : 'unreachable'} since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
   const others = s.elsewhere.workers > 0 ? `; ${plural(s.elsewhere.workers, 'more worker')} on ${plural(s.elsewhere.machines, 'other machine')}` : '';
   return `shared on ${s.redis}${others}`;
 }
