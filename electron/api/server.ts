@@ -11,10 +11,11 @@ import type { Socket } from 'node:net';
 import { EVENTS_PATH } from '../../shared/client/http.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
-import { EventStreams, resumePoint } from './event-stream.js';
+import { EVENTS_QUERY, EventStreams, resumePoint } from './event-stream.js';
 import { checkSite, checkToken } from './guard.js';
 import { sendError, sendFailure, sendJson } from './respond.js';
 import { assembleInput, matchRoute } from './router.js';
+import { checkTarget, strictQuery } from './strict-input.js';
 import type { WindowAccess } from './window-access.js';
 import { windowResponse } from './window-files.js';
 import { OPEN_ROUTES, windowRoute } from './window-routes.js';
@@ -41,9 +42,11 @@ export interface ApiServer {
 /**
  * Connections are capped and idle ones closed fast, so a flood of idle sockets cannot take the
  * engine's file descriptors (a macOS app gets 256). Headers must come within 5 s, checked every
- * second rather than Node's default 30.
+ * second rather than Node's default 30. A request without Host is let through Node's parser so
+ * that the site check refuses it with the same JSON 403 as a foreign Host (Node's own answer is a
+ * bare 400 nobody's client reads).
  */
-const LIMITS = { maxConnections: 128, headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+const LIMITS = { maxConnections: 128, headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
 
 /**
  * Node's header timeout only starts with a request's first byte, so a connection that never
@@ -95,12 +98,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const body = match.method === 'GET' ? undefined : await readJsonBody(req, bodyLimit);
     // The engine validates, as it does for every transport.
-    sendJson(res, 200, await engine.request(match.name, assembleInput(match.name, match.params, url.searchParams, body)));
+    sendJson(res, 200, await engine.request(match.name, assembleInput(match.name, match.params, url, body)));
   }
 
   /** `owner`: the request came through the socket in the private data directory. */
   async function handle(req: IncomingMessage, res: ServerResponse, owner: boolean): Promise<void> {
-    const url = parseTarget(req.url ?? '/', windowBase());
+    const target = req.url ?? '/';
+    const raw = checkTarget(target);
+    if (raw) return sendError(res, 400, raw.code, raw.message);
+    const url = parseTarget(target, windowBase());
     if (!url) return sendError(res, 400, 'bad_request', 'the request target is not a valid URL');
     // A refused stranger gets the door closed behind the answer, not a kept-alive socket.
     const close = { Connection: 'close' };
@@ -115,7 +121,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (url.pathname === EVENTS_PATH) {
       if (req.method !== 'GET') return sendError(res, 405, 'bad_request', `${EVENTS_PATH} takes GET`, undefined, { Allow: 'GET' });
-      return streams.serve(req, res, resumePoint(req, url));
+      return streams.serve(req, res, resumePoint(req, strictQuery(url, EVENTS_QUERY)));
     }
     if (await windowRoute(req, res, url, access, windowBase)) return;
     return callEngine(req, res, url);
@@ -123,6 +129,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const door = (owner: boolean) => {
     const server = createServer(LIMITS, (req, res) => {
+      // Beside CSP's frame-ancestors, for browsers that honour only this: no page frames ours.
+      res.setHeader('X-Frame-Options', 'DENY');
       handle(req, res, owner).catch((err: unknown) => sendFailure(res, err, log));
     });
     server.maxConnections = LIMITS.maxConnections;
