@@ -4,7 +4,7 @@
 // Nothing here imports Electron; the desktop app, `lanes daemon` and the tests all run this.
 import { join } from 'node:path';
 import { migrationsDir } from '../paths/app-files.js';
-import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
+import { makePrivate, preparePrivateDir, privateSubdir, privateUmask } from '../paths/private-dir.js';
 import { engineCgroup } from '../job-control/containment.js';
 import { sampleFromEnv, tickFromEnv } from './ceiling.js';
 import { Machine } from './machine/machine.js';
@@ -18,6 +18,8 @@ import { LanesEngine } from './lanes-engine.js';
 export type { Engine, EngineOptions } from './engine-types.js';
 
 export async function openEngine(options: EngineOptions): Promise<Engine> {
+  // Before the first file: SQLite makes its side files (engine.lock-journal) with the umask.
+  privateUmask();
   preparePrivateDir(options.dataDir, options.log ?? defaultLog);
   privateSubdir(join(options.dataDir, 'logs'));
   const startedAt = Date.now();
@@ -27,7 +29,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   let machine: Machine | null = null;
   try {
     const db = openDatabase(options.dataDir, migrationsDir);
-    for (const file of ['lanes.db', 'lanes.db-wal', 'lanes.db-shm', 'engine.lock']) makePrivate(join(options.dataDir, file));
+    // Files an older engine made before it ran under umask 077.
+    for (const file of ['lanes.db', 'lanes.db-wal', 'lanes.db-shm', 'engine.lock', 'engine.lock-journal']) makePrivate(join(options.dataDir, file));
     const cgroupBase = options.cgroups === false ? null : await engineCgroup();
     // The fleet is made after the machine's first reading; until then the machine sees no workers.
     const late: { fleet: Fleet | null; engine: LanesEngine | null } = { fleet: null, engine: null };

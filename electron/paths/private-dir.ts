@@ -13,6 +13,21 @@ const posix = process.platform !== 'win32';
 const crypto = () => process.getBuiltinModule('node:crypto');
 const uid = () => process.getuid?.() ?? -1;
 
+/** The umask the process had before the engine made it 077; null until then. */
+let userMask: number | null = null;
+
+/**
+ * From here on every file and folder this process creates is its owner's alone, whoever creates
+ * it: SQLite's journals and WAL files, Electron's own files in the data directory, anything a
+ * library makes. Returns the umask it had before (the user's), which the engine's jobs run under.
+ */
+export function privateUmask(): number {
+  if (!posix) return 0;
+  const before = process.umask(0o077);
+  userMask ??= before;
+  return userMask;
+}
+
 /** Why `dir` cannot hold Lanes' data, with how to fix it; null when it is fine as it is. */
 export function dirProblem(dir: string): string | null {
   if (!posix) return null;
