@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { connect } from '../../electron/cli/connect.js';
 import { appRoot } from '../../electron/paths/app-files.js';
-import { analyse, processesWith, type Outcome } from './records.js';
+import { analyse, faultJob, processesWith, type Outcome } from './records.js';
 
 const JOBS = Number(process.argv[2] ?? 1500);
 const KILLS = Number(process.argv[3] ?? 300);
@@ -24,12 +24,7 @@ const locks = join(work, 'locks');
 mkdirSync(locks);
 appendFileSync(rec, '');
 
-// The job: take its lock or report an overlap; record start and end with the time in ns. One in
-// ten also starts a process in a session of its own that would outlive it if nothing ended it.
-const body = `echo "start $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"; ` +
-  `if [ $((LANES_JOB_ID % 10)) -eq 0 ]; then setsid sleep 120 </dev/null >/dev/null 2>&1 & fi; ` +
-  `sleep 0.0$((LANES_JOB_ID % 8 + 1)); echo "end $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"`;
-const script = `flock -n "$LOCKS/$LANES_JOB_ID" sh -c '${body}' || echo "overlap $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"`;
+const script = faultJob();
 
 const daemon = spawn(process.execPath, [join(appRoot, 'bin', 'lanes.js'), 'daemon', '--data-dir', dataDir], {
   env: { ...process.env, LANES_CORES: '5', LANES_TICK_MS: '200' },
