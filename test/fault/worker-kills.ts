@@ -5,7 +5,7 @@
 // what the engine says. Usage (after `npm run build:node`):
 //   node dist/test/fault/worker-kills.js [JOBS=1500] [KILLS=300]
 // Prints a report and exits 1 if anything acknowledged was lost, a run overlapped another run of
-// the same job, a run began after its job was recorded finished, or a process was left behind.
+// the same job, a run began or still ran after its job was recorded finished, or a process was left behind.
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
