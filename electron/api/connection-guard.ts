@@ -58,7 +58,15 @@ export function guardConnections(server: Server, limits: GuardLimits, trustAll: 
   const held = new Map<Socket, Held>();
   const idleFor = (h: Held, ms: number) => {
     if (h.timer) clearTimeout(h.timer);
-    h.timer = setTimeout(() => h.socket.destroy(), ms).unref();
+    const readBefore = h.socket.bytesRead;
+    h.timer = setTimeout(() => {
+      h.timer = null;
+      // After the poll phase, not before it: when the engine was busy for longer than the limit,
+      // a request that came meanwhile is read first, and the connection is not idle after all.
+      setImmediate(() => {
+        if (!h.busy && h.timer === null && h.socket.bytesRead === readBefore) h.socket.destroy();
+      });
+    }, ms).unref();
   };
   server.on('connection', (socket: Socket) => {
     if (held.size >= limits.limit) {

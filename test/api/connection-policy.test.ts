@@ -1,7 +1,9 @@
 // Who keeps a place when a door's connections are all taken (connection-guard.ts): a table of
-// what is held and which one a newcomer replaces.
+// what is held and which one a newcomer replaces; and, on a real server, that a stranger's short
+// idle limit does not cut off a request that came while the engine was busy.
+import { createServer, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { placeFor, type Place } from '../../electron/api/connection-guard.js';
+import { guardConnections, placeFor, type Place } from '../../electron/api/connection-guard.js';
 
 const p = (name: string, since: number, trusted: boolean, busy: boolean) => ({ name, since, trusted, busy });
 
@@ -20,4 +22,32 @@ describe('placeFor', () => {
       expect(placeFor(row.held)?.name ?? null).toBe(row.closes);
     });
   }
+});
+
+describe('a stranger\'s idle limit', () => {
+  it('does not close a connection whose request came while the engine was busy past the limit', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    guardConnections(server, { limit: 8, strangerIdleMs: 100, firstRequestMs: 100 }, false);
+    // The engine's event loop held up for longer than the limit just as the connection comes.
+    server.on('connection', () => {
+      const until = performance.now() + 400;
+      while (performance.now() < until);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (c: string) => (text += c));
+          res.on('end', () => resolve(text));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer).toBe('ok');
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
 });
