@@ -5,8 +5,9 @@
 // - on Linux, the processes that carry the job's id in their environment (every process a job
 //   starts inherits LANES_JOB_ID and LANES_ATTEMPT, and LANES_ENGINE: which engine's job, since
 //   two engines of one user number their jobs alike), found by reading /proc.
-// The worker uses the first two when a job ends; the engine uses all three when a worker dies
-// under a job, and at start for jobs an engine that died had running.
+// The worker uses the cgroup when a job ends, or without one the other two; the engine uses all
+// three when a worker dies under a job, and at start for jobs an engine that died had running.
+// A run is over when its processes are gone, not when they were signalled (endJob).
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
