@@ -9,6 +9,8 @@ import type { Status } from '../../shared/model.js';
 import { conflict } from '../../shared/errors.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { appVersion, workerEntry as defaultWorkerEntry } from '../paths/app-files.js';
+import { privateUmask } from '../paths/private-dir.js';
+import { WORKER_ENV } from '../worker-protocol/protocol.js';
 import { MachineSampler } from './machine/machine.js';
 import { EventHub } from './event-hub.js';
 import { Fleet } from './fleet/fleet.js';
@@ -122,7 +124,7 @@ export class LanesEngine implements Engine {
       handBelowMs: options.handBelowMs,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
       cgroupBase,
-      jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId },
+      jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId, [WORKER_ENV.umask]: privateUmask().toString(8) },
       logPaths,
       log,
       jobChanged: (job) => events.emit('job', job),

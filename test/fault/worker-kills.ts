@@ -5,8 +5,8 @@
 // what the engine says. Usage (after `npm run build:node`):
 //   node dist/test/fault/worker-kills.js [JOBS=1500] [KILLS=300]
 // Prints a report and exits 1 if the queue did not drain, anything acknowledged was lost, a run
-// overlapped another run of the same job, a run began after its job was recorded finished, or a
-// process was left behind.
+// overlapped another run of the same job, a run began or still ran after its job was recorded
+// finished, or a process was left behind.
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { connect } from '../../electron/cli/connect.js';
 import { appRoot } from '../../electron/paths/app-files.js';
 import { waitFor } from '../support/poll.js';
-import { analyse, processesWith, type Outcome } from './records.js';
+import { analyse, faultJob, processesWith, type Outcome } from './records.js';
 
 const JOBS = Number(process.argv[2] ?? 1500);
 const KILLS = Number(process.argv[3] ?? 300);
@@ -28,12 +28,7 @@ const locks = join(work, 'locks');
 mkdirSync(locks);
 appendFileSync(rec, '');
 
-// The job: take its lock or report an overlap; record start and end with the time in ns. One in
-// ten also starts a process in a session of its own that would outlive it if nothing ended it.
-const body = `echo "start $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"; ` +
-  `if [ $((LANES_JOB_ID % 10)) -eq 0 ]; then setsid sleep 120 </dev/null >/dev/null 2>&1 & fi; ` +
-  `sleep 0.0$((LANES_JOB_ID % 8 + 1)); echo "end $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"`;
-const script = `flock -n "$LOCKS/$LANES_JOB_ID" sh -c '${body}' || echo "overlap $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"`;
+const script = faultJob();
 
 const daemon = spawn(process.execPath, [join(appRoot, 'bin', 'lanes.js'), 'daemon', '--data-dir', dataDir], {
   env: { ...process.env, LANES_CORES: '5', LANES_TICK_MS: '200' },
