@@ -35,6 +35,7 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
     machine = await Machine.open({
       watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs, readers: options.machineReaders, log },
       costs: new LaneCosts(db),
+      gpuCosts: new LaneCosts(db, 'gpu'),
       workers: () => late.fleet?.liveWorkers() ?? [],
       moved: () => late.engine?.machineMoved(),
       critical: (stop) => late.fleet?.criticalStop(stop),

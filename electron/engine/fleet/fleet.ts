@@ -104,6 +104,7 @@ export class Fleet implements FleetPort {
         },
         workerLost: (w, reason, detail, atStart) => this.lost(w, reason, detail, atStart),
         loaded: (lane, ms) => d.loaded(lane, ms),
+        workerEnv: (lane, id) => d.machine.workerEnv(lane, id),
         workerLeft: (w, why) => {
           // Counted as in service until it went: the others still finishing are, too.
           const c = this.pool.counts().get(w.lane);
@@ -207,6 +208,11 @@ export class Fleet implements FleetPort {
     return this.d.machine.costOf(lane)?.bytes ?? null;
   }
 
+  /** What one worker of an ml lane typically holds on the GPU (bytes), measured; null until it is. */
+  gpuCostOf(lane: string): number | null {
+    return this.d.machine.gpuCostOf(lane)?.bytes ?? null;
+  }
+
   machineStatus(): MachineStatus {
     return this.d.machine.status(this.limits());
   }
@@ -247,7 +253,7 @@ export class Fleet implements FleetPort {
     for (const l of seen.lanes) {
       const m = limits.lanes.get(l.name);
       l.limit = m?.limit ?? Infinity;
-      l.limitText = m && m.limitedBy === 'memory' ? m.text : null;
+      l.limitText = m && (m.limitedBy === 'memory' || m.limitedBy === 'gpu') ? m.text : null;
     }
     this.observed = { ...seen, ceiling: limits.ceiling, ceilingText: limits.limits[0]!.text, paused: this.d.paused() };
     return this.observed;

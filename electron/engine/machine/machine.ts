@@ -1,6 +1,7 @@
 // The machine as the fleet uses it: the watcher's latest facts, what each lane's workers cost
-// (measured, kept across restarts), and the limits those give for the lanes as they are now.
-// Mechanism only: the rules are limits.ts, memory-limits.ts and critical.ts, all pure.
+// (measured, kept across restarts; an ml lane's GPU cost too, gpu-book.ts), and the limits those
+// give for the lanes as they are now. Mechanism only: the rules are limits.ts, memory-limits.ts,
+// gpu-limits.ts and critical.ts, all pure.
 import type { LaneClass, MachineStatus } from '../../../shared/model.js';
 import { criticalStop, type BusyLane, type CriticalStop } from './critical.js';
 import { INITIAL_LIMITS_STATE, machineLimits, type LimitsState, type MachineLimits } from './limits.js';
@@ -8,6 +9,8 @@ import { recordCost, type LaneCost } from './lane-cost.js';
 import { PRESUMED_BYTES } from './memory-limits.js';
 import { MachineWatcher, type MachineSample, type WatcherOptions } from './watcher.js';
 import type { WorkerTarget } from './worker-meter.js';
+import { GpuBook, gpuStatus, type CostStore } from './gpu-book.js';
+import type { CardBudget } from './gpu-limits.js';
 
 /** A live worker as the fleet knows it. */
 export interface LiveWorker extends WorkerTarget {
@@ -32,7 +35,9 @@ export interface LaneNeeds {
 
 export interface MachineDeps {
   watcher: Omit<WatcherOptions, 'workers' | 'sampled'>;
-  costs: { load(): Map<string, LaneCost>; save(lane: string, cost: LaneCost): void };
+  costs: CostStore;
+  /** Where ml lanes' GPU costs are kept; absent: measured again after each start. */
+  gpuCosts?: CostStore;
   workers(): readonly LiveWorker[];
   /** The facts moved: the sizer looks again, the status shows it. */
   moved(): void;
@@ -48,15 +53,21 @@ export class Machine {
   private state: LimitsState = INITIAL_LIMITS_STATE;
   private lastCritical: number | null = null;
   private watcher!: MachineWatcher;
+  private readonly gpu: GpuBook;
+  /** The ml lanes at the last pass; the GPUs are read only while one holds work or workers. */
+  private ml = new Set<string>();
+  private gpuWanted = false;
+  private budgets: CardBudget[] | undefined;
 
   private constructor(private readonly d: MachineDeps) {
     this.costs = d.costs.load();
+    this.gpu = new GpuBook(d.gpuCosts, d.log);
   }
 
   /** Reads the machine once (a bad override throws, naming its variable) and keeps watching it. */
   static async open(d: MachineDeps): Promise<Machine> {
     const m = new Machine(d);
-    m.watcher = await MachineWatcher.open({ ...d.watcher, workers: () => d.workers(), sampled: (s) => m.sampled(s) });
+    m.watcher = await MachineWatcher.open({ ...d.watcher, workers: () => d.workers(), sampled: (s) => m.sampled(s), gpuWanted: () => m.gpuWanted });
     m.watcher.start();
     return m;
   }
@@ -74,8 +85,24 @@ export class Machine {
     return this.costs.get(lane) ?? null;
   }
 
+  /** What one worker of the lane typically holds on the GPU; null until measured (or where no GPU is read). */
+  gpuCostOf(lane: string): LaneCost | null {
+    return this.gpu.costOf(lane);
+  }
+
   forget(lane: string): void {
     this.costs.delete(lane);
+    this.gpu.forget(lane);
+  }
+
+  /**
+   * Added to a new worker's environment: with several cards, the one with the most room for it
+   * (CUDA_VISIBLE_DEVICES), unless the person set CUDA_VISIBLE_DEVICES for Lanes themselves.
+   */
+  workerEnv(lane: string, id: string): Record<string, string> {
+    const env = this.d.watcher.env ?? process.env;
+    if (!this.ml.has(lane) || !this.budgets || this.budgets.length < 2 || ('CUDA_VISIBLE_DEVICES' in env ? env : process.env).CUDA_VISIBLE_DEVICES !== undefined) return {};
+    return this.gpu.assign(id, this.budgets, this.d.workers(), this.ml);
   }
 
   /** The limits for the lanes as they are now. Idempotent for one reading, so status and sizer may both ask. */
@@ -90,8 +117,17 @@ export class Machine {
       measured: l.workers.filter((id) => this.measured.has(id)).length,
       cost: this.costs.get(l.name) ?? null,
     }));
-    const { limits, state } = machineLimits(this.watcher.facts, inputs, this.state);
+    const facts = this.watcher.facts;
+    const ml = lanes.filter((l) => l.class === 'ml');
+    this.ml = new Set(ml.map((l) => l.name));
+    const wanted = facts.gpu?.source === 'nvidia' && ml.some((l) => l.demand > 0 || l.workers.length > 0 || l.leaving > 0);
+    // An ml lane just got work: the cards are read now rather than at the next sample.
+    if (wanted && !this.gpuWanted) void this.watcher.refresh();
+    this.gpuWanted = wanted;
+    const gpu = facts.gpu?.source === 'nvidia' && ml.length > 0 ? this.gpu.inputs(ml, this.d.workers(), this.budgets?.[0]?.index ?? facts.gpu.cards?.[0]?.index ?? 0) : undefined;
+    const { limits, state } = machineLimits(facts, inputs, this.state, gpu);
     this.state = state;
+    this.budgets = limits.gpus;
     return limits;
   }
 
@@ -107,6 +143,7 @@ export class Machine {
       ceiling: limits.ceiling,
       limitedBy: limits.limitedBy,
       text: limits.text,
+      ...gpuStatus(facts),
     };
   }
 
@@ -132,6 +169,7 @@ export class Machine {
         this.d.log(`could not keep the measured cost of "${lane}": ${(error as Error).message}`);
       }
     }
+    if (sample.facts.gpu?.source === 'nvidia') this.gpu.sampled(sample, live, this.ml);
     this.checkCritical(sample, live);
     this.d.moved();
   }

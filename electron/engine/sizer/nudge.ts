@@ -17,6 +17,8 @@ export interface NudgeFacts extends LaneDemand {
   quiet: { until: number; backlog: number } | null;
   /** When the lane's memory, not the cores, bounds it: in words ("memory for 3 of these, about 410 MB each"). */
   limitText?: string | null;
+  /** What bounds the lane when not the ceiling: the GPU's memory is said as such. */
+  limitBy?: string;
 }
 
 /** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
@@ -41,7 +43,8 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
   const buys = estimate ? ` — ${aboutDuration(estimate.atCapMs)} at ${plural(f.cap, 'worker')}, ${aboutDuration(estimate.atSuggestedMs)} at ${suggestedCap}` : '';
   const most = machineAllows(f);
   // Where memory bounds the lane, the number the person reads is what fits, and it says so.
-  const allows = most < f.ceiling ? `this machine has memory for ${plural(most, 'of these workers', 'of these workers')}` : `this machine allows up to ${most}`;
+  const fits = plural(most, 'of these workers', 'of these workers');
+  const allows = most >= f.ceiling ? `this machine allows up to ${most}` : f.limitBy === 'gpu' ? `the GPU has memory for ${fits}` : `this machine has memory for ${fits}`;
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — ${allows}.`

@@ -30,6 +30,7 @@ export interface BoardDeps {
     limits(): MachineLimits;
     machineStatus(): MachineStatus;
     costOf(lane: string): number | null;
+    gpuCostOf?(lane: string): number | null;
   };
   paused(): Paused | null;
 }
@@ -57,6 +58,7 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     oldestQueuedAt: (lane) => d.jobs.oldestQueuedAt(lane),
     startsBlockedUntil: (lane) => d.fleet.startsBlockedUntil(lane),
     workerMemory: (lane) => d.fleet.costOf(lane),
+    workerGpu: (lane) => d.fleet.gpuCostOf?.(lane) ?? null,
     shared: (lane) => d.shared(lane),
   };
   const changed: StatusBuilder = (stale) => {

@@ -67,6 +67,8 @@ export interface PoolHooks {
   jobChanged(job: JobSummary): void;
   /** Something the sizer observes moved: a worker went idle, started, or exited. */
   fleetChanged(): void;
+  /** Added to a new worker's environment beyond jobEnv (the GPU it is given); absent: nothing. */
+  workerEnv?(lane: string, id: string): Record<string, string>;
   /** A job of the lane waited `ms` for its worker's command to load. */
   loaded(lane: string, ms: number): void;
   /** A worker told to leave after its job has gone: the ledger counts it out now. */

@@ -64,6 +64,7 @@ export class Pool {
         [WORKER_ENV.logCapBytes]: String(this.options.logCapBytes),
         [WORKER_ENV.handBackMs]: String(handBackMs(this.options.handBelowMs)),
         ...this.options.jobEnv,
+        ...this.hooks.workerEnv?.(lane, id),
         ...(command ? { [WORKER_ENV.command]: JSON.stringify(command.argv) } : {}),
         ...(command?.cwd ? { [WORKER_ENV.cwd]: command.cwd } : {}),
         ...(this.options.cgroupBase ? { [WORKER_ENV.cgroup]: this.options.cgroupBase } : {}),
