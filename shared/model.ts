@@ -195,6 +195,8 @@ export interface MachineStatus {
   gpuMemory?: 'nvidia' | 'unified' | 'unknown';
   /** With gpuMemory 'nvidia': each card as last read; empty until an ml lane first holds work. */
   gpus?: GpuStatus[];
+  /** The last read of the GPUs failed, and why: then GPU memory limits nothing until one succeeds. */
+  gpuError?: string;
 }
 
 /**

@@ -6,6 +6,7 @@
 // about that lane: five bare "Cap: N" submenus that did not name their lane could not be told apart.
 import type { LaneStatus, Paused } from '../../shared/model.js';
 import { plural } from '../../shared/format.js';
+import { gpuLines } from '../../shared/gpu-words.js';
 import type { ShellState } from './shell-state.js';
 import { holdingBack, laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
 
@@ -43,6 +44,8 @@ export const PAUSE_HOUR_SECONDS = 3600;
 
 export const itemId = {
   holdingBack: 'holding-back',
+  /** One line per GPU (or one saying where GPU memory comes from); none where it is not known. */
+  gpu: (n: number) => `gpu:${n}`,
   /** The lane's submenu, titled with its name and state. */
   lane: (lane: string) => `lane:${lane}`,
   laneDetail: (lane: string) => `lane:${lane}:detail`,
@@ -132,6 +135,7 @@ export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
     items.push(...pause.top);
     const held = holdingBack(status.machine);
     if (held) items.push(line(itemId.holdingBack, `Holding back — ${held}`));
+    gpuLines(status.machine).forEach((words, n) => items.push(line(itemId.gpu(n), oneLine(words, 80))));
     if (status.lanes.length === 0) items.push(line('no-lanes', 'No lanes yet'));
     for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling));
   }

@@ -90,7 +90,7 @@ describe('the GPU limit', () => {
     expect(lane.limit!.text).toMatch(/^the GPU has memory for [34] of these workers/);
     // `lanes status` shows the card and why the lane runs no more.
     const text = statusText(status);
-    expect(text).toMatch(/^GPU, Fixture Card 24G: 24 GB, .* in use \(.* by Lanes' workers\), .* more for workers$/m);
+    expect(text).toMatch(/^GPU: Fixture Card 24G — 24 GB, .* in use \(.* by Lanes' workers\), .* more for workers$/m);
     expect(text).toMatch(/^models: the GPU has memory for [34] of these workers, about 5\.9 GB each$/m);
 
     await jobsFinished(engine, ids, 120_000);

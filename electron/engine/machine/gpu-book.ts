@@ -92,7 +92,7 @@ export class GpuBook {
 }
 
 /** The GPU part of the machine's status: where its memory is known from, and each card. */
-export function gpuStatus(facts: MachineFacts): Pick<MachineStatus, 'gpuMemory' | 'gpus'> {
+export function gpuStatus(facts: MachineFacts): Pick<MachineStatus, 'gpuMemory' | 'gpus' | 'gpuError'> {
   const g = facts.gpu;
   if (!g) return { gpuMemory: 'unknown' };
   if (g.source === 'unified') return { gpuMemory: 'unified' };
@@ -107,5 +107,5 @@ export function gpuStatus(facts: MachineFacts): Pick<MachineStatus, 'gpuMemory' 
       forWorkersBytes: Math.round(budgets.find((b) => b.uuid === c.uuid)?.bytes ?? 0),
     }),
   );
-  return { gpuMemory: 'nvidia', gpus };
+  return { gpuMemory: 'nvidia', gpus, ...(g.error ? { gpuError: g.error } : {}) };
 }

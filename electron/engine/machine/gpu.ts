@@ -32,11 +32,11 @@ export interface GpuApp {
 
 /**
  * Where GPU memory is known from. 'nvidia': nvidia-smi is on PATH; `cards` is null until the
- * first read (only while an ml lane holds work or workers) or when it failed. 'unified': Apple
+ * first read (only while an ml lane holds work or workers) or when it failed (`error` says why). 'unified': Apple
  * silicon, whose GPU memory is the system memory the memory limit already divides.
  */
 export type GpuFacts =
-  | { source: 'nvidia'; cards: GpuCard[] | null; at: number | null; override: number | null }
+  | { source: 'nvidia'; cards: GpuCard[] | null; at: number | null; override: number | null; error?: string }
   | { source: 'unified' };
 
 /** The query for the cards, and for the processes on them, as nvidia-smi takes them. */

@@ -216,8 +216,14 @@ export class MachineWatcher {
   private async readGpu(at: number, workers: WorkerUsage[]): Promise<GpuFacts | undefined> {
     const gpu = this.gpu;
     if (!this.nvidia || gpu?.source !== 'nvidia' || !(this.o.gpuWanted?.() ?? false)) return gpu;
-    const read = await this.attemptAsync('GPUs', () => this.nvidia!.read(), null);
-    if (!read) return (this.gpu = { ...gpu, cards: null, at });
+    let read;
+    try {
+      read = await this.attemptAsync('GPUs', () => this.nvidia!.read(), null, true);
+    } catch (error) {
+      // A read that fails keeps the last cards read (their figures go on bounding the ml lanes); with none, GPU memory is not known.
+      return (this.gpu = { source: 'nvidia', override: gpu.override, cards: gpu.cards, at: gpu.cards ? gpu.at : at, error: (error as Error).message });
+    }
+    if (!read) return gpu;
     const env = this.o.env && 'CUDA_VISIBLE_DEVICES' in this.o.env ? this.o.env : process.env;
     const cards: GpuCard[] = visibleCards(read.cards, env.CUDA_VISIBLE_DEVICES).map((c) => ({ ...c }));
     for (const w of workers) {
@@ -227,7 +233,7 @@ export class MachineWatcher {
     }
     // The two queries are two moments: a model loaded between them shows in one only.
     for (const c of cards) c.usedBytes = Math.min(c.totalBytes, Math.max(c.usedBytes, c.heldByLanes));
-    return (this.gpu = { ...gpu, cards, at });
+    return (this.gpu = { source: 'nvidia', override: gpu.override, cards, at });
   }
 
   private async readPower(): Promise<PowerFact> {
@@ -254,13 +260,15 @@ export class MachineWatcher {
     }
   }
 
-  private async attemptAsync<T>(what: string, read: () => Promise<T>, fallback: T): Promise<T> {
+  /** `rethrow`: reported the same way, then thrown on, for a caller that keeps why. */
+  private async attemptAsync<T>(what: string, read: () => Promise<T>, fallback: T, rethrow = false): Promise<T> {
     try {
       const v = await read();
       this.failed.delete(what);
       return v;
     } catch (error) {
       this.failure(what, error);
+      if (rethrow) throw error;
       return fallback;
     }
   }
