@@ -3,7 +3,7 @@
 // by writing its pid and the MiB it holds where the fixture looks, so the fixture reports per-pid
 // GPU use for exactly the processes that live, as nvidia-smi does. And where there is no
 // nvidia-smi, nothing about the GPU shows and nothing is run for it.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../../electron/engine/index.js';
@@ -27,6 +27,15 @@ async function engineWith(o: Partial<EngineOptions>, dir = tempDir()): Promise<{
   const engine = await startEngine(dir.dir, { sampleMs: 150, ...o });
   open.push({ engine, cleanup: dir.cleanup });
   return { engine, dir: dir.dir };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A directory holding the fixture nvidia-smi and its card: `cards` lines as the fixture reads them. */
@@ -62,7 +71,9 @@ describe('the GPU limit', () => {
     const dir = tempDir();
     const gpu = card(dir.dir, ['0,GPU-fix-0,Fixture Card 24G,24576,300']);
     const { engine } = await engineWith({ cores: 8, env: { PATH: gpu.path } }, dir);
-    // No ml lane holds work yet: the card has not been asked about.
+    // Shell work, over several readings of the machine: the card is not asked about while no ml lane holds work or workers.
+    const shell = await engine.request('addJob', { argv: ['sleep', '0.6'] });
+    await jobsFinished(engine, [shell.id]);
     expect(gpu.calls()).toEqual([]);
     expect(engine.status().machine).toMatchObject({ gpuMemory: 'nvidia', gpus: [] });
 
@@ -130,6 +141,48 @@ describe('the GPU limit', () => {
     expect(known.workerGpuBytes).toBe(cost);
     expect(known.workers).toBe(0);
   }, 180_000);
+
+  it('an ml lane whose cap is below what fits: the nudge speaks of the GPU, and never suggests more than it holds', async () => {
+    const dir = tempDir();
+    const gpu = card(dir.dir, ['0,GPU-fix-0,Fixture Card 24G,24576,300']);
+    const { engine } = await engineWith({ cores: 8, env: { PATH: gpu.path } }, dir);
+    await engine.request('addLane', { name: 'models', class: 'ml', cap: 2, workerCommand: gpuWorker(engine.dataDir, gpu.apps, 6000, 100) });
+    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 300 }, (_, n) => ({ lane: 'models', payload: { n } })) });
+    const models = () => engine.status().lanes.find((l) => l.name === 'models')!;
+    await until(engine, () => /the GPU has memory for/.test(models().nudge?.text ?? ''), 60_000, 'a nudge that speaks of the GPU');
+    const nudge = models().nudge!;
+    expect(nudge.text).toMatch(/Raise the cap to run more at once — the GPU has memory for 3 of these workers\.$/);
+    expect(nudge.suggestedCap).toBe(3);
+    expect(nudge.ceiling).toBe(3);
+    await engine.request('cancelJobs', { lane: 'models', state: 'queued' });
+    await jobsFinished(engine, ids, 60_000);
+  }, 120_000);
+
+  it('two 16,384 MiB cards: each new worker is given the card with room (CUDA_VISIBLE_DEVICES), 2 on each', async () => {
+    const dir = tempDir();
+    const gpu = card(dir.dir, ['0,GPU-fix-0,Fixture Card 16G,16384,0', '1,GPU-fix-1,Fixture Card 16G,16384,0']);
+    const { engine } = await engineWith({ cores: 8, env: { PATH: gpu.path } }, dir);
+    await engine.request('addLane', { name: 'models', class: 'ml', cap: 7, workerCommand: gpuWorker(engine.dataDir, gpu.apps, 6000, 100) });
+    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 300 }, (_, n) => ({ lane: 'models', payload: { n } })) });
+    const models = () => engine.status().lanes.find((l) => l.name === 'models')!;
+    // Where each living worker holds its model, as the fixture hears it.
+    const placed = () => {
+      const on = new Map<string, number>();
+      for (const pid of readdirSync(gpu.apps)) {
+        if (!alive(Number(pid))) continue;
+        const uuid = readFileSync(join(gpu.apps, pid), 'utf8').split(',')[0]!;
+        on.set(uuid, (on.get(uuid) ?? 0) + 1);
+      }
+      return on;
+    };
+    await until(engine, () => models().workers === 4 && /^the GPUs have memory for 4 of these workers, about/.test(models().limit?.text ?? '') && placed().get('GPU-fix-1') === 2 && engine.status().machine.gpus!.every((g) => g.heldByLanesBytes === 12000 * MiB), 60_000, '2 on each card');
+    expect(placed()).toEqual(new Map([['GPU-fix-0', 2], ['GPU-fix-1', 2]]));
+    expect(engine.status().machine.gpus!.map((g) => g.index)).toEqual([0, 1]);
+    const text = statusText(engine.status());
+    expect(text, text).toMatch(/^GPU 1: Fixture Card 16G — 16 GB, 12 GB in use/m);
+    await engine.request('cancelJobs', { lane: 'models', state: 'queued' });
+    await jobsFinished(engine, ids, 60_000);
+  }, 120_000);
 
   it('with no nvidia-smi on PATH nothing changes: no GPU in status, no GPU line, no GPU limit, nothing run', async () => {
     const dir = tempDir();

@@ -59,9 +59,13 @@ export class GpuBook {
     for (const map of [this.held, this.cards]) for (const id of map.keys()) if (!live.has(id)) map.delete(id);
     for (const id of this.measured) if (!live.has(id)) this.measured.delete(id);
     const changed = new Set<string>();
+    const cards = sample.facts.gpu?.source === 'nvidia' ? (sample.facts.gpu.cards ?? []) : [];
     for (const usage of sample.workers) {
       if (usage.gpuBytes === undefined) continue;
       this.held.set(usage.id, usage.gpuBytes);
+      // Where it is seen to hold its memory is where it is, given a card or not (CUDA's default device is not always nvidia-smi's first).
+      const seen = cards.find((c) => c.uuid === usage.gpuCard);
+      if (seen) this.cards.set(usage.id, seen.index);
       const w = live.get(usage.id);
       // Idle, a worker may not have loaded its model yet: it would make the lane look cheap.
       if (!w?.busy || !ml.has(w.lane)) continue;

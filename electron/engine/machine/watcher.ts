@@ -229,6 +229,8 @@ export class MachineWatcher {
     for (const w of workers) {
       const held = gpuBytesOf(w.pids, read.apps);
       w.gpuBytes = held.bytes;
+      const most = [...held.byCard].sort((a, b) => b[1] - a[1])[0];
+      if (most) w.gpuCard = most[0];
       for (const c of cards) c.heldByLanes += held.byCard.get(c.uuid) ?? 0;
     }
     // The two queries are two moments: a model loaded between them shows in one only.

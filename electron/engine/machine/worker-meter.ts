@@ -31,6 +31,8 @@ export interface WorkerUsage {
   pids: number[];
   /** Bytes they hold on the GPUs, when the GPUs were read with this measure (watcher.ts). */
   gpuBytes?: number;
+  /** The card (uuid) they hold most on, when they hold any. */
+  gpuCard?: string;
 }
 
 /** The cgroups a worker's processes may be in: its persistent command's (persistent.ts) and its current job's (shell-job.ts). */
