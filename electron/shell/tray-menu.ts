@@ -135,7 +135,7 @@ export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
     items.push(...pause.top);
     const held = holdingBack(status.machine);
     if (held) items.push(line(itemId.holdingBack, `Holding back — ${held}`));
-    gpuLines(status.machine).forEach((words, n) => items.push(line(itemId.gpu(n), oneLine(words, 80))));
+    gpuLines(status.machine).forEach((words, n) => items.push(line(itemId.gpu(n), oneLine(words, 100))));
     if (status.lanes.length === 0) items.push(line('no-lanes', 'No lanes yet'));
     for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling));
   }
