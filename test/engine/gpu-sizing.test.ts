@@ -58,7 +58,9 @@ let loaded = false;
 process.stdout.write(JSON.stringify({ ready: true }) + '\\n');
 require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
   const { id } = JSON.parse(line);
-  if (!loaded) fs.writeFileSync(${JSON.stringify(apps)} + '/' + process.pid, (process.env.CUDA_VISIBLE_DEVICES || 'GPU-fix-0') + ',${mib}');
+  // Written whole, by rename, as a process's memory shows in nvidia-smi all at once.
+  const file = ${JSON.stringify(apps)} + '/' + process.pid;
+  if (!loaded) fs.writeFileSync(file + '.tmp', (process.env.CUDA_VISIBLE_DEVICES || 'GPU-fix-0') + ',${mib}\\n'), fs.renameSync(file + '.tmp', file);
   loaded = true;
   setTimeout(() => process.stdout.write(JSON.stringify({ id, ok: true, result: 1 }) + '\\n'), ${ms});
 });\n`,

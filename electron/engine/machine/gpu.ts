@@ -32,11 +32,12 @@ export interface GpuApp {
 
 /**
  * Where GPU memory is known from. 'nvidia': nvidia-smi is on PATH; `cards` is null until the
- * first read (only while an ml lane holds work or workers) or when it failed (`error` says why). 'unified': Apple
+ * first read (only while an ml lane holds work or workers) or when it failed (`error` says why,
+ * `failures` counts the reads that failed in a row). 'unified': Apple
  * silicon, whose GPU memory is the system memory the memory limit already divides.
  */
 export type GpuFacts =
-  | { source: 'nvidia'; cards: GpuCard[] | null; at: number | null; override: number | null; error?: string }
+  | { source: 'nvidia'; cards: GpuCard[] | null; at: number | null; override: number | null; error?: string; failures?: number }
   | { source: 'unified' };
 
 /** The query for the cards, and for the processes on them, as nvidia-smi takes them. */
@@ -98,6 +99,32 @@ export function visibleCards(cards: readonly GpuCard[], raw: string | undefined)
     if (!out.includes(card)) out.push(card);
   }
   return out;
+}
+
+/**
+ * CUDA_VISIBLE_DEVICES as Lanes' workers inherit it: the engine's environment, unless the one
+ * handed to the engine (`env`, as tests and embedders give it) names it.
+ */
+export function cudaVisibleDevices(env: NodeJS.ProcessEnv | undefined): string | undefined {
+  return (env && 'CUDA_VISIBLE_DEVICES' in env ? env : process.env).CUDA_VISIBLE_DEVICES;
+}
+
+/**
+ * One reading put together: the cards the workers may use, each with what Lanes' workers hold
+ * there, and per worker (by its pids) what it holds and on which card most. The two queries are
+ * two moments, so a model loaded between them shows in one only: a card is never less used than
+ * what its processes hold.
+ */
+export function placeOnCards(read: { cards: readonly GpuCard[]; apps: readonly GpuApp[] }, workers: readonly (readonly number[])[], visible: string | undefined): { cards: GpuCard[]; workers: { bytes: number; card: string | null }[] } {
+  const cards = visibleCards(read.cards, visible).map((c) => ({ ...c }));
+  const placed = workers.map((pids) => {
+    const held = gpuBytesOf(pids, read.apps);
+    for (const c of cards) c.heldByLanes += held.byCard.get(c.uuid) ?? 0;
+    const most = [...held.byCard].sort((a, b) => b[1] - a[1])[0];
+    return { bytes: held.bytes, card: most ? most[0] : null };
+  });
+  for (const c of cards) c.usedBytes = Math.min(c.totalBytes, Math.max(c.usedBytes, c.heldByLanes));
+  return { cards, workers: placed };
 }
 
 /** What each worker holds on the cards: the sum over the processes of its tree, by pid. */

@@ -49,17 +49,23 @@ export interface MachineLimits {
   gpus?: CardBudget[];
 }
 
+/**
+ * Reads of the cards that fail in a row, none having ever answered, before GPU memory counts as
+ * not known (a driver nvidia-smi cannot talk to) rather than not read yet (a slow first answer).
+ */
+export const GPU_FAILURES_UNKNOWN = 3;
+
 /** Lanes' own limits, by what binds them: the reason a lane's limit is not the machine's ceiling. */
 const LANE_REASONS: readonly LimitReason[] = ['memory', 'gpu'];
 
 /**
  * Per ml lane, what the GPUs' memory allows. Before the cards are first read, one worker (it is
- * measured as soon as they are); where reading them failed, GPU memory is not known and limits
- * nothing, as on a machine without nvidia-smi.
+ * measured as soon as they are); where reading them keeps failing and never answered, GPU memory
+ * is not known and limits nothing, as on a machine without nvidia-smi.
  */
 function gpuLimits(facts: MachineFacts, lanes: readonly LaneMemoryInput[], ceiling: number, gpu: GpuInputs | undefined): { byLane: Map<string, LaneGpuLimit>; budgets?: CardBudget[] } {
   const g = facts.gpu;
-  if (!g || g.source !== 'nvidia' || !gpu || (g.cards === null && g.at !== null)) return { byLane: new Map() };
+  if (!g || g.source !== 'nvidia' || !gpu || (g.cards === null && (g.failures ?? 0) >= GPU_FAILURES_UNKNOWN)) return { byLane: new Map() };
   const ml = lanes.filter((l) => l.class === 'ml');
   if (g.cards === null) {
     const waiting = { costBytes: null, settled: false, oneAtATime: true, text: 'GPU: reading the cards before starting more' };

@@ -11,6 +11,7 @@ import { MachineWatcher, type MachineSample, type WatcherOptions } from './watch
 import type { WorkerTarget } from './worker-meter.js';
 import { GpuBook, gpuStatus, type CostStore } from './gpu-book.js';
 import type { CardBudget } from './gpu-limits.js';
+import { cudaVisibleDevices } from './gpu.js';
 
 /** A live worker as the fleet knows it. */
 export interface LiveWorker extends WorkerTarget {
@@ -100,8 +101,7 @@ export class Machine {
    * (CUDA_VISIBLE_DEVICES), unless the person set CUDA_VISIBLE_DEVICES for Lanes themselves.
    */
   workerEnv(lane: string, id: string): Record<string, string> {
-    const env = this.d.watcher.env ?? process.env;
-    if (!this.ml.has(lane) || !this.budgets || this.budgets.length < 2 || ('CUDA_VISIBLE_DEVICES' in env ? env : process.env).CUDA_VISIBLE_DEVICES !== undefined) return {};
+    if (!this.ml.has(lane) || !this.budgets || this.budgets.length < 2 || cudaVisibleDevices(this.d.watcher.env) !== undefined) return {};
     return this.gpu.assign(id, this.budgets, this.d.workers(), this.ml);
   }
 

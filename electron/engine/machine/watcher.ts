@@ -14,7 +14,7 @@ import type { DesktopEvent, DesktopSignals, MachineFacts } from './facts.js';
 import { readMemory, type MemoryReading } from './meminfo.js';
 import { parseCores, readOverrides, type Overrides } from './overrides.js';
 import { readPower, type PowerFact } from './power.js';
-import { gpuBytesOf, visibleCards, type GpuCard, type GpuFacts } from './gpu.js';
+import { cudaVisibleDevices, placeOnCards, type GpuFacts } from './gpu.js';
 import { NvidiaSmi } from './gpu-reader.js';
 import { WorkerMeter, type WorkerTarget, type WorkerUsage } from './worker-meter.js';
 
@@ -216,26 +216,21 @@ export class MachineWatcher {
   private async readGpu(at: number, workers: WorkerUsage[]): Promise<GpuFacts | undefined> {
     const gpu = this.gpu;
     if (!this.nvidia || gpu?.source !== 'nvidia' || !(this.o.gpuWanted?.() ?? false)) return gpu;
-    let read;
+    let read: Awaited<ReturnType<NvidiaSmi['read']>>;
     try {
-      read = await this.attemptAsync('GPUs', () => this.nvidia!.read(), null, true);
+      read = await this.nvidia.read();
+      this.failed.delete('GPUs');
     } catch (error) {
-      // A read that fails keeps the last cards read (their figures go on bounding the ml lanes); with none, GPU memory is not known.
-      return (this.gpu = { source: 'nvidia', override: gpu.override, cards: gpu.cards, at: gpu.cards ? gpu.at : at, error: (error as Error).message });
+      this.failure('GPUs', error);
+      // The last cards read stay in force (their figures go on bounding the ml lanes); with none, GPU memory is not known.
+      return (this.gpu = { source: 'nvidia', override: gpu.override, cards: gpu.cards, at: gpu.cards ? gpu.at : at, error: (error as Error).message, failures: (gpu.failures ?? 0) + 1 });
     }
-    if (!read) return gpu;
-    const env = this.o.env && 'CUDA_VISIBLE_DEVICES' in this.o.env ? this.o.env : process.env;
-    const cards: GpuCard[] = visibleCards(read.cards, env.CUDA_VISIBLE_DEVICES).map((c) => ({ ...c }));
-    for (const w of workers) {
-      const held = gpuBytesOf(w.pids, read.apps);
-      w.gpuBytes = held.bytes;
-      const most = [...held.byCard].sort((a, b) => b[1] - a[1])[0];
-      if (most) w.gpuCard = most[0];
-      for (const c of cards) c.heldByLanes += held.byCard.get(c.uuid) ?? 0;
-    }
-    // The two queries are two moments: a model loaded between them shows in one only.
-    for (const c of cards) c.usedBytes = Math.min(c.totalBytes, Math.max(c.usedBytes, c.heldByLanes));
-    return (this.gpu = { source: 'nvidia', override: gpu.override, cards, at });
+    const placed = placeOnCards(read, workers.map((w) => w.pids), cudaVisibleDevices(this.o.env));
+    workers.forEach((w, i) => {
+      w.gpuBytes = placed.workers[i]!.bytes;
+      if (placed.workers[i]!.card !== null) w.gpuCard = placed.workers[i]!.card!;
+    });
+    return (this.gpu = { source: 'nvidia', override: gpu.override, cards: placed.cards, at });
   }
 
   private async readPower(): Promise<PowerFact> {
@@ -262,15 +257,13 @@ export class MachineWatcher {
     }
   }
 
-  /** `rethrow`: reported the same way, then thrown on, for a caller that keeps why. */
-  private async attemptAsync<T>(what: string, read: () => Promise<T>, fallback: T, rethrow = false): Promise<T> {
+  private async attemptAsync<T>(what: string, read: () => Promise<T>, fallback: T): Promise<T> {
     try {
       const v = await read();
       this.failed.delete(what);
       return v;
     } catch (error) {
       this.failure(what, error);
-      if (rethrow) throw error;
       return fallback;
     }
   }

@@ -2,7 +2,7 @@
 // else; CUDA_VISIBLE_DEVICES as CUDA reads it; a worker's GPU use by the pids of its tree; and the
 // GPU line's words.
 import { describe, expect, it } from 'vitest';
-import { gpuBytesOf, parseApps, parseCards, visibleCards, type GpuCard } from '../../../electron/engine/machine/gpu.js';
+import { gpuBytesOf, parseApps, parseCards, placeOnCards, visibleCards, type GpuCard } from '../../../electron/engine/machine/gpu.js';
 import { gpuLines } from '../../../shared/gpu-words.js';
 import { MiB } from './machine-fixtures.js';
 
@@ -65,6 +65,26 @@ describe("a worker's GPU use", () => {
     expect(bytes).toBe(7200 * MiB);
     expect(byCard).toEqual(new Map([['GPU-a', 6200 * MiB], ['GPU-b', 1000 * MiB]]));
     expect(gpuBytesOf([1], apps).bytes).toBe(0);
+  });
+});
+
+describe('one reading put together', () => {
+  it("each card with what Lanes' workers hold there, each worker with its bytes and card; hidden cards left out", () => {
+    const cards = [card(0, 'GPU-a'), { ...card(1, 'GPU-b'), usedBytes: 100 * MiB }, card(2, 'GPU-c')];
+    const apps = parseApps('GPU-a, 10, 6000\nGPU-b, 20, 3000\nGPU-b, 21, 1000\nGPU-a, 99, 500\n');
+    const { cards: seen, workers } = placeOnCards({ cards, apps }, [[10], [20, 21], [30]], '0,1');
+    expect(seen.map((c) => [c.uuid, c.heldByLanes / MiB, c.usedBytes / MiB])).toEqual([
+      ['GPU-a', 6000, 6000],
+      // nvidia-smi said 100 MiB used a moment before the processes held 4,000: never less than they hold.
+      ['GPU-b', 4000, 4000],
+    ]);
+    expect(workers).toEqual([
+      { bytes: 6000 * MiB, card: 'GPU-a' },
+      { bytes: 4000 * MiB, card: 'GPU-b' },
+      { bytes: 0, card: null },
+    ]);
+    // The card list as read is left as it was.
+    expect(cards[1]!.usedBytes).toBe(100 * MiB);
   });
 });
 
