@@ -18,6 +18,8 @@ export interface GpuLiveWorker {
   id: string;
   lane: string;
   busy: boolean;
+  /** When it started its current job; null when it has none. */
+  since?: number | null;
 }
 
 export class GpuBook {
@@ -27,6 +29,8 @@ export class GpuBook {
   private readonly held = new Map<string, number>();
   /** The card (nvidia-smi index) each worker was given with CUDA_VISIBLE_DEVICES. */
   private readonly cards = new Map<string, number>();
+  /** The first job each worker was seen running (its start): until it moves on, it may still be loading. */
+  private readonly firstJob = new Map<string, number>();
 
   constructor(
     private readonly store: CostStore | undefined,
@@ -56,7 +60,7 @@ export class GpuBook {
 
   /** A reading of the cards: busy workers' GPU use becomes their lane's cost, as RAM does in machine.ts. */
   sampled(sample: MachineSample, live: ReadonlyMap<string, GpuLiveWorker>, ml: ReadonlySet<string>): void {
-    for (const map of [this.held, this.cards]) for (const id of map.keys()) if (!live.has(id)) map.delete(id);
+    for (const map of [this.held, this.cards, this.firstJob]) for (const id of map.keys()) if (!live.has(id)) map.delete(id);
     for (const id of this.measured) if (!live.has(id)) this.measured.delete(id);
     const changed = new Set<string>();
     const cards = sample.facts.gpu?.source === 'nvidia' ? (sample.facts.gpu.cards ?? []) : [];
@@ -69,6 +73,10 @@ export class GpuBook {
       const w = live.get(usage.id);
       // Idle, a worker may not have loaded its model yet: it would make the lane look cheap.
       if (!w?.busy || !ml.has(w.lane)) continue;
+      // Nothing on the card during its first job may be a model still loading (a minute, for a big
+      // one): a worker counts as using no GPU only once it has gone on to another job.
+      if (w.since != null && !this.firstJob.has(w.id)) this.firstJob.set(w.id, w.since);
+      if (usage.gpuBytes === 0 && (w.since == null || this.firstJob.get(w.id) === w.since)) continue;
       const next = recordCost(this.costs.get(w.lane), usage.gpuBytes, sample.facts.at, 0);
       if (!next) continue;
       this.measured.add(w.id);
