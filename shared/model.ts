@@ -128,6 +128,8 @@ export interface LaneStatus {
   startsBlockedUntil: number | null;
   /** What one of its workers typically holds in memory, with all it runs (bytes); null until measured. */
   workerMemoryBytes: number | null;
+  /** An ml lane's: what one of its workers typically holds on the GPU (bytes), measured; absent until it is. */
+  workerGpuBytes?: number;
   /** When the machine, not its cap, holds it back: how many workers it may run now, and why. Null: only its cap. */
   limit: LaneLimit | null;
   /** Present when the lane's queue is shared on Redis with other engines (docs/shared-lanes.md). */
@@ -149,13 +151,26 @@ export interface SharedLaneStatus {
 }
 
 /** Why Lanes runs fewer workers than it could: the machine's limit that binds. */
-export type LimitReason = 'cores' | 'container' | 'memory' | 'battery' | 'in-use' | 'load';
+export type LimitReason = 'cores' | 'container' | 'memory' | 'gpu' | 'battery' | 'in-use' | 'load';
 
 export interface LaneLimit {
   workers: number;
   by: LimitReason;
-  /** In words: "memory for 3 of these, about 410 MB each". */
+  /** In words: "memory for 3 of these, about 410 MB each", "the GPU has memory for 3 of these workers, about 6.3 GB each". */
   text: string;
+}
+
+/** One GPU as last read (nvidia-smi), while an ml lane held work or workers. */
+export interface GpuStatus {
+  index: number;
+  name: string;
+  totalBytes: number;
+  /** In use by everything on it, Lanes' workers included. */
+  usedBytes: number;
+  /** Of that, held by Lanes' workers. */
+  heldByLanesBytes: number;
+  /** What Lanes' ml workers may hold on it between them (LANES_GPU_MEMORY, or what is free less a reserve). */
+  forWorkersBytes: number;
 }
 
 /** The machine as the sizer sees it now. */
@@ -174,6 +189,16 @@ export interface MachineStatus {
   limitedBy: LimitReason;
   /** In words: "quiet: on battery". */
   text: string;
+  /**
+   * Where the GPUs' memory is known from: 'nvidia' (nvidia-smi on PATH: `gpus` lists the cards),
+   * 'unified' (Apple silicon: it is the memory above, which the memory limit divides already),
+   * 'unknown' (no nvidia-smi: GPU memory limits nothing). Absent from engines before it.
+   */
+  gpuMemory?: 'nvidia' | 'unified' | 'unknown';
+  /** With gpuMemory 'nvidia': each card as last read; empty until an ml lane first holds work. */
+  gpus?: GpuStatus[];
+  /** The last read of the GPUs failed, and why: then GPU memory limits nothing until one succeeds. */
+  gpuError?: string;
 }
 
 /**

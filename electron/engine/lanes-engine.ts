@@ -152,6 +152,7 @@ export class LanesEngine implements Engine {
     const sampler = await MachineSampler.open({
       watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs: start.sampleMs, readers: options.machineReaders, log },
       costs: new LaneCosts(db),
+      gpuCosts: new LaneCosts(db, 'gpu'),
       workers: () => fleet.liveWorkers(),
       log,
     });
@@ -169,7 +170,11 @@ export class LanesEngine implements Engine {
           now: Date.now,
           tickMs,
         },
-        { carryOut: (decision, seen) => fleet.carryOut(decision, seen), published: (snapshot) => machineMoved.fire(snapshot) },
+        {
+          // A new ml worker is placed on the card with room for it (machine/gpu-book.ts).
+          carryOut: (decision, seen) => fleet.carryOut(decision, seen, (lane, id) => sampler.workerEnv(lane, id)),
+          published: (snapshot) => machineMoved.fire(snapshot),
+        },
       );
       const loop = new SizerLoop({ run: () => pass.run(), failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`) }, tickMs, Date.now);
       sampler.onSample(() => loop.pass());
@@ -190,6 +195,7 @@ export class LanesEngine implements Engine {
         workers: { counts: () => fleet.workerCounts(), alive: () => fleet.alive(), startsBlockedUntil: (lane) => fleet.startsBlockedUntil(lane) },
         pass: () => pass.snapshot,
         costOf: (lane) => sampler.costOf(lane)?.bytes ?? null,
+        gpuCostOf: (lane) => sampler.gpuCostOf(lane)?.bytes ?? null,
         recent,
         paused: () => pause.state,
       });

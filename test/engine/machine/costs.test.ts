@@ -43,6 +43,18 @@ describe('the typical cost of a lane’s worker', () => {
   });
 });
 
+describe('an ml lane’s GPU cost', () => {
+  it('may be 0 (the lane uses no GPU), as a measurement and as what is stored', () => {
+    const none = recordCost(null, 0, 1000, 0);
+    expect(none).toEqual({ bytes: 0, at: 1000, rounds: 1 });
+    expect(recordCost(none, 6000 * MiB, 2000, 0)).toEqual({ bytes: 6000 * MiB, at: 2000, rounds: 2 });
+    expect(parseLaneCost({ bytes: 0, at: 1, rounds: 1 }, 0)).toEqual({ bytes: 0, at: 1, rounds: 1 });
+    // Not as a memory cost, whose floor stays.
+    expect(parseLaneCost({ bytes: 0, at: 1, rounds: 1 })).toBeNull();
+    expect(parseLaneCost({ bytes: -1, at: 1, rounds: 1 }, 0)).toBeNull();
+  });
+});
+
 describe('memory critically low', () => {
   const lanes: BusyLane[] = [
     { name: 'shell', costBytes: 50 * MiB, busy: [{ id: 's1', since: 900 }] },

@@ -94,7 +94,7 @@ describe.skipIf(process.platform !== 'linux')('what a worker holds, from /proc',
     t.worker.kill('SIGKILL');
     await new Promise((r) => t.worker.once('exit', r));
     const { workers } = await meter.measure([{ id: 'gone', pid: t.worker.pid! }]);
-    expect(workers[0]).toEqual({ id: 'gone', bytes: 0, cpuMs: 0, processes: 0 });
+    expect(workers[0]).toEqual({ id: 'gone', bytes: 0, cpuMs: 0, processes: 0, pids: [] });
   });
 
   it('a process in a cgroup given for the worker counts at the cgroup’s working set, not twice', async () => {
