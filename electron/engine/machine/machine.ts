@@ -41,8 +41,10 @@ export interface SamplerDeps {
 
 export class MachineSampler {
   private readonly costs: Map<string, LaneCost>;
-  /** Workers measured while busy: a lane whose every worker is, has a cost worth growing on. */
+  /** Workers measured while busy past their first job: a lane whose every worker is, has a cost worth growing on. */
   private readonly measuredIds = new Set<string>();
+  /** When each worker's first job began, as first seen: until it moves on, it may still be loading. */
+  private readonly firstJob = new Map<string, number>();
   private readonly listeners: (() => void)[] = [];
   private watcher!: MachineWatcher;
   private readonly gpu: GpuBook;
@@ -133,14 +135,17 @@ export class MachineSampler {
   private sampled(sample: MachineSample): void {
     const live = new Map(this.d.workers().map((w) => [w.id, w]));
     for (const id of this.measuredIds) if (!live.has(id)) this.measuredIds.delete(id);
+    for (const id of this.firstJob.keys()) if (!live.has(id)) this.firstJob.delete(id);
     const changed = new Set<string>();
     for (const usage of sample.workers) {
       const w = live.get(usage.id);
       // An idle worker holds only its runtime (or a loaded model, which a busy one shows too): measuring it would make the lane look cheap.
       if (!w?.busy || usage.bytes === 0) continue;
-      const next = recordCost(this.costs.get(w.lane), usage.bytes, sample.facts.at);
+      if (w.since !== null && !this.firstJob.has(w.id)) this.firstJob.set(w.id, w.since);
+      const settles = w.since === null || this.firstJob.get(w.id) !== w.since;
+      const next = recordCost(this.costs.get(w.lane), usage.bytes, sample.facts.at, undefined, settles);
       if (!next) continue;
-      this.measuredIds.add(w.id);
+      if (settles) this.measuredIds.add(w.id);
       if (next !== this.costs.get(w.lane)) changed.add(w.lane);
       this.costs.set(w.lane, next);
     }
