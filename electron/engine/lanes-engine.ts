@@ -38,6 +38,8 @@ import { Queues } from './queues/queues.js';
 import { SharedLanes } from './queues/shared-host.js';
 import { engineIdentity } from './machine-name.js';
 import { defaultLog, type Engine, type EngineOptions } from './engine-types.js';
+import { openRetention } from './retention/open.js';
+import { answerCleaned, cleanHandlers } from './requests/clean.js';
 
 export class LanesEngine implements Engine {
   readonly events: EventHub;
@@ -53,6 +55,7 @@ export class LanesEngine implements Engine {
   private readonly hold: Hold;
   private readonly scaleLedger: ScaleLedger;
   private readonly handlers;
+  private readonly retention: ReturnType<typeof openRetention>;
   private stopping: Promise<void> | null = null;
   private machineSaid = '';
 
@@ -83,10 +86,9 @@ export class LanesEngine implements Engine {
     this.scaleLedger = scaleLedger;
     const me = engineIdentity(options.dataDir, log);
     const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, { engine: me.engineId }), log);
-    const logPaths = (jobId: number) => {
-      const base = join(this.dataDir, 'logs', String(jobId));
-      return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` };
-    };
+    // Finished work leaves after its keep; logs live in folders of a thousand jobs (retention/).
+    this.retention = openRetention({ db, counts: this.counts, dataDir: options.dataDir, events: this.events, env: options.env ?? process.env, keep: options.keep, logsMaxBytes: options.logsMaxBytes, changed: () => this.publisher.soon(), log });
+    const logPaths = (jobId: number) => this.retention.logs.paths(jobId);
     const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
     this.shared = new SharedLanes(queues, {
       ...me,
@@ -155,7 +157,7 @@ export class LanesEngine implements Engine {
       logPaths,
     };
     const bulk = bulkHandlers(context);
-    this.handlers = { ...jobHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...holdHandlers(context) };
+    this.handlers = { ...answerCleaned(jobHandlers(context), this.retention.cleaner), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...holdHandlers(context), ...cleanHandlers({ ...this.retention, lanes }) };
     scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);
     for (const job of recovered) this.events.emit('job', job);
   }
@@ -164,6 +166,7 @@ export class LanesEngine implements Engine {
   async begin(): Promise<void> {
     await this.shared.openAll(this.lanes.list());
     this.fleet.start();
+    this.retention.retention.start();
   }
 
   get dataDir(): string {
@@ -223,6 +226,7 @@ export class LanesEngine implements Engine {
       this.hold.stop();
       this.machine.stop();
       await this.fleet.shutdown(options.graceMs ?? 10_000);
+      await this.retention.stop();
       await this.shared.closeAll();
       this.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');
       this.timeline.close(Date.now());
