@@ -3,7 +3,7 @@
 // thousand entries (a flat logs/ held two files per job: millions after a year), and the logs of
 // the oldest jobs are the oldest folders. Logs an older Lanes wrote flat in logs/ are still read
 // and removed with their jobs.
-import { lstatSync, opendirSync } from 'node:fs';
+import { lstatSync, opendirSync, rmSync } from 'node:fs';
 import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LogPaths } from '../../job-control/log-paths.js';
@@ -24,6 +24,8 @@ export interface LogFile {
 
 export class LogFiles {
   readonly dir: string;
+  /** Folders looked at in this run: one lstat per thousand jobs, not one per job. */
+  private readonly checked = new Set<number>();
   /** Whether logs/ still holds files an older Lanes wrote flat. */
   private legacy: boolean;
 
@@ -34,7 +36,15 @@ export class LogFiles {
 
   /** Where a job writes its logs; the worker makes the folder when the job first writes (capped-log.ts). */
   paths(id: number): LogPaths {
-    const at = files(join(this.dir, String(Math.floor(id / SHARD_IDS)), String(id)));
+    const shard = Math.floor(id / SHARD_IDS);
+    const folder = join(this.dir, String(shard));
+    if (!this.checked.has(shard)) {
+      // A folder planted as a link would take the job's output elsewhere (O_NOFOLLOW guards only
+      // the file's own name): the link is removed, never followed, and the worker makes the folder.
+      if (lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(folder);
+      this.checked.add(shard);
+    }
+    const at = files(join(folder, String(id)));
     // A job an older Lanes ran keeps its flat files until it is cleaned.
     if (this.legacy && !exists(at.stdoutPath) && !exists(at.stderrPath)) {
       const flat = files(join(this.dir, String(id)));
