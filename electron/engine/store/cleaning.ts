@@ -35,7 +35,7 @@ export interface CleanedRecord {
 }
 
 /** Ids one chunk looks through, and the most it removes: a few milliseconds of the engine's time. */
-export const CLEAN_WINDOW = 1_000;
+export const CLEAN_WINDOW = 500;
 
 interface Row {
   id: number;
