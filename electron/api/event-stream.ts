@@ -44,13 +44,23 @@ export function resumePoint(req: IncomingMessage, url: URL): number {
   return since === null || since === '' ? 0 : parseSeq(since, 'since');
 }
 
-const frame = (event: LanesEvent) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+const frameOf = (event: LanesEvent) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 export class EventStreams {
   private readonly open = new Set<ServerResponse>();
   private heartbeat: NodeJS.Timeout | null = null;
   /** The event the bound was last looked at for: once per event, not once per client and event. */
   private boundSeq = -1;
+  /**
+   * The last event's frame, written once for every client: each stream's buffer then holds the
+   * same string, not a copy of its own, and an event costs one JSON.stringify however many listen.
+   */
+  private last: { seq: number; text: string } | null = null;
+
+  private frame(event: LanesEvent): string {
+    if (this.last?.seq !== event.seq) this.last = { seq: event.seq, text: frameOf(event) };
+    return this.last.text;
+  }
 
   constructor(
     private readonly hub: EventHub,
@@ -109,7 +119,7 @@ export class EventStreams {
     const unsubscribe = this.hub.follow(
       since,
       (event) => {
-        send(frame(event));
+        send(this.frame(event));
         this.bound(event.seq);
       },
       (seq, reset) => send(`id: ${seq}\nevent: ${reset ? RESET_EVENT : START_EVENT}\ndata: ${JSON.stringify({ seq })}\n\n`),

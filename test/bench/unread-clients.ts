@@ -68,6 +68,7 @@ export async function unreadClientFigures(jobs: number): Promise<Figure[]> {
   const without = await run(jobs, 0);
   const withThem = await run(jobs, CLIENTS);
   const status = summarize(withThem.statusMs);
+  const alone = summarize(without.statusMs);
   const what = `${CLIENTS} event-stream clients that never read, during ${jobs.toLocaleString('en-US')} jobs`;
   return [
     {
@@ -80,6 +81,14 @@ export async function unreadClientFigures(jobs: number): Promise<Figure[]> {
       target: '+ ≤ 100 MiB',
       met: withThem.peakMiB - without.peakMiB <= 100,
     },
-    { section: SECTION, what: `\`status\` over the socket meanwhile (${status.n} calls; the range's top is the slowest)`, unit: 'ms', lanes: status, target: '≤ 100 ms', met: status.median <= 100 },
+    {
+      section: SECTION,
+      what: `\`status\` over the socket meanwhile, every 100 ms (the range's top is the slowest call)`,
+      unit: 'ms',
+      lanes: status,
+      peer: { name: 'the same run without them', value: alone },
+      target: '≤ 100 ms',
+      met: status.median <= 100,
+    },
   ];
 }
