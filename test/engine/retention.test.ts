@@ -12,6 +12,9 @@ import { JobCleaner } from '../../electron/engine/store/cleaning.js';
 import { StoreSpace } from '../../electron/engine/store/space.js';
 import { cutoffs, DEFAULT_KEEP, keepFromEnv, logsToTrim, passEveryMs } from '../../electron/engine/retention/policy.js';
 import { LogFiles } from '../../electron/engine/retention/log-files.js';
+import { Retention } from '../../electron/engine/retention/retention.js';
+import { EventHub } from '../../electron/engine/event-hub.js';
+import { JobStore } from '../../electron/engine/store/jobs.js';
 import { JobLogs } from '../../electron/worker/job-logs.js';
 import { logFileFor } from '../../electron/job-control/log-paths.js';
 import { parseSpan } from '../../shared/span.js';
@@ -181,5 +184,37 @@ describe('log files', () => {
     expect((await logs.list()).map((f) => f.id)).toEqual([6]);
     await logs.remove([6]);
     expect(existsSync(join(dir, 'logs', '0'))).toBe(false);
+  });
+});
+
+describe('a retention pass', () => {
+  it('keeps all logs within their bound, the oldest finished jobs\' first, and their records say so', async () => {
+    const db = openDatabase(dir, migrationsDir);
+    const counts = new JobCounts(db);
+    const store = new JobStore(db, counts, join(dir, 'lanes.db-wal'));
+    const logs = new LogFiles(dir);
+    const add = (state: string) =>
+      Number(db.prepare("INSERT INTO jobs (lane, spec, state, created_at, finished_at) VALUES ('worker', '{\"kind\":\"argv\",\"argv\":[\"true\"]}', ?, ?, ?)").run(state, Date.now(), state === 'running' ? null : Date.now()).lastInsertRowid);
+    // Ten jobs, none past its keep of 8 kB of output each; the oldest is still running.
+    const ids = [add('running'), ...Array.from({ length: 9 }, () => add('succeeded'))];
+    for (const id of ids) {
+      const l = new JobLogs({ attempt: 1, ...logs.paths(id) }, 1 << 20);
+      l.stdout.write('x'.repeat(8_000));
+      l.close();
+    }
+    const retention = new Retention({ cleaner: new JobCleaner(db, counts), space: new StoreSpace(db), logs, events: new EventHub(1), keep: DEFAULT_KEEP, logsMaxBytes: 40_000, changed: () => {}, log: () => {} });
+    await retention.pass();
+    const kept = new Set((await logs.list()).map((f) => f.id));
+    const trimmed = ids.filter((id) => !kept.has(id));
+    // Within 90 % of 40 kB, 8 kB a job: four kept, the running one among them.
+    expect(trimmed).toEqual(ids.slice(1, 7));
+    expect(kept).toEqual(new Set([ids[0], ...ids.slice(7)]));
+    for (const id of trimmed) expect(store.get(id)?.logsTrimmed).toBe(true);
+    expect(store.get(ids[9]!)?.logsTrimmed).toBeUndefined();
+    // The jobs themselves are kept: only their logs went.
+    expect(store.get(ids[1]!)?.state).toBe('succeeded');
+    await retention.stop();
+    await store.close();
+    db.close();
   });
 });
