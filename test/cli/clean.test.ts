@@ -92,6 +92,14 @@ describe('lanes clean', () => {
     expect((await states('a')).get(ids.a!.succeeded)).toBe('succeeded');
   });
 
+  it('removes the succeeded jobs of a lane, and nothing when none is left to remove', async () => {
+    const res = await t.daemon.cli('clean', '--lane', 'a', '--state', 'succeeded');
+    expect(res.stdout).toBe('removed 1 finished job\n');
+    expect([...(await states('a')).values()].sort()).toEqual(['queued', 'running']);
+    expect((await t.daemon.cli('clean')).stdout).toBe('removed 0 finished jobs\n');
+    expect((await states('a')).get(running)).toBe('running');
+  });
+
   it('answers for a cleaned job: wait by its end, show and log in words', async () => {
     const cleaned = ids.a!.failed;
     const wait = await t.daemon.cli('wait', String(ids.b!.succeeded));
@@ -112,7 +120,7 @@ describe('lanes clean', () => {
     expect(lane.stderr).toContain('there is no lane named "nope"');
     const span = await t.daemon.cli('clean', '--older-than', 'soon');
     expect(span.code).toBe(2);
-    expect((await states('a')).get(ids.a!.succeeded)).toBe('succeeded');
+    expect((await states('a')).get(queued)).toBe('queued');
   });
 });
 
