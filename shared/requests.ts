@@ -98,9 +98,8 @@ export const WINDOW_REQUESTS: ReadonlySet<RequestName> = new Set<RequestName>([
   'snoozeNudge',
   'scaleEvents',
   'timeline',
-  // "Clear finished…", and what a cleaned job was.
+  // "Clear finished…".
   'clean',
-  'cleanedJob',
   // The window adds work and lanes from its forms (docs/security.md: what that allows).
   'addJob',
   'addLane',
