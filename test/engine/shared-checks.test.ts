@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bullIdOf, sharedId, slotOf } from '../../electron/engine/queues/ids.js';
+import { bullIdOf, sharedId, slotOf } from '../../electron/engine/store/job-ids.js';
 import { engineEachTest, jobsFinished } from '../support/engine.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 
