@@ -52,7 +52,7 @@ describe('jobs from Redis are checked like requests', () => {
       ['failed', 1],
       ['failed', 1],
     ]);
-    expect(jobs[1]!.error).toMatch(/cwd must be an existing absolute directory; "\.\.\/\.\." is not/);
+    expect(jobs[1]!.error).toMatch(/cwd: cwd must be an absolute directory/);
     expect(jobs[2]!.error).toMatch(/environment variable name/);
     expect(jobs[3]!.error).toMatch(/its record in Redis is not JSON/);
     expect(jobs[4]!.error).toMatch(/its record in Redis is not JSON/);
