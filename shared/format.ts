@@ -1,7 +1,7 @@
 // Words people read, written once: counts with grouped digits in one fixed locale (nudge text,
 // CLI tables, tray menu, notifications), so the same backlog reads the same everywhere and output
 // does not change with the terminal's or the OS's language; and what a job runs, in one line.
-import type { JobSpec } from './model.js';
+import type { JobSpec, LaneStatus } from './model.js';
 
 let grouped: Intl.NumberFormat | undefined;
 
@@ -22,6 +22,20 @@ export function aboutDuration(ms: number): string {
   if (s < 90 * 60) return `about ${Math.round(s / 60)} min`;
   if (s < 48 * 3600) return `about ${Math.round(s / 3600)} h`;
   return `about ${Math.round(s / 86_400)} days`;
+}
+
+/** Jobs a lane still has to finish: waiting, waiting to retry, and running. */
+export const jobsLeft = (l: Pick<LaneStatus, 'waiting' | 'delayed' | 'running'>): number => l.waiting + l.delayed + l.running;
+
+/**
+ * A lane's estimate as the CLI, the tray and the window say it: "4,533 left, about 38 min", or
+ * "4,533 left, estimating…" until the engine has one it can stand by; nothing when nothing is
+ * left or while all work is paused (nothing would move).
+ */
+export function etaWords(l: Pick<LaneStatus, 'waiting' | 'delayed' | 'running' | 'etaMs' | 'etaState'>): string | null {
+  const left = jobsLeft(l);
+  if (left === 0 || l.etaState === 'paused' || l.etaState === 'none') return null;
+  return `${groupedCount(left)} left, ${l.etaState === 'known' && l.etaMs !== null ? aboutDuration(l.etaMs) : 'estimating…'}`;
 }
 
 /** One line of at most `max` characters: line breaks shown as ⏎, the end cut with an ellipsis. */

@@ -6,7 +6,7 @@ import { clientFor, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import { clock, count, duration, rate, table } from '../format.js';
 import { DEFAULT_CAP } from '../../../shared/limits.js';
-import { aboutDuration, plural } from '../../../shared/format.js';
+import { etaWords, jobsLeft, plural } from '../../../shared/format.js';
 
 /**
  * `status --json`: the engine's Status with each lane's nudge as its text (or null), the one
@@ -20,11 +20,11 @@ function workersCell(lane: LaneStatus): string {
   return lane.draining > 0 ? `${count(lane.workers)} (${count(lane.draining)} draining)` : count(lane.workers);
 }
 
-/** "4,533 left, about 38 min" once there is a pace; how long the oldest has waited otherwise. */
+/** "4,533 left, about 38 min" (or "estimating…"), the one estimate rule; how long the oldest has waited while paused. */
 function outlook(l: LaneStatus, now: number): string {
-  const left = l.waiting + l.delayed + l.running;
-  if (left === 0) return '';
-  if (l.etaMs !== null) return `${count(left)} left, ${aboutDuration(l.etaMs)}`;
+  if (jobsLeft(l) === 0) return '';
+  const eta = etaWords(l);
+  if (eta) return eta;
   return l.oldestQueuedAt === null ? '' : `oldest waiting ${duration(now - l.oldestQueuedAt)}`;
 }
 
