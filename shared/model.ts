@@ -47,6 +47,8 @@ export interface AttemptRecord {
   outcome: 'failed' | 'cancelled' | 'interrupted';
   exitCode: number | null;
   error: string | null;
+  /** Shared lanes: the machine it ran on, where known. */
+  machine?: string;
 }
 
 /** A job in full: its detail. */

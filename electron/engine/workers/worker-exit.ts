@@ -50,9 +50,9 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
       deferred.attempt(job.id, giveBack);
       continue;
     }
-    // A refunded run comes back under the same attempt number, which is how its processes are
-    // found and ended: it is queued again only once this run's are gone, or their ending would
-    // reach the next run.
+    // A refunded run is queued again (under the next attempt number, with one more allowed) only
+    // once this run's processes are gone: they are found by the job's id, and their ending must
+    // not reach the next run.
     void ended.then(() => {
       try {
         deferred.attempt(job.id, giveBack);
