@@ -6,8 +6,9 @@ import type { LanesEvent } from '../../shared/events.js';
 import type { LaneStatus } from '../../shared/model.js';
 import { daemonForFile } from '../support/daemon-suite.js';
 
-describe('words on screen, from the CLI', () => {
-  const t = daemonForFile();
+const t = daemonForFile();
+
+describe('lane states, from the CLI', () => {
   const laneEvent = (name: string, after: number, match: (l: LaneStatus) => boolean) =>
     t.events.next((e: LanesEvent) => e.seq > after && e.type === 'lane' && e.data.name === name && match(e.data), 20_000);
   const lastSeq = () => t.events.events.at(-1)?.seq ?? 0;
@@ -29,5 +30,21 @@ describe('words on screen, from the CLI', () => {
     expect(row).toMatch(/working/);
     await t.daemon.cli('cancel', String(id));
     await t.reaches(id, 'cancelled');
+  });
+});
+
+describe('a failed job’s log', () => {
+  it('opens on its error and its stderr; --stdout shows its output alone', async () => {
+    const added = await t.daemon.cli('add', '--attempts', '1', '--', 'echo out; echo "the disk is on fire" >&2; exit 3');
+    const id = Number(added.stdout.trim());
+    await t.reaches(id, 'failed');
+    const log = await t.daemon.cli('log', String(id));
+    expect(log.code).toBe(0);
+    expect(log.stdout).toBe('the disk is on fire\n');
+    expect(log.stderr).toMatch(new RegExp(`job ${id}: failed \\(exit 3\\).*--stdout`));
+    const out = await t.daemon.cli('log', String(id), '--stdout');
+    expect(out.stdout).toBe('out\n');
+    expect(out.stderr).toBe('');
+    expect((await t.daemon.cli('log', String(id), '--stdout', '--all')).code).toBe(2);
   });
 });
