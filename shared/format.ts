@@ -34,8 +34,36 @@ export const jobsLeft = (l: Pick<LaneStatus, 'waiting' | 'delayed' | 'running'>)
  */
 export function etaWords(l: Pick<LaneStatus, 'waiting' | 'delayed' | 'running' | 'etaMs' | 'etaState'>): string | null {
   const left = jobsLeft(l);
-  if (left === 0 || l.etaState === 'paused' || l.etaState === 'none') return null;
+  if (left === 0 || l.etaState === 'paused' || l.etaState === 'off' || l.etaState === 'none') return null;
   return `${groupedCount(left)} left, ${l.etaState === 'known' && l.etaMs !== null ? aboutDuration(l.etaMs) : 'estimating…'}`;
+}
+
+/**
+ * The name among `names` a typo most likely meant — "wroker" → "worker" — or null when none is
+ * close: at most two edits (a letter added, dropped, changed, or two swapped), fewer for short names.
+ */
+export function closestName(typed: string, names: readonly string[]): string | null {
+  const most = typed.length <= 3 ? 1 : 2;
+  let best: { name: string; d: number } | null = null;
+  for (const name of names) {
+    const d = editDistance(typed, name);
+    if (d > 0 && d <= most && (best === null || d < best.d)) best = { name, d };
+  }
+  return best?.name ?? null;
+}
+
+/** Edits from one word to another, a swap of neighbours counting as one (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** One line of at most `max` characters: line breaks shown as ⏎, the end cut with an ellipsis. */

@@ -123,7 +123,7 @@ export interface LaneStatus {
    * allows (docs/sizer.md "The estimate"); null unless `etaState` is `known`.
    */
   etaMs: number | null;
-  /** `known`; `estimating` (no run finished yet, or one runs far past them); `paused` (no estimate while paused); `none` (nothing left). */
+  /** `known`; `estimating` (no run finished yet, or one runs far past them); `paused` (no estimate while paused); `off` (cap 0, nothing running: nothing will move); `none` (nothing left). */
   etaState: EtaState;
   /** How long its worker command took to load, last time one did (persistent lanes); null: not known. */
   workerLoadMs: number | null;
@@ -217,7 +217,7 @@ export interface Status extends Snapshot {
  * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
  */
 /** Whether a lane's estimate is given, and if not, why (LaneStatus.etaState). */
-export type EtaState = 'known' | 'estimating' | 'paused' | 'none';
+export type EtaState = 'known' | 'estimating' | 'paused' | 'off' | 'none';
 
 export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
 

@@ -22,7 +22,7 @@ function ourOrigins(port: number): Set<string> {
 export function checkSite(req: IncomingMessage, port: number): Refusal | null {
   const host = (req.headers.host ?? '').toLowerCase();
   if (!ourHosts(port).has(host)) {
-    return { status: 403, code: 'forbidden', message: `Host "${host}" is not this engine's address` };
+    return { status: 403, code: 'forbidden', message: host === '' ? 'the request names no Host: send this engine\'s address' : `Host "${host}" is not this engine's address` };
   }
   const origin = req.headers.origin;
   // Browsers send "null" from sandboxed frames and file: pages; that is not us either.

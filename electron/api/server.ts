@@ -43,7 +43,9 @@ export interface ApiServer {
  * engine's file descriptors (a macOS app gets 256). Headers must come within 5 s, checked every
  * second rather than Node's default 30.
  */
-const LIMITS = { maxConnections: 128, headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+// requireHostHeader off: Node would answer a request without Host with an empty 400 itself; the
+// guard refuses it as it refuses any Host that is not ours, with the JSON 403 every client reads.
+const LIMITS = { maxConnections: 128, headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
 
 /**
  * Node's header timeout only starts with a request's first byte, so a connection that never

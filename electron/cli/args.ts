@@ -2,6 +2,7 @@
 // so a malformed number is a usage error (exit 2) before anything reaches the engine.
 import { InvalidArgumentError } from 'commander';
 import { splitWords as splitCommandWords } from '../../shared/format.js';
+import { CAP_MAX, TIMEOUT_MAX_SECONDS } from '../../shared/limits.js';
 
 /** A whole number within [min, max]; "1.5", "3x" and "" are refused with the value quoted. */
 export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -15,12 +16,18 @@ export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER
 }
 
 export const jobIdArg = wholeNumber('a job id', 1);
+/** A lane's cap, within what the engine keeps (0 turns it off). */
+export const capArg = wholeNumber('the cap', 0, CAP_MAX);
 
-/** A number of seconds above 0, fractions allowed ("90", "0.5"); "1m" and "-3" are refused. */
+/** The longest span a request takes (a timeout, a pause, a snooze): a week, as the schema says. */
+const SPAN_MAX_SECONDS = TIMEOUT_MAX_SECONDS;
+
+/** A number of seconds above 0 and at most a week, fractions allowed ("90", "0.5"); "1m" and "-3" are refused. */
 export function seconds(what: string) {
   return (text: string): number => {
     const n = Number(text.trim());
     if (!/^\d+(\.\d+)?$/.test(text.trim()) || n <= 0) throw new InvalidArgumentError(`${what} must be a number of seconds above 0, not "${text}"`);
+    if (n > SPAN_MAX_SECONDS) throw new InvalidArgumentError(`${what} must be at most ${SPAN_MAX_SECONDS.toLocaleString('en-US')} seconds (a week), not ${text}`);
     return n;
   };
 }
@@ -31,12 +38,16 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 }
 export function duration(what: string) {
   return (text: string): number => {
     const t = text.trim().toLowerCase();
-    if (/^\d+(\.\d+)?$/.test(t) && Number(t) > 0) return Number(t);
+    if (/^\d+(\.\d+)?$/.test(t) && Number(t) > 0) {
+      if (Number(t) > SPAN_MAX_SECONDS) throw new InvalidArgumentError(`${what} must be at most a week (7d), not "${text}"`);
+      return Number(t);
+    }
     const parts = [...t.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)];
     const total = parts.reduce((n, m) => n + Number(m[1]) * UNIT_SECONDS[m[2]!]!, 0);
     if (parts.length === 0 || parts.map((m) => m[0]).join('') !== t || total <= 0) {
       throw new InvalidArgumentError(`${what} is a span like 90s, 15m, 1h or 2d, not "${text}"`);
     }
+    if (total > SPAN_MAX_SECONDS) throw new InvalidArgumentError(`${what} must be at most a week (7d), not "${text}"`);
     return total;
   };
 }

@@ -23,6 +23,8 @@ export interface EtaFacts {
   /** Jobs per minute at the live pace; null until a few finished at it. */
   perMinute: number | null;
   paused: boolean;
+  /** Its cap is 0: what waits will not move until a person raises it. */
+  off: boolean;
 }
 
 export interface Eta {
@@ -34,6 +36,7 @@ export function estimate(f: EtaFacts): Eta {
   const left = f.queued + f.runningFor.length;
   if (left === 0) return { etaMs: null, etaState: 'none' };
   if (f.paused) return { etaMs: null, etaState: 'paused' };
+  if (f.off && f.runningFor.length === 0) return { etaMs: null, etaState: 'off' };
   if (f.typicalMs === null || f.longestMs === null) return { etaMs: null, etaState: 'estimating' };
   // A job well past every run seen lately may run on for any time: no honest number until it ends.
   // (Twice the longest, and a second more, so ordinary spread among short jobs does not flicker it.)

@@ -92,6 +92,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     longestMs: recent.longestRunMs,
     perMinute: paced ? recent.throughputPerMin : null,
     paused: inputs.paused,
+    off: lane.cap === 0,
   });
   const status: LaneStatus = {
     name: lane.name,
