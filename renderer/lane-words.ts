@@ -13,9 +13,9 @@ import { formatClock, formatCount, formatDuration, plural } from './format.js';
  */
 export function laneReason(lane: LaneStatus, now: number, paused: Paused | null = null): string | null {
   if (lane.startsBlockedUntil !== null && lane.startsBlockedUntil > now) {
-    return `its worker command keeps exiting as it starts — next try at ${formatClock(lane.startsBlockedUntil)}`;
+    return `its worker command keeps exiting as it starts — next try at ${formatClock(lane.startsBlockedUntil, now)}`;
   }
-  if (paused && lane.cap > 0) return paused.until === null ? 'all work paused until you resume' : `all work paused until ${formatClock(paused.until)}`;
+  if (paused && lane.cap > 0) return paused.until === null ? 'all work paused until you resume' : `all work paused until ${formatClock(paused.until, now)}`;
   if (lane.cap === 0) {
     // The built-in ml lane starts off on purpose (a model can take gigabytes): say so, or a person
     // reads "Off" as broken.

@@ -26,3 +26,13 @@ describe('a stale window', () => {
     expect(frozenOr(LOST + 60_000)).toBe(LOST + 60_000);
   });
 });
+
+describe('one time format', () => {
+  it('clock time within a day, date and clock time beyond, wherever a moment is shown', async () => {
+    const { formatClock, formatDateTime } = await import('../../renderer/format');
+    const now = Date.UTC(2030, 0, 10, 12, 0, 0);
+    expect(formatClock(now - 3_600_000, now)).not.toMatch(/2030/);
+    expect(formatClock(now - 2 * 86_400_000, now)).toMatch(/2030/);
+    expect(formatDateTime).toBe(formatClock);
+  });
+});
