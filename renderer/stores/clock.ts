@@ -4,7 +4,7 @@
 // while nothing on screen needs it.
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import { isStale, useConnection } from './connection';
+import { isStale, useConnection } from './connection.js';
 
 const TICK_MS = 1_000;
 

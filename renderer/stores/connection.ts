@@ -1,7 +1,7 @@
 // Whether the window can hear the engine, and which engine it is. Kept apart from the data
 // stores so a flapping connection re-renders the header only.
 import { create } from 'zustand';
-import type { LinkState } from '../../shared/client/client';
+import type { LinkState } from '../../shared/client/client.js';
 
 export interface ConnectionState {
   link: LinkState;

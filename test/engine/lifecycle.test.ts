@@ -42,7 +42,8 @@ describe('stopping', () => {
     const again = await startEngine(dir);
     expect((await again.request('job', { id })).state).not.toBe('failed');
     const [job] = await jobsFinished(again, [id]);
-    expect(job).toMatchObject({ state: 'succeeded', attempts: 1 });
+    // Not spent: the stopped run keeps its number, and the job has one more attempt for it.
+    expect(job).toMatchObject({ state: 'succeeded', attempts: 2, maxAttempts: 2 });
     await again.stop();
   });
 });
@@ -77,7 +78,7 @@ describe('a second, shorter stop', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(pidAlive(pid)).toBe(false);
     const again = await startEngine(dir);
-    expect((await jobsFinished(again, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
+    expect((await jobsFinished(again, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 2, maxAttempts: 4 });
     await again.stop();
   });
 });

@@ -1,8 +1,8 @@
 // A window whose engine is gone: which states count as stale, and its clocks stop at the moment
 // it lost touch.
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStale, useConnection } from '../../renderer/stores/connection';
-import { frozenOr } from '../../renderer/stores/clock';
+import { isStale, useConnection } from '../../renderer/stores/connection.js';
+import { frozenOr } from '../../renderer/stores/clock.js';
 
 const LOST = 1_800_000_000_000;
 
@@ -29,7 +29,7 @@ describe('a stale window', () => {
 
 describe('one time format', () => {
   it('clock time within a day, date and clock time beyond, wherever a moment is shown', async () => {
-    const { formatClock, formatDateTime } = await import('../../renderer/format');
+    const { formatClock, formatDateTime } = await import('../../renderer/format.js');
     const now = Date.UTC(2030, 0, 10, 12, 0, 0);
     expect(formatClock(now - 3_600_000, now)).not.toMatch(/2030/);
     expect(formatClock(now - 2 * 86_400_000, now)).toMatch(/2030/);
