@@ -3,7 +3,7 @@
 // higher cap buys, and a one-line summary of all lanes for when the lanes section is folded; and
 // what the machine holds all lanes to, for the header. Pure.
 import type { LaneStatus, MachineStatus, Nudge, Paused } from '../shared/model.js';
-import { aboutBytes, aboutDuration, plural as sharedPlural } from '../shared/format.js';
+import { aboutBytes, aboutDuration, etaWords, jobsLeft, plural as sharedPlural } from '../shared/format.js';
 import { gpuFacts } from '../shared/gpu-words.js';
 import { formatClock, formatCount, formatDuration, plural } from './format.js';
 
@@ -14,9 +14,9 @@ import { formatClock, formatCount, formatDuration, plural } from './format.js';
  */
 export function laneReason(lane: LaneStatus, now: number, paused: Paused | null = null): string | null {
   if (lane.startsBlockedUntil !== null && lane.startsBlockedUntil > now) {
-    return `its worker command keeps exiting as it starts — next try at ${formatClock(lane.startsBlockedUntil)}`;
+    return `its worker command keeps exiting as it starts — next try at ${formatClock(lane.startsBlockedUntil, now)}`;
   }
-  if (paused && lane.cap > 0) return paused.until === null ? 'all work paused until you resume' : `all work paused until ${formatClock(paused.until)}`;
+  if (paused && lane.cap > 0) return paused.until === null ? 'all work paused until you resume' : `all work paused until ${formatClock(paused.until, now)}`;
   if (lane.cap === 0) {
     // The built-in ml lane starts off on purpose (a model can take gigabytes): say so, or a person
     // reads "Off" as broken.
@@ -27,18 +27,11 @@ export function laneReason(lane: LaneStatus, now: number, paused: Paused | null 
   return null;
 }
 
-/** Jobs the lane still has to finish: waiting, waiting to retry, and running. */
-export const jobsLeft = (lane: LaneStatus): number => lane.waiting + lane.delayed + lane.running;
+/** Jobs the lane still has to finish, as everywhere (shared/format.ts). */
+export { jobsLeft };
 
-/**
- * "4,533 left, about 38 min": only once the engine has a pace to go by, so a lane that has only
- * just started (or a paused one) does not promise a time it cannot know.
- */
-export function laneEta(lane: LaneStatus): string | null {
-  const left = jobsLeft(lane);
-  if (left === 0 || lane.etaMs === null) return null;
-  return `${formatCount(left)} left, ${aboutDuration(lane.etaMs)}`;
-}
+/** "4,533 left, about 38 min", "… estimating…", or nothing: the one rule (shared/format.ts etaWords). */
+export const laneEta = (lane: LaneStatus): string | null => etaWords(lane);
 
 /**
  * The wait column: how long the oldest job still waiting has waited (so 4,956 waiting never reads

@@ -47,6 +47,8 @@ export interface AttemptRecord {
   outcome: 'failed' | 'cancelled' | 'interrupted';
   exitCode: number | null;
   error: string | null;
+  /** Shared lanes: the machine it ran on, where known. */
+  machine?: string;
 }
 
 /** A job in full: its detail. */
@@ -133,8 +135,13 @@ export interface LaneStatus {
   medianWaitMs: number | null;
   /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */
   oldestQueuedAt: number | null;
-  /** At the current pace, about how long until what it holds is done; null until there is a pace to go by. */
+  /**
+   * About how long until what it holds is done: never less than its running jobs' typical time
+   * allows (docs/sizer.md "The estimate"); null unless `etaState` is `known`.
+   */
   etaMs: number | null;
+  /** `known`; `estimating` (no run finished yet, or one runs far past them); `paused` (no estimate while paused); `off` (cap 0, nothing running: nothing will move); `none` (nothing left). */
+  etaState: EtaState;
   /** How long its worker command took to load, last time one did (persistent lanes); null: not known. */
   workerLoadMs: number | null;
   /** The nudge is quiet until then (a lowered cap, a snooze or a dismissal), unless the backlog grows materially. */
@@ -253,6 +260,9 @@ export interface Status extends Snapshot {
  * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole); `machine`: the machine's limits
  * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
  */
+/** Whether a lane's estimate is given, and if not, why (LaneStatus.etaState). */
+export type EtaState = 'known' | 'estimating' | 'paused' | 'off' | 'none';
+
 export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start' | 'outage';
 
 export interface ScaleEvent {

@@ -21,7 +21,8 @@ export function buildProgram(): Command {
     .option('--data-dir <dir>', 'the engine\'s data directory (default: $LANES_DATA_DIR, else the desktop app\'s)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    // One prefix for every error, commander's own included (it says "error:").
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'lanes: ')) });
   program.addHelpText(
     'after',
     '\nExit codes: 0 ok, 1 the request failed or was refused (or a waited job failed), 2 bad usage.\n' +

@@ -29,6 +29,8 @@ export type ToWorker =
   | { t: 'wake' }
   /** Finish the current job (if any), then exit; start none of those in hand. */
   | { t: 'drain' }
+  /** Told to drain, then kept (the pause it was drained for ended): after the current job, ask for more. */
+  | { t: 'stay' }
   /** Stop the running job (TERM its process group, KILL after `graceMs`), or drop one in hand. */
   | { t: 'cancel'; jobId: number; graceMs: number }
   | { t: 'ping'; n: number };

@@ -111,6 +111,10 @@ channel.onMessage((m: ToWorker) => {
       hand.length = 0;
       if (!running && !asking) exit();
       return;
+    case 'stay':
+      // Only while a job runs: one that has finished is already on its way out, as first asked.
+      if (running && !persistent?.diedWhileStarting) draining = false;
+      return;
     case 'cancel':
       cancel(m.jobId, m.graceMs);
       return;

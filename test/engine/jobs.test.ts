@@ -57,7 +57,8 @@ describe('jobs', () => {
     expect((await jobsFinished(t.engine, [id]))[0]!.state).toBe('failed');
     writeFileSync(flag, '');
     expect((await t.engine.request('retry', { id })).state).toBe('queued');
-    expect((await jobsFinished(t.engine, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
+    // The retry is its second attempt, with one more allowed: no two attempts share a number.
+    expect((await jobsFinished(t.engine, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 2, maxAttempts: 2 });
     await expect(t.engine.request('retry', { id })).rejects.toThrow(/only a failed or cancelled job/);
   });
 

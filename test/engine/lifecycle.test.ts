@@ -32,7 +32,8 @@ describe('stopping', () => {
     const again = await startEngine(dir);
     expect((await again.request('job', { id })).state).not.toBe('failed');
     const [job] = await jobsFinished(again, [id]);
-    expect(job).toMatchObject({ state: 'succeeded', attempts: 1 });
+    // Not spent: the stopped run keeps its number, and the job has one more attempt for it.
+    expect(job).toMatchObject({ state: 'succeeded', attempts: 2, maxAttempts: 2 });
     await again.stop();
   });
 });
@@ -70,7 +71,7 @@ describe('a second, shorter stop', () => {
     expect(pidAlive(pid)).toBe(false);
     expect(lines(join(dir, 'slept'))).toEqual([]);
     const again = await startEngine(dir);
-    expect((await jobsFinished(again, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
+    expect((await jobsFinished(again, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 2, maxAttempts: 4 });
     await again.stop();
   }, 90_000);
 });

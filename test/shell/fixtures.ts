@@ -25,6 +25,7 @@ export function lane(name: string, change: Partial<LaneStatus> = {}): LaneStatus
     medianWaitMs: null,
     oldestQueuedAt: null,
     etaMs: null,
+    etaState: 'none',
     workerLoadMs: null,
     nudgeQuietUntil: null,
     mood: 'idle',

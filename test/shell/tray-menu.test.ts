@@ -40,9 +40,9 @@ const twoNudges = shell(
 );
 // A small backlog first, a large one later, and an ETA on the large one.
 const twoBacklogs = shell(
-  status([lane('small', { running: 1, busy: 1, workers: 1, waiting: 3 }), lane('worker', { running: 2, busy: 2, workers: 2, cap: 2, waiting: 4533, etaMs: 38 * 60_000 })]),
+  status([lane('small', { running: 1, busy: 1, workers: 1, waiting: 3 }), lane('worker', { running: 2, busy: 2, workers: 2, cap: 2, waiting: 4533, etaMs: 38 * 60_000, etaState: 'known' })]),
 );
-const pausedHour = shell({ ...status([lane('worker', { running: 1, busy: 1, workers: 1, waiting: 40, mood: 'paused', etaMs: 60_000 })]), paused: { since: NOW, until: NOW + 3_600_000 } });
+const pausedHour = shell({ ...status([lane('worker', { running: 1, busy: 1, workers: 1, waiting: 40, mood: 'paused', etaMs: null, etaState: 'paused' })]), paused: { since: NOW, until: NOW + 3_600_000 } });
 const pausedOpen = shell({ ...status([lane('worker')]), paused: { since: NOW, until: null } });
 
 describe('tray menu for engine states', () => {

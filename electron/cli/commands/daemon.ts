@@ -3,8 +3,8 @@
 // `lanes open` gives the address of its window, starting the installed app when none runs.
 import type { Command } from 'commander';
 import { wholeNumber } from '../args.js';
-import { connectionFor, dataDirOf, note, print } from '../context.js';
-import { CliError } from '../errors.js';
+import { connectionFor, dataDirOf, note, print, printJson } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
 import { standalone } from '../standalone.js';
 import { plural } from '../../../shared/format.js';
 import { LanesError } from '../../../shared/errors.js';
@@ -102,8 +102,11 @@ export function registerOpen(program: Command): void {
     .command('open')
     .description("print the window's address (with its token); --browser opens it")
     .option('--browser', 'open it in your default browser')
-    .action(async (opts: { browser?: boolean }, cmd: Command) => {
+    .option('--json', 'print {"url": ADDRESS}')
+    .action(async (opts: { browser?: boolean; json?: boolean }, cmd: Command) => {
+      if (opts.browser && opts.json) throw new UsageError('--json prints the address; --browser opens it: choose one');
       const window = await windowOrStartApp(cmd);
+      if (opts.json) return printJson({ url: window.url });
       if (!opts.browser) return print(window.url);
       // Loaded only here: every other call of the CLI starts faster without them.
       const [{ spawn }, { pathToFileURL }, { writeOpenPage }] = await Promise.all([import('node:child_process'), import('node:url'), import('../../api/daemon-info.js')]);

@@ -5,9 +5,9 @@ import { describeSpec, oneLine, plural } from '../../../shared/format.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
 import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
-import { clock, count, duration, finishedLine, jobTime, outcome, table } from '../format.js';
+import { clock, count, duration, finishedLine, fittedTable, jobTime, outcome, tableWidth } from '../format.js';
 import { awaitFinished } from '../watch.js';
-import { LIST_LIMIT_MAX } from '../../../shared/limits.js';
+import { COMMAND_SUMMARY_CHARS, LIST_LIMIT_MAX } from '../../../shared/limits.js';
 
 /** Jobs by ids, or by lane and/or state: never both, never neither. */
 function pick<S extends string>(ids: number[], opts: { lane?: string; state?: S }): { ids: number[] } | { lane?: string; state?: S } {
@@ -16,6 +16,9 @@ function pick<S extends string>(ids: number[], opts: { lane?: string; state?: S 
   if (!opts.lane && !opts.state) throw new UsageError('give job ids, or --lane and/or --state to choose jobs by');
   return { ...(opts.lane ? { lane: opts.lane } : {}), ...(opts.state ? { state: opts.state } : {}) };
 }
+
+/** docs/cli.md "Tables": the command is cut first, then the state's words; then these go, least needed first. */
+const JOBS_FIT = { shrink: [['COMMAND', 16], ['STATE', 12]], drop: ['TRIES', 'QUEUED', 'TOOK', 'LANE'] } as const;
 
 /** Requests one `lanes jobs` may make to fill its page. */
 const CONTINUATIONS_MAX = 200;
@@ -32,7 +35,8 @@ export function registerJobs(program: Command): void {
     .option('--after <id>', 'with --oldest: only jobs newer than this id (to page on)', jobIdArg)
     .option('--search <text>', 'only jobs whose command holds this text')
     .option('--json', 'print the page as JSON')
-    .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; oldest?: boolean; after?: number; search?: string; json?: boolean }, cmd: Command) => {
+    .option('--wide', 'every column in full, however wide')
+    .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; oldest?: boolean; after?: number; search?: string; json?: boolean; wide?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
       const oldest = opts.oldest === true;
       const ask = (from: number | undefined, limit: number) =>
@@ -56,7 +60,6 @@ export function registerJobs(program: Command): void {
       }
       if (opts.json) return printJson(page);
       if (page.jobs.length === 0) return print('no jobs');
-      const width = Math.max(20, (process.stdout.columns ?? 120) - 70);
       const rows = page.jobs.map((j) => [
         String(j.id),
         j.lane,
@@ -64,9 +67,9 @@ export function registerJobs(program: Command): void {
         `${j.attempts}/${j.maxAttempts}`,
         clock(j.createdAt),
         jobTime(j),
-        oneLine(j.command, width),
+        oneLine(j.command, COMMAND_SUMMARY_CHARS),
       ]);
-      print(table(['ID', 'LANE', 'STATE', 'TRIES', 'QUEUED', 'TOOK', 'COMMAND'], rows, ['right', 'left', 'left', 'right', 'left', 'right', 'left']));
+      print(fittedTable(['ID', 'LANE', 'STATE', 'TRIES', 'QUEUED', 'TOOK', 'COMMAND'], rows, ['right', 'left', 'left', 'right', 'left', 'right', 'left'], { width: tableWidth(opts.wide), ...JOBS_FIT }));
       if (page.total > page.jobs.length) {
         const more = next(page) !== null ? ` — more: ${oldest ? `--after ${next(page)}` : `--before ${next(page)}`}` : '';
         note(`${count(page.jobs.length)} of ${count(page.total)} shown${more}`);

@@ -19,6 +19,7 @@ export function carryOut(actions: readonly Action[], pool: Pool, ledger: ScaleLe
     if (a.kind === 'start') for (let i = 0; i < a.count; i++) pool.start(a.lane, placed);
     else if (a.kind === 'stop') pool.stop(a.workers);
     else if (a.kind === 'drain') pool.drain(a.workers, { reason: a.reason, detail: leftAfter(a.detail) });
+    else if (a.kind === 'keep') pool.keep(a.workers);
     else for (const id of a.workers) pool.move(id, a.target.lane);
     ledger.record(a.lane, a.from, a.to, a.reason, a.detail);
     if (a.kind === 'move') ledger.record(a.target.lane, a.target.from, a.target.to, 'turn', `a worker of "${a.lane}" comes over (no new process)`);

@@ -168,7 +168,10 @@ export class Fleet {
 
   /** The workers as the sizing pass reads them: plain data. */
   *workerViews(): Iterable<WorkerView> {
-    for (const w of this.pool.workers.values()) yield { id: w.id, lane: w.lane, role: roleOf(w.state), moveTo: w.moveTo, since: w.job?.since ?? null, hand: w.hand.length };
+    for (const w of this.pool.workers.values()) {
+      const drainedForPause = w.state === 'draining' && w.job !== null && w.leaving?.reason === 'pause';
+      yield { id: w.id, lane: w.lane, role: roleOf(w.state), moveTo: w.moveTo, since: w.job?.since ?? null, hand: w.hand.length, drainedForPause };
+    }
   }
 
   /** The live workers, as the machine's sampler measures them. */

@@ -111,6 +111,28 @@ export function attemptsOf(stacktrace: unknown): AttemptRecord[] {
   return out;
 }
 
+/**
+ * The attempts BullMQ started that left no record — their engine was killed, or lost the job's
+ * lock, so nothing wrote how it ended — put back in their place as cut short, so the history has
+ * one row per attempt. The machine is known only for the last one, while no engine has claimed
+ * the job since (BullMQ keeps who processed it last).
+ */
+export function withCutShort(history: AttemptRecord[], f: { attempts: number; state: JobState; machine?: string; at: number }): AttemptRecord[] {
+  const recorded = new Set(history.map((a) => a.attempt));
+  // The attempt running now, or the one that succeeded, ended (or ends) on its own.
+  const current = f.state === 'running' || f.state === 'succeeded' ? f.attempts : null;
+  const missing: AttemptRecord[] = [];
+  for (let n = Math.max(1, f.attempts - HISTORY_MAX + 1); n <= f.attempts; n++) {
+    if (recorded.has(n) || n === current) continue;
+    const last = n === f.attempts;
+    const where = last && f.machine !== undefined ? ` on ${f.machine}` : '';
+    const error = `cut short${where}: the engine running it stopped, or lost the lane's lock on it`;
+    // No engine saw it end: when it did is not known; the job's latest moment stands in.
+    missing.push({ attempt: n, startedAt: null, finishedAt: f.at, outcome: 'interrupted', exitCode: null, error, ...(last && f.machine !== undefined ? { machine: f.machine } : {}) });
+  }
+  return [...history, ...missing].sort((a, b) => a.attempt - b.attempt);
+}
+
 /** Someone asked that the job not run: since when. */
 export function cancelMark(progress: unknown): number | null {
   const at = progress && typeof progress === 'object' ? (progress as { cancel?: unknown }).cancel : undefined;

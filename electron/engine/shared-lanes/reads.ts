@@ -9,7 +9,7 @@ import { readLog } from '../queues/read-log.js';
 import { anyLog, logFileFor } from '../../job-control/log-paths.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
-import { attemptsOf, checkClaimed, summaryOf, type BullFields, type BullState } from './job-data.js';
+import { attemptsOf, checkClaimed, summaryOf, withCutShort, type BullFields, type BullState } from './job-data.js';
 import { chunkOf } from './logs.js';
 import type { LaneParts } from './parts.js';
 
@@ -82,7 +82,7 @@ export class LaneReads {
     // A spec this engine would not run (its directory missing here) is still shown as it is.
     const spec: JobSpec = 'spec' in checked ? checked.spec : checked.retry && data?.spec ? data.spec : { kind: 'payload', payload: null };
     const result = job.returnvalue === undefined || JSON.stringify(job.returnvalue ?? null).length > RESULT_MAX_BYTES ? null : (job.returnvalue as unknown);
-    return { ...summary, loadMs: null, spec, result, timeoutMs: 'spec' in checked ? checked.timeoutMs : null, history: attemptsOf(job.stacktrace) };
+    return { ...summary, loadMs: null, spec, result, timeoutMs: 'spec' in checked ? checked.timeoutMs : null, history: withCutShort(attemptsOf(job.stacktrace), { attempts: summary.attempts, state: summary.state, machine: summary.machine, at: summary.finishedAt ?? summary.startedAt ?? summary.createdAt }) };
   }
 
   /**

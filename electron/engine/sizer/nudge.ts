@@ -22,9 +22,6 @@ export interface NudgeFacts extends LaneDemand {
 /** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
 export const grownPast = (backlog: number): number => Math.max(2 * backlog, backlog + 100);
 
-/** A backlog the suggested cap should clear within this much; no sooner than the machine can. */
-export const CLEAR_WITHIN_MS = 30 * 60_000;
-
 /** Quiet: a person said so, and the backlog has not grown materially since. */
 export const isQuiet = (f: Pick<NudgeFacts, 'quiet' | 'now' | 'waiting'>): boolean =>
   f.quiet !== null && f.now < f.quiet.until && f.waiting < grownPast(f.quiet.backlog);
@@ -54,15 +51,14 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
 const perWorker = (f: NudgeFacts): number | null => (f.perMinute > 0 && f.busy > 0 ? f.perMinute / f.busy : null);
 
 /**
- * A cap that clears the backlog within CLEAR_WITHIN_MS at the lane's pace, at least one more than
- * now and at most what the machine allows the lane (the ceiling, or fewer for its memory). Without
- * a pace yet: enough for every waiting job, within that.
+ * The cap to suggest: the headroom — what the machine allows the lane — or, for a backlog smaller
+ * than that, one worker per job (busy and waiting). Never from the pace: a suggestion that moved
+ * as the pace became known would say 7, then 2, then one step at a time, and a person would
+ * raise the cap three times for one backlog. The pace only says what the suggestion buys.
  */
 export function suggestCap(f: NudgeFacts): number {
-  const each = perWorker(f);
-  const enough = each === null ? f.busy + f.waiting : Math.ceil((f.busy + f.waiting) / (each * (CLEAR_WITHIN_MS / 60_000)));
   const most = machineAllows(f);
-  return Math.max(Math.min(f.cap + 1, most), Math.min(most, enough));
+  return Math.max(Math.min(f.cap + 1, most), Math.min(most, f.busy + f.waiting));
 }
 
 /** About how long the backlog takes at the current cap and at `cap`; null without a pace. */

@@ -34,6 +34,8 @@ export interface WorkerView {
   since: number | null;
   /** Jobs in its hand (still queued in the store). */
   hand: number;
+  /** Leaving only because all work was paused, and still on its job: a resume keeps it. */
+  drainedForPause?: boolean;
 }
 
 /** What the pass reads, each a narrow port. */
@@ -110,6 +112,7 @@ export class SizingPass {
     const counts = i.lanes.allCounts();
     const notYet = i.notYet(now);
     const workers = [...i.workers()];
+    const paused = i.paused();
     const hands = new Map<string, number>();
     const withWorkers = new Set<string>();
     for (const w of workers) {
@@ -131,10 +134,12 @@ export class SizingPass {
     for (const w of workers) {
       const l = byLane.get(w.lane);
       if (!l) continue;
-      // On its way to another lane: it leaves this one and arrives there.
-      const moving = w.moveTo === undefined ? undefined : byLane.get(w.moveTo);
+      // On its way to another lane: it leaves this one and arrives there. Not while all work is
+      // paused: then it is a busy worker here, drained with the rest, so it takes nothing there.
+      const moving = w.moveTo === undefined || paused ? undefined : byLane.get(w.moveTo);
       if (w.role === 'leaving' || moving) l.leaving++;
       else l[w.role].push(w.id);
+      if (w.role === 'leaving' && w.drainedForPause && !moving) l.drainedForPause.push(w.id);
       if (moving) moving.arriving++;
     }
     for (const l of lanes) {
@@ -158,7 +163,7 @@ export class SizingPass {
       ceiling: limits.ceiling,
       ceilingText: limits.limits[0]!.text,
       lanes: [...byLane.values()],
-      paused: i.paused(),
+      paused,
       critical: { facts, lanes: busyLanes(workers, i.machine), lastAt: this.history.lastCriticalAt },
     };
     return { observation, limits, facts, demand, lanes };
@@ -219,7 +224,7 @@ interface Seen {
   lanes: readonly LaneRow[];
 }
 
-type Mutable = LaneObservation & { idle: string[]; busy: string[] };
+type Mutable = LaneObservation & { idle: string[]; busy: string[]; drainedForPause: string[] };
 
 function laneObservation(l: LaneRow, d: LaneDemand, history: SizerHistory, startsBlockedUntil: number | null): Mutable {
   return {
@@ -229,6 +234,7 @@ function laneObservation(l: LaneRow, d: LaneDemand, history: SizerHistory, start
     idle: [],
     busy: [],
     leaving: 0,
+    drainedForPause: [],
     arriving: 0,
     // Jobs in a hand are queued, but taken: no other worker could run them.
     waiting: d.ready,

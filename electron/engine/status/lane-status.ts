@@ -6,7 +6,8 @@ import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { capIsTheLimit } from '../sizer/wants.js';
-import { demandOf, leftOf, waitingOf } from '../sizer/demand.js';
+import { demandOf, waitingOf } from '../sizer/demand.js';
+import { estimate } from './eta.js';
 import type { RecentFigures } from './recent.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 
@@ -82,7 +83,19 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
   const paced = recent.finishedLately >= ETA_AFTER_JOBS;
   const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitBy: machine?.limitedBy };
-  const left = leftOf(jobs);
+  // Running jobs as this engine saw them start; one it did not see start counts as just begun.
+  const since = recent.runningSince.slice(0, c.running);
+  const runningFor = [...since.map((t) => Math.max(0, inputs.now - t)), ...Array<number>(Math.max(0, c.running - since.length)).fill(0)];
+  const eta = estimate({
+    queued: jobs.ready + jobs.inHand + jobs.notYet,
+    runningFor,
+    workers: running,
+    typicalMs: recent.typicalRunMs,
+    longestMs: recent.longestRunMs,
+    perMinute: paced ? recent.throughputPerMin : null,
+    paused: inputs.paused,
+    off: lane.cap === 0,
+  });
   const status: LaneStatus = {
     name: lane.name,
     class: lane.class,
@@ -103,8 +116,8 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     throughputPerMin: recent.throughputPerMin,
     medianWaitMs: recent.medianWaitMs,
     oldestQueuedAt,
-    // Only once a few jobs have finished at this pace: one fast job is not a forecast.
-    etaMs: left > 0 && recent.throughputPerMin > 0 && paced ? Math.round((left / recent.throughputPerMin) * 60_000) : null,
+    etaMs: eta.etaMs,
+    etaState: eta.etaState,
     workerLoadMs: recent.workerLoadMs,
     nudgeQuietUntil: isQuiet(facts) ? quiet!.until : null,
     mood: moodOf({ ...demand, running, paused: inputs.paused }),

@@ -22,7 +22,9 @@ const ACTIVE = "jobs INDEXED BY jobs_active WHERE state IN ('queued', 'running')
 /** Queued, past any retry wait, and in no worker's hand (`@skip`: a JSON array of ids). */
 const READY = "state = 'queued' AND (run_after IS NULL OR run_after <= @now) AND id NOT IN (SELECT value FROM json_each(@skip))";
 const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled before it ran', run_after = NULL";
-const REQUEUED = `state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
+// A person's retry gives a fresh set of attempts, numbered on from those it had: its history never
+// holds two runs under one number.
+const REQUEUED = `state = 'queued', max_attempts = attempts + max_attempts, started_at = NULL, finished_at = NULL,
   exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL`;
@@ -80,10 +82,11 @@ export function prepareJobStatements(db: Db) {
        WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
        ${RETURNING}`,
     ),
-    // A job whose worker died, was given up on, or was stopped with the engine.
+    // A job whose worker died, was given up on, or was stopped with the engine. A run that was
+    // not the job's fault (refunded) keeps its number in the history; the job gets one more.
     requeue: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET
-         attempts = CASE WHEN @refund THEN max(0, attempts - 1) ELSE attempts END,
+         max_attempts = CASE WHEN @refund THEN max_attempts + 1 ELSE max_attempts END,
          state = CASE WHEN @refund OR attempts < max_attempts THEN 'queued' ELSE 'failed' END,
          finished_at = CASE WHEN @refund OR attempts < max_attempts THEN NULL ELSE @now END,
          run_after = CASE WHEN @refund OR attempts >= max_attempts THEN NULL ELSE @retryAt END,
@@ -112,8 +115,7 @@ export function prepareJobStatements(db: Db) {
        WHERE id = ? AND state = 'queued' ${RETURNING}`,
     ),
     retry: raw<[number], SummaryRow>(
-      `UPDATE jobs SET state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
-              exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0
+      `UPDATE jobs SET ${REQUEUED}
        WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`,
     ),
     oldestQueued: db.prepare<[string], { created_at: number }>(`SELECT created_at FROM jobs WHERE id = (SELECT id FROM ${ACTIVE} AND lane = ? AND state = 'queued' ORDER BY id LIMIT 1)`),

@@ -101,6 +101,21 @@ export class Pool {
     }
   }
 
+  /**
+   * Draining workers still on their job, kept after all: they pull again when it ends. One that
+   * has already finished is on its way out and goes (its exit is still counted as asked for).
+   */
+  keep(ids: readonly string[]): void {
+    if (this.closed) return;
+    for (const id of ids) {
+      const w = this.workers.get(id);
+      if (!w || w.state !== 'draining' || !w.job) continue;
+      w.state = 'busy';
+      w.kept = true;
+      w.proc.send({ t: 'stay' });
+    }
+  }
+
   /** Live workers per lane, as the sizer and the status count them. */
   counts(): Map<string, WorkerCounts> {
     const counts = new Map<string, WorkerCounts>();

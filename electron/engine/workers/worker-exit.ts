@@ -26,7 +26,7 @@ export interface ExitPort {
 export function workerExited(port: ExitPort, w: WorkerRecord, code: number | null, signal: string | null): void {
   const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
   giveBackItsJobs(port, w, how);
-  tellLedger(port.hooks, w, code, how);
+  tellLedger(port.hooks, w, code, how, signal);
 }
 
 function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: WorkerRecord, how: string): void {
@@ -48,8 +48,7 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
     const giveBack = () => requeue(hooks, q, job, { why, retryAt: refund ? now : now + backoffMs(job.attempts), refund });
     // A run is over when its processes are gone: only then is its job recorded failed or queued
     // again. Recorded sooner, a process the worker was starting as it died ran on after the
-    // record; and a refunded run comes back under the same attempt number, so ending this run's
-    // processes would reach the next.
+    // record, and the ending of this run's processes (found by the job's id) could reach the next.
     void ended.then(() => {
       try {
         deferred.attempt(job.id, giveBack);
@@ -65,8 +64,9 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
  * One ledger row, or none: a worker told to leave is counted out as it asked to be (or as the
  * shutdown it was caught in); one that went on its own is lost, with the reason the engine had.
  */
-function tellLedger(hooks: ExitPort['hooks'], w: WorkerRecord, code: number | null, how: string): void {
-  const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
+function tellLedger(hooks: ExitPort['hooks'], w: WorkerRecord, code: number | null, how: string, signal: string | null): void {
+  // A kept worker that exits cleanly had finished before it heard it may stay: it left as first asked.
+  const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null) || (w.kept === true && code === 0 && !signal);
   if (w.leaving && (expected || w.leaving.reason === 'shutdown')) hooks.workerLeft(w, expected ? w.leaving : { reason: 'shutdown', detail: `the engine stopped before its job finished; ${how}` });
   const atStart = w.state === 'starting';
   if (code === EXIT_COMMAND_WONT_START) hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job', true);
