@@ -46,6 +46,3 @@ export function demandOf(i: DemandInputs): LaneDemand {
 
 /** What a person reads as "waiting": runnable jobs not started yet, those in a worker's hand too. */
 export const waitingOf = (d: LaneDemand): number => d.ready + d.inHand;
-
-/** Everything still to do that an estimate counts: what waits, what runs, and what becomes due. */
-export const leftOf = (d: LaneDemand): number => d.ready + d.inHand + d.notYet + d.running;
