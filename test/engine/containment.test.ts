@@ -46,6 +46,18 @@ for (const mode of modes) {
       expect((await t.engine.request('logTail', { id })).text).toBe('done\n');
     });
 
+    it.skipIf(!mode.cgroups)('a job is in its own cgroup from its first instruction, and the worker that started it is not', async () => {
+      // `cat` is the job's first program: what it reads is where the job began.
+      const first = await t.engine.request('addJob', { argv: ['cat', '/proc/self/cgroup'] });
+      const second = await t.engine.request('addJob', { argv: ['sh', '-c', 'echo $PPID'] });
+      await jobsFinished(t.engine, [first.id, second.id]);
+      const where = (await t.engine.request('logTail', { id: first.id })).text;
+      expect(where).toMatch(new RegExp(`^0::.*/lanes-${process.pid}/job-${first.id}-1$`, 'm'));
+      // The worker stepped into each job's group only for the fork: it is back where it was.
+      const worker = Number((await t.engine.request('logTail', { id: second.id })).text.trim());
+      expect(readFileSync(`/proc/${worker}/cgroup`, 'utf8')).not.toMatch(/job-\d+-\d+/);
+    });
+
     it('a child that escapes into its own session and closes its output is ended soon after the job', async () => {
       const pidFile = join(t.dir, 'daemon.pid');
       const { id } = await t.engine.request('addJob', { shell: `setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $! > ${pidFile}; sleep 0.2`, cwd: t.dir });
