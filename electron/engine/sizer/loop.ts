@@ -48,11 +48,6 @@ export class SizerLoop {
     this.pass();
   }
 
-  /** Whether the loop sleeps (no tick, no cadence of machine reads) for want of anything to size. */
-  get asleep(): boolean {
-    return this.state === 'asleep';
-  }
-
   /** Something moved: run a pass soon, once, however many events arrive this turn. Asleep, the machine is read first. */
   poke(): void {
     if (this.stopped) return;
