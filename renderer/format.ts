@@ -76,6 +76,7 @@ export const REASON_WORDS: Record<ScaleReason, string> = {
   unresponsive: 'Stopped answering',
   shutdown: 'Engine stopping',
   start: 'Engine started',
+  outage: 'Queue unreachable',
 };
 
 /** The lane a ledger row names; `*` is the engine as a whole (its starts and stops). */

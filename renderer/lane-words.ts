@@ -4,6 +4,7 @@
 // what the machine holds all lanes to, for the header. Pure.
 import type { LaneStatus, MachineStatus, Nudge, Paused } from '../shared/model.js';
 import { aboutBytes, aboutDuration, plural as sharedPlural } from '../shared/format.js';
+import { gpuFacts } from '../shared/gpu-words.js';
 import { formatClock, formatCount, formatDuration, plural } from './format.js';
 
 /**
@@ -91,13 +92,15 @@ const capitalized = (text: string): string => text.charAt(0).toUpperCase() + tex
  * events follow every change, where the machine's status moves with its next reading.
  */
 export function holdingBack(machine: MachineStatus, lanes: readonly LaneStatus[]): string | null {
-  if (machine.limitedBy !== 'cores' && machine.limitedBy !== 'memory') {
+  if (machine.limitedBy !== 'cores' && machine.limitedBy !== 'memory' && machine.limitedBy !== 'gpu') {
     const count = machine.ceiling < machine.coreCeiling ? ` — ${machine.ceiling} of ${plural(machine.coreCeiling, 'worker')}` : '';
     return `${capitalized(machine.text)}${count}`;
   }
   const held = lanes.filter((l) => l.limit?.by === 'memory').map((l) => l.name);
-  if (held.length === 0) return null;
-  return `Memory holds back ${held.length <= 2 ? held.join(' and ') : plural(held.length, 'lane')}`;
+  const byGpu = lanes.filter((l) => l.limit?.by === 'gpu').map((l) => l.name);
+  const names = (n: string[]) => (n.length <= 2 ? n.join(' and ') : plural(n.length, 'lane'));
+  const said = [...(held.length ? [`Memory holds back ${names(held)}`] : []), ...(byGpu.length ? [`${held.length ? 'the' : 'The'} GPU holds back ${names(byGpu)}`] : [])];
+  return said.length ? said.join('; ') : null;
 }
 
 const POWER_WORDS: Record<MachineStatus['power'], string> = { ac: 'plugged in', battery: 'on battery', unknown: 'not known' };
@@ -111,6 +114,7 @@ export function machineFacts(machine: MachineStatus): { term: string; value: str
     { term: 'Workers now', value: `at most ${machine.ceiling} — ${now}` },
     { term: 'Cores', value: `${formatCount(machine.cores)} — ${plural(machine.coreCeiling, 'worker')}, ${coreNote}` },
     { term: 'Memory for workers', value: aboutBytes(machine.memoryBytes) },
+    ...gpuFacts(machine),
     { term: 'Power', value: POWER_WORDS[machine.power] },
     { term: 'Someone at the computer', value: machine.personActive === null ? 'cannot tell here' : machine.personActive ? 'yes — Lanes leaves them room' : 'no, away' },
   ];
@@ -137,7 +141,7 @@ export function workerMemory(lane: Pick<LaneStatus, 'workerMemoryBytes'>): strin
 export function laneLimit(lane: Pick<LaneStatus, 'limit'>): string | null {
   const limit = lane.limit;
   if (!limit) return null;
-  if (limit.by === 'memory') return limit.text;
+  if (limit.by === 'memory' || limit.by === 'gpu') return limit.text;
   return `${limit.text} — ${limit.workers === 0 ? 'no workers' : `up to ${plural(limit.workers, 'worker')}`} for now`;
 }
 

@@ -128,6 +128,8 @@ export interface LaneStatus {
   startsBlockedUntil: number | null;
   /** What one of its workers typically holds in memory, with all it runs (bytes); null until measured. */
   workerMemoryBytes: number | null;
+  /** An ml lane's: what one of its workers typically holds on the GPU (bytes), measured; absent until it is. */
+  workerGpuBytes?: number;
   /** When the machine, not its cap, holds it back: how many workers it may run now, and why. Null: only its cap. */
   limit: LaneLimit | null;
   /** Present when the lane's queue is shared on Redis with other engines (docs/shared-lanes.md). */
@@ -140,6 +142,8 @@ export interface SharedLaneStatus {
   redis: string;
   /** Since when Redis cannot be reached (no new job is taken meanwhile); null while it can. */
   unreachableSince: number | null;
+  /** Reached, but not answering (a stopped server, a network that drops what is sent) since `unreachableSince`. */
+  notAnswering: boolean;
   /** Why, in the words of the connection, while it cannot. */
   error: string | null;
   /** Workers other engines of the lane run now, and on how many machines. */
@@ -147,13 +151,26 @@ export interface SharedLaneStatus {
 }
 
 /** Why Lanes runs fewer workers than it could: the machine's limit that binds. */
-export type LimitReason = 'cores' | 'container' | 'memory' | 'battery' | 'in-use' | 'load';
+export type LimitReason = 'cores' | 'container' | 'memory' | 'gpu' | 'battery' | 'in-use' | 'load';
 
 export interface LaneLimit {
   workers: number;
   by: LimitReason;
-  /** In words: "memory for 3 of these, about 410 MB each". */
+  /** In words: "memory for 3 of these, about 410 MB each", "the GPU has memory for 3 of these workers, about 6.3 GB each". */
   text: string;
+}
+
+/** One GPU as last read (nvidia-smi), while an ml lane held work or workers. */
+export interface GpuStatus {
+  index: number;
+  name: string;
+  totalBytes: number;
+  /** In use by everything on it, Lanes' workers included. */
+  usedBytes: number;
+  /** Of that, held by Lanes' workers. */
+  heldByLanesBytes: number;
+  /** What Lanes' ml workers may hold on it between them (LANES_GPU_MEMORY, or what is free less a reserve). */
+  forWorkersBytes: number;
 }
 
 /** The machine as the sizer sees it now. */
@@ -172,6 +189,16 @@ export interface MachineStatus {
   limitedBy: LimitReason;
   /** In words: "quiet: on battery". */
   text: string;
+  /**
+   * Where the GPUs' memory is known from: 'nvidia' (nvidia-smi on PATH: `gpus` lists the cards),
+   * 'unified' (Apple silicon: it is the memory above, which the memory limit divides already),
+   * 'unknown' (no nvidia-smi: GPU memory limits nothing). Absent from engines before it.
+   */
+  gpuMemory?: 'nvidia' | 'unified' | 'unknown';
+  /** With gpuMemory 'nvidia': each card as last read; empty until an ml lane first holds work. */
+  gpus?: GpuStatus[];
+  /** The last read of the GPUs failed, and why: then GPU memory limits nothing until one succeeds. */
+  gpuError?: string;
 }
 
 /**
@@ -209,7 +236,7 @@ export interface Status extends Snapshot {
  * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole); `machine`: the machine's limits
  * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
  */
-export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
+export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start' | 'outage';
 
 export interface ScaleEvent {
   id: number;

@@ -27,16 +27,19 @@ function parseSeq(text: string, field: string): number {
   return n;
 }
 
+/** What the stream takes in its query: `token` for a browser's EventSource (guard.ts), and `since`. */
+export const EVENTS_QUERY: ReadonlySet<string> = new Set(['since', 'token']);
+
 /**
  * Where to resume: Last-Event-ID wins over `?since=` because EventSource sends it on every
  * automatic reconnect while the URL still carries the first `since`. 0 (or nothing) means
  * "from now".
  */
-export function resumePoint(req: IncomingMessage, url: URL): number {
+export function resumePoint(req: IncomingMessage, query: ReadonlyMap<string, string>): number {
   const header = req.headers['last-event-id'];
   if (typeof header === 'string' && header.trim() !== '') return parseSeq(header, 'Last-Event-ID');
-  const since = url.searchParams.get('since');
-  return since === null || since === '' ? 0 : parseSeq(since, 'since');
+  const since = query.get('since');
+  return since === undefined || since === '' ? 0 : parseSeq(since, 'since');
 }
 
 const frame = (event: LanesEvent) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;

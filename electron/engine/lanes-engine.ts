@@ -9,6 +9,8 @@ import type { Status } from '../../shared/model.js';
 import { conflict } from '../../shared/errors.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { appVersion, workerEntry as defaultWorkerEntry } from '../paths/app-files.js';
+import { privateUmask } from '../paths/private-dir.js';
+import { WORKER_ENV } from '../worker-protocol/protocol.js';
 import { MachineSampler } from './machine/machine.js';
 import { EventHub } from './event-hub.js';
 import { Fleet } from './fleet/fleet.js';
@@ -122,7 +124,7 @@ export class LanesEngine implements Engine {
       handBelowMs: options.handBelowMs,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
       cgroupBase,
-      jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId },
+      jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId, [WORKER_ENV.umask]: privateUmask().toString(8) },
       logPaths,
       log,
       jobChanged: (job) => events.emit('job', job),
@@ -136,6 +138,12 @@ export class LanesEngine implements Engine {
       jobsChangedElsewhere: (ids) => events.emit('jobs', { ids, change: 'changed' }),
       workArrived: (lane) => fleet.sharedWorkArrived(lane),
       cancelHere: (jobId) => fleet.cancel(jobId, cancelGraceMs),
+      // Its Redis stopped answering, or answers again: the ledger keeps when, at the lane's size then.
+      outage: (lane, detail) => {
+        const c = fleet.workerCounts().get(lane);
+        const n = (c?.idle ?? 0) + (c?.busy ?? 0);
+        scaleLedger.record(lane, n, n, 'outage', detail);
+      },
       changed: () => statusMoved.fire(),
       log,
     });
@@ -144,6 +152,7 @@ export class LanesEngine implements Engine {
     const sampler = await MachineSampler.open({
       watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs: start.sampleMs, readers: options.machineReaders, log },
       costs: new LaneCosts(db),
+      gpuCosts: new LaneCosts(db, 'gpu'),
       workers: () => fleet.liveWorkers(),
       log,
     });
@@ -161,7 +170,11 @@ export class LanesEngine implements Engine {
           now: Date.now,
           tickMs,
         },
-        { carryOut: (decision, seen) => fleet.carryOut(decision, seen), published: (snapshot) => machineMoved.fire(snapshot) },
+        {
+          // A new ml worker is placed on the card with room for it (machine/gpu-book.ts).
+          carryOut: (decision, seen) => fleet.carryOut(decision, seen, (lane, id) => sampler.workerEnv(lane, id)),
+          published: (snapshot) => machineMoved.fire(snapshot),
+        },
       );
       const loop = new SizerLoop(
         {
@@ -191,6 +204,7 @@ export class LanesEngine implements Engine {
         workers: { counts: () => fleet.workerCounts(), alive: () => fleet.alive(), startsBlockedUntil: (lane) => fleet.startsBlockedUntil(lane) },
         pass: () => pass.snapshot,
         costOf: (lane) => sampler.costOf(lane)?.bytes ?? null,
+        gpuCostOf: (lane) => sampler.gpuCostOf(lane)?.bytes ?? null,
         recent,
         paused: () => pause.state,
       });

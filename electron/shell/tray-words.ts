@@ -38,8 +38,8 @@ export function laneDetail(lane: LaneStatus): string | null {
   if (lane.etaMs !== null && left > 0) parts.push(`${groupedCount(left)} left, ${aboutDuration(lane.etaMs)}`);
   if (lane.delayed > 0) parts.push(`${groupedCount(lane.delayed)} retrying later`);
   if (lane.failed > 0) parts.push(`${groupedCount(lane.failed)} failed`);
-  // The machine, not the cap, holds it back (its memory): the person should not raise the cap for nothing.
-  if (lane.limit?.by === 'memory') parts.push(lane.limit.text);
+  // The machine, not the cap, holds it back (its memory, or a GPU's): the person should not raise the cap for nothing.
+  if (lane.limit?.by === 'memory' || lane.limit?.by === 'gpu') parts.push(lane.limit.text);
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 

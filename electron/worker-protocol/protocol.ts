@@ -82,4 +82,6 @@ export const WORKER_ENV = {
   cgroup: 'LANES_CGROUP',
   /** A job that ran at least this long (ms) sends the rest of the worker's hand back with its report. */
   handBackMs: 'LANES_HAND_BACK_MS',
+  /** The umask (octal) the engine's user had: the engine runs under 077, its jobs under theirs. */
+  umask: 'LANES_UMASK',
 } as const;

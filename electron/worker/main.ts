@@ -10,6 +10,9 @@ import { PersistentCommand } from './persistent.js';
 
 const channel = connect();
 const env = process.env;
+// The engine runs under umask 077 (its files are private); a job makes files as its user would.
+const umask = env[WORKER_ENV.umask];
+if (umask && /^[0-7]{1,4}$/.test(umask)) process.umask(parseInt(umask, 8));
 const logCap = Number(env[WORKER_ENV.logCapBytes]) || LOG_CAP_BYTES;
 const cgroupBase = env[WORKER_ENV.cgroup] || null;
 const command = env[WORKER_ENV.command];

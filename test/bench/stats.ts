@@ -1,6 +1,7 @@
 // Figures as the benchmark reports them: each a median with its range, and where a peer was
 // measured beside it, the ratio of each pair (Lanes run, then the peer's run, alternately), so a
 // figure never rests on one absolute time taken on a machine shared with others.
+import { waitFor } from '../support/poll.js';
 
 export interface Summary {
   median: number;
@@ -114,13 +115,9 @@ export async function repeatWithin(times: number, budgetMs: number, fn: (i: numb
   return out;
 }
 
-/** Resolves once `check` returns true, checking every `everyMs`; rejects after `limitMs`. */
-export async function until(check: () => Promise<boolean> | boolean, what: string, limitMs = 120_000, everyMs = 10): Promise<void> {
-  const end = performance.now() + limitMs;
-  while (!(await check())) {
-    if (performance.now() > end) throw new Error(`benchmark: gave up waiting for ${what} after ${limitMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+/** The tests' bounded wait, with the benchmark's defaults: a longer limit, a closer look. */
+export function until(check: () => Promise<boolean> | boolean, what: string, limitMs = 120_000, everyMs = 10): Promise<void> {
+  return waitFor(check, `benchmark: ${what}`, limitMs, everyMs);
 }
 
 /** Wall-clock time in ms with sub-ms precision, comparable across processes of this machine. */

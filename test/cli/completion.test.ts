@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../electron/cli/program.js';
 import { ARGUMENT_KINDS, completionSpec } from '../../electron/cli/completion.js';
-import { engineSocketPath } from '../../electron/paths/private-dir.js';
+import { fixedSocketPath } from '../../electron/paths/socket-place.js';
 import { ensureBuilt, lanes, ROOT, startDaemon, tempDataDir, type TestDaemon } from '../support/daemon.js';
 
 /** Runs `script` in bash after sourcing the completion, with `lanes` on PATH as the node CLI. */
@@ -95,7 +95,7 @@ describe('lanes completion', () => {
     const dir = join(tmp.dir, 'mute');
     mkdirSync(dir, { mode: 0o700 });
     silent = createServer(() => {});
-    await new Promise<void>((done) => silent!.listen(engineSocketPath(dir), done));
+    await new Promise<void>((done) => silent!.listen(fixedSocketPath(dir)!, done));
     const mute = await lanes(['--data-dir', dir, '__complete', 'jobs']);
     expect(mute).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(offered(`lanes --data-dir ${dir} log `)).toEqual([]);

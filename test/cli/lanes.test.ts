@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ScaleEvent } from '../../shared/model.js';
 import { lanes, tempDataDir } from '../support/daemon.js';
 import { daemonForFile } from '../support/daemon-suite.js';
+import { within } from '../support/poll.js';
 
 /** Resolves once `path` exists (it is written by rename, so it appears whole). */
 function fileAppears(path: string): Promise<void> {
@@ -188,7 +189,7 @@ describe('lanes status / cap / lane / events', () => {
     const appeared = fileAppears(record);
     const res = await lanes(['--data-dir', t.dir, 'open', '--browser'], { env: { PATH: `${bin}:${process.env.PATH}` } });
     expect(res.code).toBe(0);
-    await appeared;
+    await within(appeared, 'the browser stand-in asked to open a page');
     const opened = readFileSync(record, 'utf8');
     expect(opened).toBe(pathToFileURL(join(t.dir, 'open.html')).href);
     expect(opened).not.toContain(t.daemon.token);

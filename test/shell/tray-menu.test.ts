@@ -231,6 +231,19 @@ describe('the machine holding back, and what a raise buys', () => {
     expect(sub.find((i) => i.id === itemId.laneDetail('models'))?.label).toContain('memory for 3 of these, about 410 MB each');
   });
 
+  it('a GPU line per card where nvidia-smi reads them, and a lane held by the GPU says so; none where GPU memory is not known', () => {
+    const gpu = { index: 0, name: 'RTX 4090', totalBytes: 24 * 2 ** 30, usedBytes: 18 * 2 ** 30, heldByLanesBytes: 17.6 * 2 ** 30, forWorkersBytes: 23 * 2 ** 30 };
+    const models = lane('models', { class: 'ml', cap: 7, running: 3, busy: 3, workers: 3, waiting: 37, limit: { workers: 3, by: 'gpu', text: 'the GPU has memory for 3 of these workers, about 5.9 GB each' } });
+    const s = status([models], 7);
+    const items = menu(shell({ ...s, machine: { ...s.machine, gpuMemory: 'nvidia', gpus: [gpu] } }));
+    expect(findItem(items, itemId.gpu(0))).toMatchObject({ label: "GPU: RTX 4090 — 24 GB, 18 GB in use (18 GB by Lanes' workers), 5.4 GB more for workers", enabled: false });
+    const sub = findItem(items, itemId.lane('models'))!.submenu!;
+    expect(sub.find((i) => i.id === itemId.laneDetail('models'))?.label).toContain('the GPU has memory for 3 of these workers');
+    const unknown = menu(shell({ ...s, machine: { ...s.machine, gpuMemory: 'unknown' } }));
+    expect(findItem(unknown, itemId.gpu(0))).toBeUndefined();
+    expect(findItem(menu(shell(s)), itemId.gpu(0))).toBeUndefined();
+  });
+
   it('the nudge tooltip gives the estimate at the suggested cap beside the current one', () => {
     const n = { ...nudge(6, 4060), estimate: { atCapMs: 11 * 3600_000, atSuggestedMs: 2 * 3600_000 } };
     const w = lane('worker', { running: 1, busy: 1, workers: 1, waiting: 4060, nudge: n });

@@ -21,9 +21,20 @@ const BUILT = join(ROOT, 'dist', 'electron', 'cli', 'main.js');
 /** Small machine, quick ticks: ceiling 2, a sizer pass every 100 ms. */
 export const TEST_ENV = { LANES_CORES: '3', LANES_TICK_MS: '100' };
 
-export function tempDataDir(prefix = 'lanes-test-'): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+/**
+ * A temporary directory, made when `dir` is first read: suites ask for one as they are declared,
+ * and merely loading a file (`vitest list`) must leave nothing behind.
+ */
+export function tempDataDir(prefix = 'lanes-test-'): { readonly dir: string; remove(): void } {
+  let dir: string | undefined;
+  return {
+    get dir() {
+      return (dir ??= mkdtempSync(join(tmpdir(), prefix)));
+    },
+    remove: () => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function newestSource(dir: string): number {

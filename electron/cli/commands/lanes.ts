@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { clock, count, duration, rate, table } from '../format.js';
 import { DEFAULT_CAP } from '../../../shared/limits.js';
 import { aboutDuration, plural } from '../../../shared/format.js';
+import { gpuLines } from '../../../shared/gpu-words.js';
 
 /**
  * `status --json`: the engine's Status with each lane's nudge as its text (or null), the one
@@ -32,7 +33,8 @@ export function statusText(status: Status, now = Date.now()): string {
   const paused = status.paused ? `All work paused ${status.paused.until === null ? 'until resumed (lanes resume)' : `until ${clock(status.paused.until)}`}.\n` : '';
   // Cores are the ceiling's ordinary reason; anything else (battery, memory, someone at the machine) is said.
   const why = status.machine.limitedBy === 'cores' ? "this machine's ceiling" : `holding back — ${status.machine.text}`;
-  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (${why})\n\n`;
+  const gpu = gpuLines(status.machine).map((l) => `${l}\n`).join('');
+  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (${why})\n${gpu}\n`;
   const rows = status.lanes.map((l) => [
     l.name,
     l.class,
@@ -52,8 +54,8 @@ export function statusText(status: Status, now = Date.now()): string {
     ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
   );
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
-  // A lane the machine holds below its cap for a reason of its own (memory): the person should know it is not the cap.
-  const limits = status.lanes.filter((l) => l.limit && l.limit.by === 'memory' && (l.waiting > 0 || l.busy > 0)).map((l) => `\n${l.name}: ${l.limit!.text}`);
+  // A lane the machine holds below its cap for a reason of its own (memory, a GPU's): the person should know it is not the cap.
+  const limits = status.lanes.filter((l) => l.limit && (l.limit.by === 'memory' || l.limit.by === 'gpu') && (l.waiting > 0 || l.busy > 0)).map((l) => `\n${l.name}: ${l.limit!.text}`);
   const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}`);
   const notes = [...shared, ...nudges, ...limits];
   return head + body + notes.join('') + (notes.length ? '\n' : '');
@@ -62,7 +64,7 @@ export function statusText(status: Status, now = Date.now()): string {
 /** A shared lane in a few words: where its queue is, whether it can be reached, what the others run. */
 export function sharedWords(lane: LaneStatus): string {
   const s = lane.shared!;
-  if (s.unreachableSince !== null) return `Redis unreachable since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
+  if (s.unreachableSince !== null) return `Redis ${s.notAnswering ? 'not answering' : 'unreachable'} since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
   const others = s.elsewhere.workers > 0 ? `; ${plural(s.elsewhere.workers, 'more worker')} on ${plural(s.elsewhere.machines, 'other machine')}` : '';
   return `shared on ${s.redis}${others}`;
 }

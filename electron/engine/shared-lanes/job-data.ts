@@ -8,7 +8,7 @@
 //   opts        attempts, Lanes' backoff, retention of finished jobs, one log row (logs.ts)
 //   progress    0, or { cancel: ms }: someone asked that it not run (cancel.ts)
 //   stacktrace  one entry per attempt that did not succeed: its record as JSON (attemptError)
-import { existsSync, statSync } from 'node:fs';
+import { isDirectory } from '../../job-control/find-program.js';
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { AttemptRecord, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
@@ -24,6 +24,8 @@ export const KEEP_FAILED = 5_000;
 const KEEP_SECONDS = 7 * 86_400;
 /** Attempt records kept per job. */
 const HISTORY_MAX = 20;
+/** The data of a job whose record BullMQ could not read (bull-worker.ts): why. */
+export const UNREADABLE = 'lanesUnreadable';
 /** Lanes' own backoff (1 s doubling to 5 min), registered with each engine's BullMQ worker. */
 export const BACKOFF_TYPE = 'lanes';
 
@@ -56,29 +58,25 @@ const stored = z.object({
 
 /** What a claimed job runs, checked; or why it cannot run here (it is failed with those words, never run). */
 export function checkClaimed(data: unknown, persistentLane: boolean, machine: string): { spec: JobSpec; timeoutMs: number | null } | { problem: string; retry: boolean } {
+  const unreadable = data && typeof data === 'object' ? (data as Record<string, unknown>)[UNREADABLE] : undefined;
+  if (typeof unreadable === 'string') return { problem: `not a job Lanes queued: its record in Redis is not JSON (${unreadable})`, retry: false };
   const outer = stored.safeParse(data);
   if (!outer.success) return { problem: 'not a job Lanes queued (its data is not in the shape Lanes writes)', retry: false };
+  // The one parse every spec gets, wherever it is loaded: a relative cwd is refused here as at the API.
   const parsed = parseSpec(outer.data.spec);
   if ('problem' in parsed) return { problem: `its command is not one Lanes accepts: ${parsed.problem}`, retry: false };
   const spec = parsed.spec;
   if ((spec.kind === 'payload') !== persistentLane) {
     return { problem: persistentLane ? 'it is a command, and this lane runs payloads for a worker command' : 'it is a payload, and this lane runs commands', retry: false };
   }
-  // Another engine's directory may not exist on this machine: another engine may still run it.
+  // An absolute directory another engine's machine has may not exist on this one, and another
+  // engine may still run it.
   if (spec.kind !== 'payload' && spec.cwd !== undefined && !isDirectory(spec.cwd)) {
     return { problem: `its directory ${spec.cwd} does not exist on ${machine}`, retry: true };
   }
   return { spec, timeoutMs: outer.data.timeoutMs };
 }
 
-
-function isDirectory(path: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** An attempt that did not succeed, as BullMQ keeps a failure's stack: its record, in JSON. */
 export function attemptError(record: AttemptRecord, error: Error): Error {

@@ -5,7 +5,6 @@ import { existsSync } from 'node:fs';
 import type { JobType } from 'bullmq';
 import type { Job, JobPage, JobSpec, JobState, JobSummary, LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
-import { LanesError } from '../../../shared/errors.js';
 import { RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { readLog } from '../queues/read-log.js';
 import type { LaneCounts } from '../store/counts.js';
@@ -73,14 +72,11 @@ export class LaneReads {
 
   async get(id: number): Promise<Job | undefined> {
     const bullId = this.p.bullId(id);
-    let job;
-    try {
-      job = await this.p.queue.getJob(bullId);
-    } catch {
-      throw new LanesError('internal', `job ${id}'s record in Redis is not one Lanes can read`);
-    }
+    // Null: there, but its record is not one BullMQ can read (not written by Lanes); shown by its summary, with nothing to run.
+    const job = await this.p.queue.getJob(bullId).catch(() => null);
     const summary = await this.summary(id);
-    if (!job || !summary) return undefined;
+    if (job === undefined || !summary) return undefined;
+    if (job === null) return { ...summary, loadMs: null, spec: { kind: 'payload', payload: null }, result: null, timeoutMs: null, history: [] };
     const checked = checkClaimed(job.data, this.p.lane.workerCommand !== null, this.p.deps.machine);
     const data = job.data as { spec?: JobSpec; timeoutMs?: number | null } | null;
     // A spec this engine would not run (its directory missing here) is still shown as it is.

@@ -15,6 +15,8 @@ export interface NudgeFacts extends LaneDemand {
   perMinute: number;
   /** A person quieted it (lowered the cap, snoozed, dismissed): until then, unless the backlog grows past `backlog`. */
   quiet: { until: number; backlog: number } | null;
+  /** What bounds the lane when not the ceiling: the GPU's memory is said as such. */
+  limitBy?: string;
 }
 
 /** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
@@ -39,7 +41,8 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
   const buys = estimate ? ` — ${aboutDuration(estimate.atCapMs)} at ${plural(f.cap, 'worker')}, ${aboutDuration(estimate.atSuggestedMs)} at ${suggestedCap}` : '';
   const most = machineAllows(f);
   // Where memory bounds the lane, the number the person reads is what fits, and it says so.
-  const allows = most < f.ceiling ? `this machine has memory for ${plural(most, 'of these workers', 'of these workers')}` : `this machine allows up to ${most}`;
+  const fits = plural(most, 'of these workers', 'of these workers');
+  const allows = most >= f.ceiling ? `this machine allows up to ${most}` : f.limitBy === 'gpu' ? `the GPU has memory for ${fits}` : `this machine has memory for ${fits}`;
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — ${allows}.`

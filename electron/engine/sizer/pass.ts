@@ -12,7 +12,9 @@
 import type { LaneClass, MachineStatus } from '../../../shared/model.js';
 import type { BusyLane } from '../machine/critical.js';
 import type { MachineFacts } from '../machine/facts.js';
-import { machineLimits, type MachineLimits } from '../machine/limits.js';
+import { machineLimits, type GpuInputs, type MachineLimits } from '../machine/limits.js';
+import type { CardBudget } from '../machine/gpu-limits.js';
+import type { MlLane } from '../machine/machine.js';
 import type { LaneCost } from '../machine/lane-cost.js';
 import { machineStatus } from '../machine/machine-status.js';
 import { PRESUMED_BYTES } from '../machine/memory-limits.js';
@@ -44,7 +46,15 @@ export interface PassInputs {
   /** When a lane's next worker may start, its command having died as it started (possibly past); null if none is held off. */
   startsBlockedUntil(lane: string): number | null;
   /** The machine's latest sample and what the lanes' workers were measured to hold. */
-  machine: { facts(): MachineFacts; costOf(lane: string): LaneCost | null; measured(workerId: string): boolean };
+  machine: {
+    facts(): MachineFacts;
+    costOf(lane: string): LaneCost | null;
+    measured(workerId: string): boolean;
+    /** What the GPUs' limits need of the ml lanes (undefined where no card is read). */
+    gpuInputs?(ml: readonly MlLane[]): GpuInputs | undefined;
+    /** The cards' budgets as this pass judged them, for placing the next ml worker. */
+    judged?(budgets: CardBudget[] | undefined): void;
+  };
   paused(): boolean;
   now(): number;
   tickMs: number;
@@ -144,7 +154,8 @@ export class SizingPass {
     for (const l of byLane.values()) {
       const m = limits.lanes.get(l.name);
       l.limit = m?.limit ?? Infinity;
-      l.limitText = m && m.limitedBy === 'memory' ? m.text : null;
+      // A lane's own limit (its memory, an ml lane's GPU) is worded; the ceiling's words are the ceiling's.
+      l.limitText = m && (m.limitedBy === 'memory' || m.limitedBy === 'gpu') ? m.text : null;
     }
     const observation: Observation = {
       now,
@@ -174,8 +185,14 @@ export class SizingPass {
         cost: this.inputs.machine.costOf(l.name),
       };
     });
-    const { limits, state } = machineLimits(facts, inputs, this.history.machine);
+    const ml = lanes.filter((l) => l.class === 'ml').map((l): MlLane => {
+      const o = seen.get(l.name);
+      return { name: l.name, workers: o ? [...o.idle, ...o.busy] : [], active: o !== undefined && o.waiting + o.busy.length + o.idle.length + o.leaving > 0 };
+    });
+    const gpu = this.inputs.machine.gpuInputs?.(ml);
+    const { limits, state } = machineLimits(facts, inputs, this.history.machine, gpu);
     this.history.machine = state;
+    this.inputs.machine.judged?.(limits.gpus);
     return limits;
   }
 

@@ -38,6 +38,8 @@ export interface StatusLookups {
   startsBlockedUntil(lane: string): number | null;
   /** What one of its workers typically holds (bytes); null until measured. */
   workerMemory(lane: string): number | null;
+  /** What one of an ml lane's workers typically holds on the GPU (bytes); null until measured. */
+  workerGpu?(lane: string): number | null;
   /** A shared lane's queue as last seen; undefined for a local lane. */
   shared?(lane: string): SharedLaneStatus | undefined;
 }
@@ -60,7 +62,7 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
   return [
     lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
     c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, inputs.delayed.get(lane.name)?.n,
-    m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name),
+    m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
   ].join('|');
 }
 
@@ -79,7 +81,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
   const paced = recent.finishedLately >= ETA_AFTER_JOBS;
-  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet };
+  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitBy: machine?.limitedBy };
   const left = leftOf(jobs);
   const status: LaneStatus = {
     name: lane.name,
@@ -109,6 +111,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     nudge: inputs.paused ? null : nudgeFor(facts),
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
     workerMemoryBytes: lookups.workerMemory(lane.name),
+    ...gpuCost(lookups.workerGpu?.(lane.name) ?? null),
     limit: heldByMachine(lane.cap, inputs.ceiling, machine),
   };
   const shared = lookups.shared?.(lane.name);
@@ -118,6 +121,9 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   }
   return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
 }
+
+/** Named only once measured: a lane that never ran on a GPU shows what it always did. */
+const gpuCost = (bytes: number | null): Pick<LaneStatus, 'workerGpuBytes'> => (bytes === null ? {} : { workerGpuBytes: bytes });
 
 /** What holds the lane below its cap, when the machine does: its memory, or the machine's ceiling and why. */
 function heldByMachine(cap: number, ceiling: number, m: MachineLaneLimit | undefined): LaneLimit | null {

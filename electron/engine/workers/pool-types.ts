@@ -68,6 +68,9 @@ export interface Kill {
   refund?: boolean;
 }
 
+/** Added to a new worker's environment beyond jobEnv: where it is placed (the GPU it is given). */
+export type WorkerPlacement = (lane: string, id: string) => Record<string, string>;
+
 export interface PoolHooks {
   now(): number;
   /** The lane's persistent command and where it runs, if it has one. */
