@@ -43,9 +43,11 @@ describe('the standalone lanes executable', () => {
     const status = await bare(['--data-dir', d.dataDir, 'status', '--json']);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ ceiling: 2 });
-    // LANES_DATA_DIR is read the same way.
+    // LANES_DATA_DIR is read the same way: the same engine answers. (Not the whole status: the
+    // sizer may be giving the idle worker back between the two calls.)
     const viaEnv = await bare(['status', '--json'], { LANES_DATA_DIR: d.dataDir });
-    expect(JSON.parse(viaEnv.stdout)).toEqual(JSON.parse(status.stdout));
+    const { pid, startedAt } = JSON.parse(status.stdout) as { pid: number; startedAt: number };
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ pid, startedAt, ceiling: 2 });
   });
 
   it('answers as node bin/lanes.js does: output and exit codes', async () => {
