@@ -1,7 +1,7 @@
 // Words people read, written once: counts with grouped digits in one fixed locale (nudge text,
 // CLI tables, tray menu, notifications), so the same backlog reads the same everywhere and output
 // does not change with the terminal's or the OS's language; and what a job runs, in one line.
-import type { JobSpec } from './model.js';
+import type { CleanedJob, JobSpec } from './model.js';
 
 let grouped: Intl.NumberFormat | undefined;
 
@@ -86,4 +86,21 @@ export function aboutBytes(bytes: number): string {
   const mb = bytes / 2 ** 20;
   if (Math.round(mb) < 1024) return `${Math.round(mb)} MB`;
   return `${(mb / 1024).toFixed(mb >= 10 * 1024 ? 0 : 1)} GB`;
+}
+
+/** Local wall-clock time, with the date only when it is not today. */
+export function clock(at: number, now = Date.now()): string {
+  const d = new Date(at);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  if (new Date(now).toDateString() === d.toDateString()) return time;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+}
+
+/** What a cleaned job says instead of "no such job": "job 41 succeeded at 14:02:10 and was cleaned at 2026-12-15 09:00:00". */
+export function cleanedWords(job: CleanedJob, now = Date.now()): string {
+  const how = job.state === 'failed' && job.exitCode !== null ? `failed (exit ${job.exitCode})` : job.state;
+  const when = job.finishedAt !== null ? ` at ${clock(job.finishedAt, now)}` : '';
+  const gone = job.cleanedAt !== null ? `was cleaned at ${clock(job.cleanedAt, now)}` : 'its record has since been dropped by its shared queue';
+  return `job ${job.id} in lane ${job.lane} ${how}${when} and ${gone}`;
 }

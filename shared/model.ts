@@ -60,6 +60,23 @@ export interface Job extends JobSummary {
   timeoutMs: number | null;
   /** The attempts that did not succeed, oldest first. */
   history: AttemptRecord[];
+  /** Its logs were removed to keep all logs within their total bound (docs/retention.md). */
+  logsTrimmed?: boolean;
+}
+
+/**
+ * What is left of a finished job once it was cleaned (by retention or `lanes clean`): enough for
+ * `lanes wait` to say how it ended. Shared lanes' jobs this engine saw finish are kept the same
+ * way, since BullMQ drops their records after 2,000 newer successes (`cleanedAt` null: not
+ * removed by this engine).
+ */
+export interface CleanedJob {
+  id: number;
+  lane: string;
+  state: 'succeeded' | 'failed' | 'cancelled';
+  exitCode: number | null;
+  finishedAt: number | null;
+  cleanedAt: number | null;
 }
 
 /** The summary within a full record, as a list or an event would carry it. */

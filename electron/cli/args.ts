@@ -2,6 +2,7 @@
 // so a malformed number is a usage error (exit 2) before anything reaches the engine.
 import { InvalidArgumentError } from 'commander';
 import { splitWords as splitCommandWords } from '../../shared/format.js';
+import { parseSpan } from '../../shared/span.js';
 
 /** A whole number within [min, max]; "1.5", "3x" and "" are refused with the value quoted. */
 export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -25,19 +26,12 @@ export function seconds(what: string) {
   };
 }
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
 /** A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds. */
 export function duration(what: string) {
   return (text: string): number => {
-    const t = text.trim().toLowerCase();
-    if (/^\d+(\.\d+)?$/.test(t) && Number(t) > 0) return Number(t);
-    const parts = [...t.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)];
-    const total = parts.reduce((n, m) => n + Number(m[1]) * UNIT_SECONDS[m[2]!]!, 0);
-    if (parts.length === 0 || parts.map((m) => m[0]).join('') !== t || total <= 0) {
-      throw new InvalidArgumentError(`${what} is a span like 90s, 15m, 1h or 2d, not "${text}"`);
-    }
-    return total;
+    const span = parseSpan(text);
+    if ('problem' in span) throw new InvalidArgumentError(`${what}: ${span.problem}`);
+    return span.ms / 1000;
   };
 }
 

@@ -20,14 +20,7 @@ export function duration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** Local wall-clock time, with the date only when it is not today. */
-export function clock(at: number, now = Date.now()): string {
-  const d = new Date(at);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  if (new Date(now).toDateString() === d.toDateString()) return time;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
-}
+export { clock } from '../../shared/format.js';
 
 /** How long a job ran, or has been running, or "" when it has not started. */
 export function jobTime(job: JobSummary, now = Date.now()): string {

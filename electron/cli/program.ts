@@ -2,6 +2,7 @@
 // turns every failure into a message on stderr and the documented exit code.
 import { Command, CommanderError } from 'commander';
 import { registerAdd } from './commands/add.js';
+import { registerClean } from './commands/clean.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerControl } from './commands/control.js';
 import { registerDaemon, registerOpen } from './commands/daemon.js';
@@ -24,7 +25,7 @@ export function buildProgram(): Command {
   program.addHelpText(
     'after',
     '\nExit codes: 0 ok, 1 the request failed or was refused (or a waited job failed), 2 bad usage.\n' +
-      'Environment: LANES_DATA_DIR, and for `lanes daemon` LANES_TICK_MS, LANES_CORES, LANES_MEMORY and LANES_POWER.',
+      'Environment: LANES_DATA_DIR, and for `lanes daemon` LANES_TICK_MS, LANES_CORES, LANES_MEMORY, LANES_POWER and LANES_KEEP.',
   );
   registerDaemon(program);
   registerLanes(program);
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerJobs(program);
   registerLog(program);
   registerEvents(program);
+  registerClean(program);
   registerControl(program);
   registerOpen(program);
   registerCompletion(program, buildProgram);

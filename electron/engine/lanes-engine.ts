@@ -46,6 +46,8 @@ import { SizingPass, type PassSnapshot } from './sizer/pass.js';
 import { Signal } from './signal.js';
 import { engineIdentity } from './machine-name.js';
 import { CANCEL_GRACE_MS, defaultLog, type Engine, type EngineOptions } from './engine-types.js';
+import { openRetention } from './retention/open.js';
+import { answerCleaned, cleanHandlers } from './requests/clean.js';
 
 export interface EngineStart {
   options: EngineOptions;
@@ -74,10 +76,11 @@ interface Parts {
   publisher: LanePublisher;
   timeline: TimelineSamples;
   scaleLedger: ScaleLedger;
+  retention: ReturnType<typeof openRetention>;
   handlers: Handlers;
 }
 
-type Handlers = ReturnType<typeof jobHandlers> & ReturnType<typeof bulkHandlers> & ReturnType<typeof laneHandlers> & ReturnType<typeof pauseHandlers>;
+type Handlers = ReturnType<typeof jobHandlers> & ReturnType<typeof bulkHandlers> & ReturnType<typeof laneHandlers> & ReturnType<typeof pauseHandlers> & ReturnType<typeof cleanHandlers>;
 
 export class LanesEngine implements Engine {
   readonly events: EventHub;
@@ -105,10 +108,9 @@ export class LanesEngine implements Engine {
     const scaleLedger = new ScaleLedger(ledger, events, Date.now);
     const me = engineIdentity(options.dataDir, log);
     const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, { engine: me.engineId }), log);
-    const logPaths = (jobId: number) => {
-      const base = join(options.dataDir, 'logs', String(jobId));
-      return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` };
-    };
+    // Finished work leaves after its keep; logs live in folders of a thousand jobs (retention/).
+    const retention = openRetention({ db, counts, dataDir: options.dataDir, events, env: options.env ?? process.env, keep: options.keep, logsMaxBytes: options.logsMaxBytes, changed: () => statusMoved.fire(), log });
+    const logPaths = (jobId: number) => retention.logs.paths(jobId);
     const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
     const recent = new RecentFiguresBoard();
     events.subscribe(recent.observe);
@@ -236,8 +238,8 @@ export class LanesEngine implements Engine {
       };
       const context: RequestContext = { cancelGraceMs, jobs, queues, shared, lanes, ledger, events, fleet: fleetPort, board, pause, logPaths };
       const bulk = bulkHandlers(context);
-      const handlers = { ...jobHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context) };
-      const engine = new LanesEngine({ start, events, pause, counts, lanes, jobs, shared, fleet, sampler, pass, loop, board, publisher, timeline, scaleLedger, handlers });
+      const handlers = { ...answerCleaned(jobHandlers(context), retention.cleaner), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context), ...cleanHandlers({ ...retention, lanes }) };
+      const engine = new LanesEngine({ start, events, pause, counts, lanes, jobs, shared, fleet, sampler, pass, loop, board, publisher, timeline, scaleLedger, retention, handlers });
       machineMoved.on((snapshot) => engine.announceMachine(snapshot));
       scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);
       for (const job of recovered) events.emit('job', job);
@@ -257,6 +259,7 @@ export class LanesEngine implements Engine {
   async begin(): Promise<void> {
     await this.p.shared.openAll(this.p.lanes.list());
     this.p.loop.start();
+    this.p.retention.retention.start();
   }
 
   get dataDir(): string {
@@ -306,6 +309,7 @@ export class LanesEngine implements Engine {
       p.sampler.stop();
       p.loop.stop();
       await p.fleet.shutdown(options.graceMs ?? 10_000);
+      await p.retention.stop();
       await p.shared.closeAll();
       p.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');
       p.timeline.close(Date.now());

@@ -3,7 +3,7 @@
 // made private when they can only read it; nothing in it is
 // written through a link; and the CLI talks only to a socket of its own user's, so a port or a
 // daemon.json left behind after a crash leads it nowhere.
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,13 +99,19 @@ describe.runIf(posix)('the data directory', () => {
     const victim = join(tmp.dir, 'victim.txt');
     writeFileSync(victim, 'untouched');
     for (const name of ['engine.json', 'daemon.json']) symlinkSync(victim, join(dir, name));
-    // A job's log file set up in advance as a link to somewhere else.
-    symlinkSync(victim, join(dir, 'logs', '1.stdout.log'));
+    // A job's log folder set up in advance as a link to somewhere else, holding its log file as a
+    // link to yet another place.
+    const elsewhere = join(tmp.dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    symlinkSync(victim, join(elsewhere, '1.stdout.log'));
+    symlinkSync(elsewhere, join(dir, 'logs', '0'));
     const host = await open(dir);
     const { id } = await host.engine.request('addJob', { argv: ['echo', 'through the link?'] });
     const [job] = await jobsFinished(host.engine, [id]);
     expect(job!.state).toBe('succeeded');
     expect(readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(readdirSync(elsewhere)).toEqual(['1.stdout.log']);
+    expect(lstatSync(join(dir, 'logs', '0')).isSymbolicLink()).toBe(false);
     for (const name of ['engine.json', 'daemon.json']) expect(lstatSync(join(dir, name)).isSymbolicLink(), name).toBe(false);
     expect((await host.engine.request('logTail', { id })).text).toBe('through the link?\n');
     await host.close({ graceMs: 0 });

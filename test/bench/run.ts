@@ -25,6 +25,8 @@ import { sizerPassMeasures } from './sizer-pass.js';
 import { manyLaneFigures } from './many-lanes.js';
 import { startRedis } from './redis.js';
 import { sharedLaneFigures } from './shared-lane.js';
+import { soakFigures, soakSize } from './soak.js';
+import { unreadClientFigures } from './unread-clients.js';
 import { markdownTables, terminalLines } from './report.js';
 import { acrossRuns, judgeAll, type Figure } from './stats.js';
 import { noopFigures, shellFigures } from './throughput.js';
@@ -63,6 +65,8 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['idle', 'the idle engine', () => idleFigures(size.idle[0]!, size.idle[1]!)],
   ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
   ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
+  ['unread', 'event-stream clients that never read', () => unreadClientFigures(quick ? 5_000 : 30_000)],
+  ['soak', 'a soak with retention (LANES_BENCH_SOAK=PAYLOAD,SHELL for full size)', () => soakFigures(soakSize(quick), log)],
 ];
 
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');

@@ -43,11 +43,9 @@ describe('the standalone lanes executable', () => {
     const status = await bare(['--data-dir', d.dataDir, 'status', '--json']);
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ ceiling: 2 });
-    // LANES_DATA_DIR is read the same way: the same engine answers. (Not the whole status: the
-    // sizer may be giving the idle worker back between the two calls.)
+    // LANES_DATA_DIR is read the same way.
     const viaEnv = await bare(['status', '--json'], { LANES_DATA_DIR: d.dataDir });
-    const { pid, startedAt } = JSON.parse(status.stdout) as { pid: number; startedAt: number };
-    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ pid, startedAt, ceiling: 2 });
+    expect(JSON.parse(viaEnv.stdout)).toMatchObject({ dataDir: JSON.parse(status.stdout).dataDir, pid: JSON.parse(status.stdout).pid });
   });
 
   it('answers as node bin/lanes.js does: output and exit codes', async () => {
@@ -62,9 +60,11 @@ describe('the standalone lanes executable', () => {
       ['no-such-command'],
       ['--help'],
     ];
+    // The event sequence number moves with anything the engine announces between two calls.
+    const unsequenced = (r: { code: number | null; stdout: string; stderr: string }) => ({ ...r, stdout: r.stdout.replace(/"seq":\d+/g, '"seq":0') });
     for (const args of cases) {
       const [a, b] = await Promise.all([bare(['--data-dir', d.dataDir, ...args]), node(['--data-dir', d.dataDir, ...args])]);
-      expect(a, args.join(' ')).toEqual(b);
+      expect(unsequenced(a), args.join(' ')).toEqual(unsequenced(b));
     }
     expect((await bare(['--data-dir', d.dataDir, 'wait', String(id)])).code).toBe(1);
     expect((await bare(['--data-dir', d.dataDir, 'cap', 'worker'])).code).toBe(2);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bullIdOf, sharedId, slotOf } from '../../electron/engine/queues/ids.js';
+import { bullIdOf, sharedId, slotOf } from '../../electron/engine/store/job-ids.js';
 import { engineEachTest, jobsFinished } from '../support/engine.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 
@@ -52,7 +52,7 @@ describe('jobs from Redis are checked like requests', () => {
       ['failed', 1],
       ['failed', 1],
     ]);
-    expect(jobs[1]!.error).toMatch(/cwd must be an existing absolute directory; "\.\.\/\.\." is not/);
+    expect(jobs[1]!.error).toMatch(/cwd: cwd must be an absolute directory/);
     expect(jobs[2]!.error).toMatch(/environment variable name/);
     expect(jobs[3]!.error).toMatch(/its record in Redis is not JSON/);
     expect(jobs[4]!.error).toMatch(/its record in Redis is not JSON/);

@@ -156,5 +156,6 @@ export function showText(job: Job): string {
   if (job.timeoutMs !== null) lines.push(`  timeout:  ${duration(job.timeoutMs)}`);
   for (const a of job.history) lines.push(`  attempt ${a.attempt}: ${a.outcome}${a.exitCode !== null ? ` (exit ${a.exitCode})` : ''}${a.error ? ` — ${a.error}` : ''}`);
   if (job.result !== null && job.result !== undefined) lines.push(`  answer:   ${oneLine(JSON.stringify(job.result), 400)}`);
+  if (job.logsTrimmed) lines.push('  output:   removed to keep all logs within their bound (docs/retention.md)');
   return lines.join('\n');
 }

@@ -5,7 +5,7 @@ import type { JobPage, SharedLaneStatus } from '../../../shared/model.js';
 import { LanesError, notFound } from '../../../shared/errors.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
-import { isSharedId, slotOfId } from './ids.js';
+import { isSharedId, slotOfId } from '../store/job-ids.js';
 import type { LocalQueue } from './local-queue.js';
 import type { JobQueue } from './queue.js';
 

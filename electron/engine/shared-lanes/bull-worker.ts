@@ -10,8 +10,7 @@
 import { Job, Worker, type JobJson } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { backoffMs } from '../backoff.js';
-import { BACKOFF_TYPE, UNREADABLE } from './job-data.js';
-import { PREFIX } from './parts.js';
+import { BACKOFF_TYPE, PREFIX, UNREADABLE } from './job-data.js';
 
 /**
  * A job's lock lasts LOCK_MS and is renewed every LOCK_RENEW_MS; every engine looks for jobs whose

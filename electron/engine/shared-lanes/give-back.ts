@@ -8,7 +8,7 @@ import { describe } from './connections.js';
 import { attemptError, summaryOf } from './job-data.js';
 import { sizesOf, tailRow } from './logs.js';
 import { letGo, type Held, type LaneParts } from './parts.js';
-import { afterFailure, fieldsOfJob } from './work.js';
+import { afterFailure, fieldsOfJob } from './job-data.js';
 
 /**
  * A job taken here that no worker will run: back to wait at once, on the attempt it was to be.

@@ -9,7 +9,7 @@
 //   progress    0, or { cancel: ms }: someone asked that it not run (cancel.ts)
 //   stacktrace  one entry per attempt that did not succeed: its record as JSON (attemptError)
 import { isDirectory } from '../../job-control/find-program.js';
-import type { JobsOptions } from 'bullmq';
+import type { Job, JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { AttemptRecord, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
 import { parseSpec } from '../../../shared/schemas.js';
@@ -17,6 +17,9 @@ import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, TIMEOUT_MAX_SECONDS } from '../
 import { oneLine } from '../../../shared/format.js';
 import { commandLine } from '../store/job-rows.js';
 import type { NewJob } from '../store/jobs.js';
+
+/** Every key Lanes writes in a Redis starts with this. */
+export const PREFIX = 'lanes';
 
 /** Finished jobs kept in Redis per lane (and for at most a week): enough to look back, bounded whatever runs. */
 export const KEEP_SUCCEEDED = 2_000;
@@ -168,3 +171,22 @@ export function summaryOf(id: number, lane: string, state: BullState, f: BullFie
     ...(machine !== undefined ? { machine } : {}),
   };
 }
+
+export function fieldsOfJob(job: Job): BullFields {
+  return {
+    name: job.name,
+    timestamp: job.timestamp,
+    processedOn: job.processedOn,
+    finishedOn: job.finishedOn,
+    attemptsStarted: job.attemptsStarted,
+    maxAttempts: job.opts.attempts,
+    failedReason: job.failedReason,
+    stacktrace: job.stacktrace,
+    progress: job.progress,
+    processedBy: job.processedBy,
+    delay: job.delay,
+  };
+}
+
+/** Where BullMQ put a job it was told failed: for good, or back to wait out its backoff. */
+export const afterFailure = (job: Job): BullState => (job.finishedOn ? 'failed' : job.delay > 0 ? 'delayed' : 'waiting');

@@ -1,12 +1,12 @@
 // Reading a shared lane's jobs from Redis: one job (a summary, or in full), a page of the list,
 // a log. A page looks at a bounded window of each state's newest jobs, as the local store looks
 // through bounded windows of ids, so no listing costs Redis or the engine more than a few ms.
-import { existsSync } from 'node:fs';
 import type { JobType } from 'bullmq';
 import type { Job, JobPage, JobSpec, JobState, JobSummary, LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import { RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { readLog } from '../queues/read-log.js';
+import { anyLog, logFileFor } from '../../job-control/log-paths.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
 import { attemptsOf, checkClaimed, summaryOf, type BullFields, type BullState } from './job-data.js';
@@ -126,8 +126,7 @@ export class LaneReads {
   /** While this engine has the job's files (it runs it, or could not send its tail), they are read; otherwise the tail in Redis. */
   async log(id: number, input: ParsedInput<'logTail'>): Promise<LogChunk> {
     const paths = this.p.deps.logPaths(id);
-    const path = input.stream === 'stderr' ? paths.stderrPath : input.stream === 'all' ? paths.allPath : paths.stdoutPath;
-    if (existsSync(paths.allPath)) return readLog(path, input);
+    if (anyLog(paths)) return readLog(logFileFor(paths, input.stream), input);
     const { logs } = await this.p.queue.getJobLogs(this.p.bullId(id), 0, -1);
     return chunkOf(logs.at(-1), input);
   }

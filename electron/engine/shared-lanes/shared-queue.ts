@@ -22,7 +22,8 @@ import { Presence } from './presence.js';
 import { LaneReads, QUEUED_STATES } from './reads.js';
 import { RemoteChanges } from './remote.js';
 import { GiveBack } from './give-back.js';
-import { fieldsOfJob, LaneWork } from './work.js';
+import { LaneWork } from './work.js';
+import { fieldsOfJob } from './job-data.js';
 
 /** How often the lane's counts and the other engines' workers are read. */
 const POLL_MS = 1_000;

@@ -19,7 +19,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { AttemptRecord, JobSummary } from '../../../shared/model.js';
 import type { ClaimedJob, Report, Turn, TurnResult } from '../store/jobs.js';
 import { describe } from './connections.js';
-import { attemptError, cancelMark, checkClaimed, summaryOf, type BullFields, type BullState } from './job-data.js';
+import { afterFailure, attemptError, cancelMark, checkClaimed, fieldsOfJob, summaryOf, type BullState } from './job-data.js';
 import { removeFiles, tailRow } from './logs.js';
 import { AWAY, AwayCalls } from './away.js';
 import { untake } from './give-back.js';
@@ -34,25 +34,6 @@ type Taken = { job: Job; token: string };
 /** What a finish answered: BullMQ's result (the next job, when one was fetched), or the next job it could not read. */
 type Finished = { res: unknown; unreadable?: Job; state?: BullState };
 type Recorded = Finished & { finished: JobSummary | null };
-
-export function fieldsOfJob(job: Job): BullFields {
-  return {
-    name: job.name,
-    timestamp: job.timestamp,
-    processedOn: job.processedOn,
-    finishedOn: job.finishedOn,
-    attemptsStarted: job.attemptsStarted,
-    maxAttempts: job.opts.attempts,
-    failedReason: job.failedReason,
-    stacktrace: job.stacktrace,
-    progress: job.progress,
-    processedBy: job.processedBy,
-    delay: job.delay,
-  };
-}
-
-/** Where BullMQ put a job it was told failed: for good, or back to wait out its backoff. */
-export const afterFailure = (job: Job): BullState => (job.finishedOn ? 'failed' : job.delay > 0 ? 'delayed' : 'waiting');
 
 export class LaneWork {
   private seq = 0;

@@ -10,7 +10,7 @@ export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts
 /** A summary's columns, then what a worker needs to run the job. */
 export const CLAIMED_COLUMNS = `${SUMMARY_COLUMNS}, spec, timeout_ms`;
 /** Everything the detail shows. */
-export const FULL_COLUMNS = `${CLAIMED_COLUMNS}, result, load_ms`;
+export const FULL_COLUMNS = `${CLAIMED_COLUMNS}, result, load_ms, logs_trimmed`;
 
 /**
  * Rows are read raw, as arrays in the order of the column lists above: on the busiest path a row
@@ -32,7 +32,7 @@ export type SummaryRow = [
   runAfter: number | null,
 ];
 export type ClaimedRow = [...SummaryRow, spec: string, timeoutMs: number | null];
-export type FullRow = [...ClaimedRow, result: string | null, loadMs: number | null];
+export type FullRow = [...ClaimedRow, result: string | null, loadMs: number | null, logsTrimmed: number];
 
 export interface AttemptRow {
   attempt: number;
@@ -87,6 +87,7 @@ export function toJob(r: FullRow, history: AttemptRow[]): Job {
     result: r[14] === null ? null : (JSON.parse(r[14]) as unknown),
     timeoutMs: r[13],
     loadMs: r[15],
+    ...(r[16] === 1 ? { logsTrimmed: true } : {}),
     history: history.map((h) => ({ attempt: h.attempt, startedAt: h.started_at, finishedAt: h.finished_at, outcome: h.outcome, exitCode: h.exit_code, error: h.error })),
   };
 }
