@@ -50,7 +50,10 @@ export function judgeAll(figures: Figure[]): Figure[] {
  * judged on that median. A figure missing from some runs is aggregated over the runs that have it.
  */
 export function acrossRuns(runs: Figure[][]): Figure[] {
-  const key = (f: Figure) => `${f.section}\u0000${f.what}\u0000${f.peer?.name ?? ''}`;
+  // A figure's words may carry its run's own numbers ("269 processes on the machine"): the same
+  // figure of another run differs only in those, and its words are shown as the first run has them.
+  const words = (text: string) => text.replace(/\d[\d,.]*/g, '#');
+  const key = (f: Figure) => `${f.section}\u0000${words(f.what)}\u0000${words(f.peer?.name ?? '')}`;
   const groups = new Map<string, Figure[]>();
   for (const run of runs) for (const f of run) (groups.get(key(f)) ?? groups.set(key(f), []).get(key(f))!).push(f);
   const of = (xs: (Summary | undefined)[]) => summarize(xs.map((x) => x?.median ?? NaN));
