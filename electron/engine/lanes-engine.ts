@@ -178,7 +178,16 @@ export class LanesEngine implements Engine {
           published: (snapshot) => machineMoved.fire(snapshot),
         },
       );
-      const loop = new SizerLoop({ run: () => pass.run(), failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`) }, tickMs, Date.now);
+      const loop = new SizerLoop(
+        {
+          run: () => pass.run(),
+          failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`),
+          sleep: () => sampler.sleep(),
+          wake: () => sampler.wake(),
+        },
+        tickMs,
+        Date.now,
+      );
       sampler.onSample(() => loop.pass());
       fleet.onChanged(() => loop.poke());
 

@@ -8,7 +8,7 @@
 // The worker uses the cgroup when a job ends, or without one the other two; the engine uses all
 // three when a worker dies under a job, and at start for jobs an engine that died had running.
 // A run is over when its processes are gone, not when they were signalled (endJob).
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WORKER_ENV } from '../worker-protocol/protocol.js';
@@ -96,6 +96,40 @@ export async function killableCgroup(dir: string): Promise<string | null> {
  */
 export function inCgroup(dir: string, argv: readonly string[]): string[] {
   return ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, ...argv];
+}
+
+/** This process's own cgroup, to come back to after a spawn from inside a job's (null: never left). */
+let home: string | null | undefined;
+/** Whether entering a job's group worked here; once it did not, jobs go in through `inCgroup`. */
+let canEnter = true;
+
+/**
+ * Runs `spawn` with this process inside the cgroup `dir` for the moment of the fork, then moves it
+ * back: the child is born in the group, so its first instruction runs there, with no `/bin/sh`
+ * in between to move it (the fork and exec happen before Node's spawn returns). Returns null,
+ * having spawned nothing, where this process cannot enter the group; the caller then starts the
+ * job through `inCgroup`. A process that cannot leave the group again would be ended with the job,
+ * so it says why and exits: its engine ends the job as for any worker that dies under one.
+ */
+export function spawnFromInside<T>(dir: string, spawn: () => T): T | null {
+  home ??= ownCgroup();
+  if (home === null || !canEnter) return null;
+  try {
+    writeFileSync(join(dir, 'cgroup.procs'), String(process.pid));
+  } catch {
+    canEnter = false;
+    return null;
+  }
+  try {
+    return spawn();
+  } finally {
+    try {
+      writeFileSync(join(home, 'cgroup.procs'), String(process.pid));
+    } catch (error) {
+      process.stderr.write(`lanes worker: could not leave the job's cgroup ${dir} (${(error as Error).message}); exiting\n`);
+      process.exit(70);
+    }
+  }
 }
 
 /** Ends every process in the cgroup and removes it once empty (a few tries, since dying takes a moment). */

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
-import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup } from '../job-control/containment.js';
+import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, spawnFromInside } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
 import { jobEnv } from './job-env.js';
@@ -38,7 +38,6 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   const windows = process.platform === 'win32';
   const command = spec.kind === 'argv' ? spec.argv : [process.env.SHELL || '/bin/sh', '-c', spec.script];
   const group = windows || cgroupBase === null ? null : makeCgroup(jobCgroup(cgroupBase, job));
-  const argv = group ? inCgroup(group, command) : command;
   const options = {
     cwd,
     env,
@@ -47,7 +46,11 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
     stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   };
-  const child = windows && spec.kind === 'shell' ? spawn(spec.script, { ...options, shell: true }) : spawn(argv[0]!, argv.slice(1), options);
+  const start = (argv: readonly string[]) => spawn(argv[0]!, argv.slice(1), options);
+  // In its cgroup from its first instruction: born there (the worker steps in for the fork), or,
+  // where the worker cannot step in, moved there by a shell before it becomes the job.
+  const child =
+    windows && spec.kind === 'shell' ? spawn(spec.script, { ...options, shell: true }) : group ? (spawnFromInside(group, () => start(command)) ?? start(inCgroup(group, command))) : start(command);
 
   let stopping: 'cancelled' | 'timed out' | null = null;
   const timers: NodeJS.Timeout[] = [];

@@ -48,7 +48,7 @@ export function cliFigures(rounds: number): Promise<Figure[]> {
         '`node -e 0`',
         'difference',
       );
-      f.met = f.compared!.value.median <= call.slack;
+      f.judge = (g) => g.compared!.value.median <= call.slack;
       return f;
     });
     // The executable stands in for `node bin/lanes.js`, so only the CLI's own calls are paired.
@@ -79,7 +79,7 @@ function exeFigures(calls: { what: string; args: string[] }[], rounds: number): 
       '`node bin/lanes.js`',
       'difference',
     );
-    f.met = f.compared!.value.median <= 1;
+    f.judge = (g) => g.compared!.value.median <= 1;
     return f;
   });
 }

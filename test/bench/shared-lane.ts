@@ -92,11 +92,11 @@ export async function sharedLaneFigures(pairs: number, n: number, batches: numbe
     );
     const what = `no-op jobs of one shared lane drained by ${engines === 1 ? '1 engine at cap 2' : `${engines} engines at cap 2 each`} (${n.toLocaleString('en-US')} jobs)`;
     const figure = compared({ section: SECTION, what, unit: 'jobs/s', target: 'ratio ≥ 0.9' }, series, `BullMQ, ${processes} worker processes of concurrency 1`);
-    figure.met = figure.compared!.value.median >= 0.9;
+    figure.judge = (g) => g.compared!.value.median >= 0.9;
     drains.push(figure);
   }
   const engineCpu: Figure = { section: SECTION, what: 'engine CPU per shared job (1 engine at cap 2, its workers not counted)', unit: 'µs', lanes: summarize(cpu), target: '≤ 150' };
-  engineCpu.met = engineCpu.lanes.median <= 150;
+  engineCpu.judge = (g) => g.lanes.median <= 150;
   const size = 1_000;
   const add = await alternate(pairs, () => sharedAddJobs(bull.port, batches, size), () => bull.addBulk(batches, size));
   const batched = compared({ section: SECTION, what: `jobs queued to a shared lane by addJobs, batches of ${size}`, unit: 'jobs/s' }, add, `BullMQ addBulk, batches of ${size}`);

@@ -2,7 +2,7 @@
 // (a new session holding its output open, a worker killed as the job began), and a job that runs
 // past its time limit fails and is ended. Run twice: with a cgroup per job where this machine
 // lets the engine make one, and with the fallbacks alone (process groups and the job's id).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ownCgroup } from '../../electron/job-control/containment.js';
@@ -27,6 +27,18 @@ for (const mode of modes) {
       const escaped = await pidIn(pidFile);
       await gone(escaped, 'the escaped child');
       expect((await t.engine.request('logTail', { id })).text).toBe('done\n');
+    });
+
+    it.skipIf(!mode.cgroups)('a job is in its own cgroup from its first instruction, and the worker that started it is not', async () => {
+      // `cat` is the job's first program: what it reads is where the job began.
+      const first = await t.engine.request('addJob', { argv: ['cat', '/proc/self/cgroup'] });
+      const second = await t.engine.request('addJob', { argv: ['sh', '-c', 'echo $PPID'] });
+      await jobsFinished(t.engine, [first.id, second.id]);
+      const where = (await t.engine.request('logTail', { id: first.id })).text;
+      expect(where).toMatch(new RegExp(`^0::.*/lanes-${process.pid}/job-${first.id}-1$`, 'm'));
+      // The worker stepped into each job's group only for the fork: it is back where it was.
+      const worker = Number((await t.engine.request('logTail', { id: second.id })).text.trim());
+      expect(readFileSync(`/proc/${worker}/cgroup`, 'utf8')).not.toMatch(/job-\d+-\d+/);
     });
 
     it('a child that escapes into its own session and closes its output is ended soon after the job', async () => {

@@ -76,6 +76,17 @@ export class MachineSampler {
     this.watcher.stop();
   }
 
+  /** Nothing to size: no reads on the cadence (a power change or resume still reads at once). */
+  sleep(): void {
+    this.watcher.sleep();
+  }
+
+  /** Work arrived: read the machine now and on the cadence again; listeners hear the sample. */
+  wake(): Promise<unknown> {
+    this.watcher.start();
+    return this.watcher.refresh();
+  }
+
   /** Read everything again now (resume, a power change); listeners hear when it is done. */
   refresh(): Promise<unknown> {
     return this.watcher.refresh();

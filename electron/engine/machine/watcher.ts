@@ -1,4 +1,5 @@
-// Reads the machine on a cadence that costs little, and at once when something moves it. Every
+// Reads the machine on a cadence that costs little, and at once when something moves it. While
+// the engine has something to size (the sizer loop says when; it sleeps it otherwise), every
 // 15 s: /proc/meminfo (or the OS's figure), the cgroup's few small files, the CPU counters, one
 // /proc scan for what the workers hold, and the desktop's idle time (a getter). The battery: from
 // the desktop's powerMonitor when there is one (free), else systeminformation every 2 min. The
@@ -131,9 +132,14 @@ export class MachineWatcher {
     this.unsubscribe ??= this.o.desktop?.subscribe((e) => this.moved(e)) ?? null;
   }
 
-  stop(): void {
+  /** No cadence until `start` again: nothing is being sized. The desktop's events still read at once. */
+  sleep(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  stop(): void {
+    this.sleep();
     this.unsubscribe?.();
     this.unsubscribe = null;
   }

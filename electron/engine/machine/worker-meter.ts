@@ -75,6 +75,12 @@ export class WorkerMeter {
 
   async measure(targets: readonly WorkerTarget[]): Promise<{ workers: WorkerUsage[]; cpuMs: number }> {
     const now = (this.options.now ?? Date.now)();
+    // No worker, nothing to look for: a desktop's /proc is hundreds of directories.
+    if (targets.length === 0) {
+      this.cpuSeen = new Map();
+      this.lastAt = now;
+      return { workers: [], cpuMs: 0 };
+    }
     const scan = process.platform === 'linux' && !this.options.portable ? { all: scanProcesses(this.options.proc), cpu: 'total' as const } : await portableScan();
     const kids = childrenOf(scan.all);
     const first = this.lastAt === null;

@@ -21,6 +21,7 @@ import { PRESUMED_BYTES } from '../machine/memory-limits.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import { demandOf, type LaneDemand } from './demand.js';
 import { SizerHistory } from './history.js';
+import type { PassOutcome } from './loop.js';
 import { decide, type Decision, type LaneObservation, type Observation } from './policy.js';
 
 /** A worker as the pass sees it: plain data the fleet hands over. */
@@ -91,13 +92,13 @@ export class SizingPass {
     return this.last ?? this.publish(this.observe());
   }
 
-  /** One pass; returns when to look again for a paced shrink (null: the next event or tick). */
-  run(): number | null {
+  /** One pass; returns when to look again for a paced shrink (null: the next event or tick), and whether there was anything to size. */
+  run(): PassOutcome {
     const seen = this.observe();
     const decision = decide(seen.observation);
     this.apply(decision, seen);
     this.publish(seen);
-    return decision.wakeAt;
+    return { wakeAt: decision.wakeAt, idle: seen.idle };
   }
 
   forget(lane: string): void {
@@ -124,9 +125,13 @@ export class SizingPass {
     const byLane = new Map<string, Mutable>();
     // A lane with no work and no worker has nothing to decide: it sits the pass out, so a pass
     // costs what the busy lanes cost, however many lanes there are.
+    // A job still running as the store has it counts as work, whether or not a worker holds it:
+    // one whose worker just died goes back to the queue without an event the loop hears.
+    let held = workers.length > 0;
     for (const l of lanes) {
       const c = counts.get(l.name);
       const d = demandOf({ queued: c?.queued ?? 0, running: c?.running ?? 0, notYet: notYet.get(l.name), inHand: hands.get(l.name) ?? 0 });
+      if ((c?.queued ?? 0) + (c?.running ?? 0) > 0 || d.notYet > 0) held = true;
       if (d.ready + d.inHand === 0 && d.notYet === 0 && !withWorkers.has(l.name)) continue;
       demand.set(l.name, d);
       byLane.set(l.name, laneObservation(l, d, this.history, i.startsBlockedUntil(l.name)));
@@ -166,7 +171,7 @@ export class SizingPass {
       paused,
       critical: { facts, lanes: busyLanes(workers, i.machine), lastAt: this.history.lastCriticalAt },
     };
-    return { observation, limits, facts, demand, lanes };
+    return { observation, limits, facts, demand, lanes, idle: !held && byLane.size === 0 };
   }
 
   /** Every lane has limits to show, one that sat the pass out too: what memory would let it run. */
@@ -222,6 +227,8 @@ interface Seen {
   facts: MachineFacts;
   demand: ReadonlyMap<string, LaneDemand>;
   lanes: readonly LaneRow[];
+  /** No lane holds a job (queued, running, or waiting out a backoff) and no worker exists (not even one leaving a removed lane). */
+  idle: boolean;
 }
 
 type Mutable = LaneObservation & { idle: string[]; busy: string[]; drainedForPause: string[] };
