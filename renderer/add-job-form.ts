@@ -2,7 +2,7 @@
 // the field that is wrong and why. Only what the engine cannot see is checked here (a number typed
 // as text, a span, an env line without "="); the engine checks the rest with the one schema every
 // door uses, and its refusal names the field, which the form shows at that field. Pure.
-import { parseSpan } from '../shared/format.js';
+import { parseSpan } from '../shared/span.js';
 import { LABELS_MAX, MAX_ATTEMPTS_LIMIT, PRIORITY_MAX, PRIORITY_MIN } from '../shared/limits.js';
 import type { Job } from '../shared/model.js';
 import type { RequestInput } from '../shared/requests.js';
@@ -77,14 +77,14 @@ export function checkAddJob(v: AddJobValues, now = Date.now()): Checked {
   }
   if (v.timeout.trim() !== '') {
     const s = parseSpan(v.timeout);
-    if (s === null) return { field: 'timeout', message: 'a timeout is a span like 90s, 15m or 2h' };
-    input.timeoutSeconds = s;
+    if ('problem' in s) return { field: 'timeout', message: 'a timeout is a span like 90s, 15m or 2h' };
+    input.timeoutSeconds = s.ms / 1000;
   }
   if (v.after.length > 0) input.after = v.after;
   if (v.when === 'delay') {
     const s = parseSpan(v.whenText);
-    if (s === null) return { field: 'when', message: 'a delay is a span like 90s, 15m, 1h30m or 2d' };
-    input.delaySeconds = s;
+    if ('problem' in s) return { field: 'when', message: 'a delay is a span like 90s, 15m, 1h30m or 2d' };
+    input.delaySeconds = s.ms / 1000;
   } else if (v.when === 'at') {
     const at = Date.parse(v.whenText);
     if (Number.isNaN(at)) return { field: 'when', message: 'pick a date and a time' };

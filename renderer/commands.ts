@@ -59,6 +59,14 @@ export async function retryMany(choice: JobChoice): Promise<void> {
   say(`Queued ${plural(answer.retried, 'job')} to run again.`);
 }
 
+/** "Clear finished…": the finished jobs of a lane (or of every lane), of one final state or all three, removed now with their logs. */
+export async function clearFinished(choice: { lane?: string; state?: 'succeeded' | 'failed' | 'cancelled' }): Promise<void> {
+  const answer = await attempt('Not cleared', () => client().call('clean', choice));
+  if (!answer) return;
+  clearChecked();
+  say(`Cleared ${plural(answer.removed, 'finished job')}.`);
+}
+
 export function toggleChecked(id: number): void {
   useJobs.setState((s) => {
     const checked = { ...s.checked };

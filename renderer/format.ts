@@ -36,15 +36,19 @@ export function formatDuration(ms: number | null): string {
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
-export function formatClock(at: number | null): string {
-  return at === null ? '—' : clock.format(at);
+/**
+ * A moment, one way everywhere in the window: its clock time within a day of now, its date and
+ * clock time beyond (a job queued yesterday must not read as if it were today).
+ */
+export function formatClock(at: number | null, now = Date.now()): string {
+  if (at === null) return '—';
+  return Math.abs(now - at) < DAY_MS ? clock.format(at) : dateTime.format(at);
 }
 
-export function formatDateTime(at: number | null): string {
-  if (at === null) return '—';
-  const today = new Date().toDateString() === new Date(at).toDateString();
-  return today ? clock.format(at) : dateTime.format(at);
-}
+/** The same as formatClock: one time format in the window. */
+export const formatDateTime = formatClock;
+
+const DAY_MS = 86_400_000;
 
 export const MOOD_WORDS: Record<LaneMood, { word: string; hint: string }> = {
   off: { word: 'Off', hint: 'The cap is 0: this lane runs nothing until you raise it.' },
@@ -76,6 +80,7 @@ export const REASON_WORDS: Record<ScaleReason, string> = {
   unresponsive: 'Stopped answering',
   shutdown: 'Engine stopping',
   start: 'Engine started',
+  outage: 'Queue unreachable',
 };
 
 /** The lane a ledger row names; `*` is the engine as a whole (its starts and stops). */

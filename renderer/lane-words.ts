@@ -3,7 +3,8 @@
 // higher cap buys, and a one-line summary of all lanes for when the lanes section is folded; and
 // what the machine holds all lanes to, for the header. Pure.
 import type { LaneStatus, MachineStatus, Nudge, Paused } from '../shared/model.js';
-import { aboutBytes, aboutDuration, plural as sharedPlural } from '../shared/format.js';
+import { aboutBytes, aboutDuration, etaWords, jobsLeft, plural as sharedPlural } from '../shared/format.js';
+import { gpuFacts } from '../shared/gpu-words.js';
 import { formatClock, formatCount, formatDuration, plural } from './format.js';
 
 /**
@@ -13,9 +14,9 @@ import { formatClock, formatCount, formatDuration, plural } from './format.js';
  */
 export function laneReason(lane: LaneStatus, now: number, paused: Paused | null = null): string | null {
   if (lane.startsBlockedUntil !== null && lane.startsBlockedUntil > now) {
-    return `its worker command keeps exiting as it starts — next try at ${formatClock(lane.startsBlockedUntil)}`;
+    return `its worker command keeps exiting as it starts — next try at ${formatClock(lane.startsBlockedUntil, now)}`;
   }
-  if (paused && lane.cap > 0) return paused.until === null ? 'all work paused until you resume' : `all work paused until ${formatClock(paused.until)}`;
+  if (paused && lane.cap > 0) return paused.until === null ? 'all work paused until you resume' : `all work paused until ${formatClock(paused.until, now)}`;
   if (lane.cap === 0) {
     // The built-in ml lane starts off on purpose (a model can take gigabytes): say so, or a person
     // reads "Off" as broken.
@@ -35,18 +36,11 @@ export function notYetText(lane: Pick<LaneStatus, 'waitingForJobs' | 'scheduled'
   return parts.length > 0 ? parts.join(', ') : null;
 }
 
-/** Jobs the lane still has to finish: waiting, waiting to retry, and running. */
-export const jobsLeft = (lane: LaneStatus): number => lane.waiting + lane.delayed + lane.running;
+/** Jobs the lane still has to finish, as everywhere (shared/format.ts). */
+export { jobsLeft };
 
-/**
- * "4,533 left, about 38 min": only once the engine has a pace to go by, so a lane that has only
- * just started (or a paused one) does not promise a time it cannot know.
- */
-export function laneEta(lane: LaneStatus): string | null {
-  const left = jobsLeft(lane);
-  if (left === 0 || lane.etaMs === null) return null;
-  return `${formatCount(left)} left, ${aboutDuration(lane.etaMs)}`;
-}
+/** "4,533 left, about 38 min", "… estimating…", or nothing: the one rule (shared/format.ts etaWords). */
+export const laneEta = (lane: LaneStatus): string | null => etaWords(lane);
 
 /**
  * The wait column: how long the oldest job still waiting has waited (so 4,956 waiting never reads
@@ -100,13 +94,15 @@ const capitalized = (text: string): string => text.charAt(0).toUpperCase() + tex
  * events follow every change, where the machine's status moves with its next reading.
  */
 export function holdingBack(machine: MachineStatus, lanes: readonly LaneStatus[]): string | null {
-  if (machine.limitedBy !== 'cores' && machine.limitedBy !== 'memory') {
+  if (machine.limitedBy !== 'cores' && machine.limitedBy !== 'memory' && machine.limitedBy !== 'gpu') {
     const count = machine.ceiling < machine.coreCeiling ? ` — ${machine.ceiling} of ${plural(machine.coreCeiling, 'worker')}` : '';
     return `${capitalized(machine.text)}${count}`;
   }
   const held = lanes.filter((l) => l.limit?.by === 'memory').map((l) => l.name);
-  if (held.length === 0) return null;
-  return `Memory holds back ${held.length <= 2 ? held.join(' and ') : plural(held.length, 'lane')}`;
+  const byGpu = lanes.filter((l) => l.limit?.by === 'gpu').map((l) => l.name);
+  const names = (n: string[]) => (n.length <= 2 ? n.join(' and ') : plural(n.length, 'lane'));
+  const said = [...(held.length ? [`Memory holds back ${names(held)}`] : []), ...(byGpu.length ? [`${held.length ? 'the' : 'The'} GPU holds back ${names(byGpu)}`] : [])];
+  return said.length ? said.join('; ') : null;
 }
 
 const POWER_WORDS: Record<MachineStatus['power'], string> = { ac: 'plugged in', battery: 'on battery', unknown: 'not known' };
@@ -120,6 +116,7 @@ export function machineFacts(machine: MachineStatus): { term: string; value: str
     { term: 'Workers now', value: `at most ${machine.ceiling} — ${now}` },
     { term: 'Cores', value: `${formatCount(machine.cores)} — ${plural(machine.coreCeiling, 'worker')}, ${coreNote}` },
     { term: 'Memory for workers', value: aboutBytes(machine.memoryBytes) },
+    ...gpuFacts(machine),
     { term: 'Power', value: POWER_WORDS[machine.power] },
     { term: 'Someone at the computer', value: machine.personActive === null ? 'cannot tell here' : machine.personActive ? 'yes — Lanes leaves them room' : 'no, away' },
   ];
@@ -146,7 +143,7 @@ export function workerMemory(lane: Pick<LaneStatus, 'workerMemoryBytes'>): strin
 export function laneLimit(lane: Pick<LaneStatus, 'limit'>): string | null {
   const limit = lane.limit;
   if (!limit) return null;
-  if (limit.by === 'memory') return limit.text;
+  if (limit.by === 'memory' || limit.by === 'gpu') return limit.text;
   return `${limit.text} — ${limit.workers === 0 ? 'no workers' : `up to ${plural(limit.workers, 'worker')}`} for now`;
 }
 

@@ -31,7 +31,7 @@ export const messageOf = (error: unknown): string => (error instanceof Error ? e
 export function start(onJobEvent: () => void): () => void {
   const created = createClient();
   engine = created.client;
-  useConnection.setState({ keyless: created.keyless });
+  useConnection.setState({ keyless: created.keyless, keyKept: created.keyKept });
   let opened = false;
   return engine.follow(0, {
     event: (event) => enqueue(event, onJobEvent),

@@ -12,10 +12,11 @@ export interface EventMap {
   /** One job changed state (queued, started, finished, cancelled, retried). */
   job: JobSummary;
   /**
-   * Many jobs changed at once: a large batch queued, cancelled or retried, or jobs of a shared
-   * lane moved on another engine. Re-read what you show of them.
+   * Many jobs changed at once: a large batch queued, cancelled or retried, jobs of a shared
+   * lane moved on another engine, or finished jobs cleaned (`removed`: retention or `clean`).
+   * Re-read what you show of them.
    */
-  jobs: { ids: number[]; change: 'added' | 'changed' };
+  jobs: { ids: number[]; change: 'added' | 'changed' | 'removed' };
   /** A worker started, stopped or began draining: one ledger row. */
   scale: ScaleEvent;
   /** All work was paused or resumed. */

@@ -1,7 +1,7 @@
 // Words people read, written once: counts with grouped digits in one fixed locale (nudge text,
 // CLI tables, tray menu, notifications), so the same backlog reads the same everywhere and output
 // does not change with the terminal's or the OS's language; and what a job runs, in one line.
-import type { JobSpec } from './model.js';
+import type { CleanedJob, JobSpec, LaneStatus } from './model.js';
 
 let grouped: Intl.NumberFormat | undefined;
 
@@ -22,6 +22,48 @@ export function aboutDuration(ms: number): string {
   if (s < 90 * 60) return `about ${Math.round(s / 60)} min`;
   if (s < 48 * 3600) return `about ${Math.round(s / 3600)} h`;
   return `about ${Math.round(s / 86_400)} days`;
+}
+
+/** Jobs a lane still has to finish: waiting, waiting to retry, and running. */
+export const jobsLeft = (l: Pick<LaneStatus, 'waiting' | 'delayed' | 'running'>): number => l.waiting + l.delayed + l.running;
+
+/**
+ * A lane's estimate as the CLI, the tray and the window say it: "4,533 left, about 38 min", or
+ * "4,533 left, estimating…" until the engine has one it can stand by; nothing when nothing is
+ * left or while all work is paused (nothing would move).
+ */
+export function etaWords(l: Pick<LaneStatus, 'waiting' | 'delayed' | 'running' | 'etaMs' | 'etaState'>): string | null {
+  const left = jobsLeft(l);
+  if (left === 0 || l.etaState === 'paused' || l.etaState === 'off' || l.etaState === 'none') return null;
+  return `${groupedCount(left)} left, ${l.etaState === 'known' && l.etaMs !== null ? aboutDuration(l.etaMs) : 'estimating…'}`;
+}
+
+/**
+ * The name among `names` a typo most likely meant — "wroker" → "worker" — or null when none is
+ * close: at most two edits (a letter added, dropped, changed, or two swapped), fewer for short names.
+ */
+export function closestName(typed: string, names: readonly string[]): string | null {
+  const most = typed.length <= 3 ? 1 : 2;
+  let best: { name: string; d: number } | null = null;
+  for (const name of names) {
+    const d = editDistance(typed, name);
+    if (d > 0 && d <= most && (best === null || d < best.d)) best = { name, d };
+  }
+  return best?.name ?? null;
+}
+
+/** Edits from one word to another, a swap of neighbours counting as one (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }
 
 /** One line of at most `max` characters: line breaks shown as ⏎, the end cut with an ellipsis. */
@@ -88,13 +130,19 @@ export function aboutBytes(bytes: number): string {
   return `${(mb / 1024).toFixed(mb >= 10 * 1024 ? 0 : 1)} GB`;
 }
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+/** Local wall-clock time, with the date only when it is not today. */
+export function clock(at: number, now = Date.now()): string {
+  const d = new Date(at);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  if (new Date(now).toDateString() === d.toDateString()) return time;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
+}
 
-/** A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds; null when it is none. */
-export function parseSpan(text: string): number | null {
-  const t = text.trim().toLowerCase();
-  if (/^\d+(\.\d+)?$/.test(t) && Number(t) > 0) return Number(t);
-  const parts = [...t.matchAll(/(\d+(?:\.\d+)?)([smhd])/g)];
-  const total = parts.reduce((n, m) => n + Number(m[1]) * UNIT_SECONDS[m[2]!]!, 0);
-  return parts.length === 0 || parts.map((m) => m[0]).join('') !== t || total <= 0 ? null : total;
+/** What a cleaned job says instead of "no such job": "job 41 succeeded at 14:02:10 and was cleaned at 2026-12-15 09:00:00". */
+export function cleanedWords(job: CleanedJob, now = Date.now()): string {
+  const how = job.state === 'failed' && job.exitCode !== null ? `failed (exit ${job.exitCode})` : job.state;
+  const when = job.finishedAt !== null ? ` at ${clock(job.finishedAt, now)}` : '';
+  const gone = job.cleanedAt !== null ? `was cleaned at ${clock(job.cleanedAt, now)}` : 'its record has since been dropped by its shared queue';
+  return `job ${job.id} in lane ${job.lane} ${how}${when} and ${gone}`;
 }

@@ -38,6 +38,18 @@ export const LOG_READ_MAX = LOG_CAP_BYTES;
 export const LEDGER_READ_DEFAULT = 200;
 export const LEDGER_KEEP = 10_000;
 
+/**
+ * Retention (docs/retention.md): finished jobs and their logs are removed once older than this,
+ * unless LANES_KEEP says otherwise. Succeeded jobs are rarely looked at again after a week or
+ * two; a failure is what a person comes back to, after a weekend or a holiday, so it stays longer.
+ */
+export const KEEP_SUCCEEDED_MS = 14 * 86_400_000;
+export const KEEP_UNHAPPY_MS = 30 * 86_400_000;
+/** Compact records of removed jobs (id, lane, final state, finished-at) kept, newest first. */
+export const CLEANED_KEEP = 100_000;
+/** All kept jobs' logs together; past it the oldest finished jobs' logs go first. */
+export const LOGS_TOTAL_MAX_BYTES = 1024 * 1_048_576;
+
 /** How far back the scale timeline reaches, in the engine and in the window. */
 export const TIMELINE_SPAN_MS = 3_600_000;
 

@@ -64,6 +64,8 @@ export interface AttemptRecord {
   outcome: 'failed' | 'cancelled' | 'interrupted';
   exitCode: number | null;
   error: string | null;
+  /** Shared lanes: the machine it ran on, where known. */
+  machine?: string;
 }
 
 /** A job in full: its detail. */
@@ -83,6 +85,23 @@ export interface Job extends JobSummary {
   dependents?: JobLink[];
   /** The jobs that run it again (`lanes restart`). */
   restartedAs?: number[];
+  /** Its logs were removed to keep all logs within their total bound (docs/retention.md). */
+  logsTrimmed?: boolean;
+}
+
+/**
+ * What is left of a finished job once it was cleaned (by retention or `lanes clean`): enough for
+ * `lanes wait` to say how it ended. Shared lanes' jobs this engine saw finish are kept the same
+ * way, since BullMQ drops their records after 2,000 newer successes (`cleanedAt` null: not
+ * removed by this engine).
+ */
+export interface CleanedJob {
+  id: number;
+  lane: string;
+  state: 'succeeded' | 'failed' | 'cancelled';
+  exitCode: number | null;
+  finishedAt: number | null;
+  cleanedAt: number | null;
 }
 
 /** The summary within a full record, as a list or an event would carry it. */
@@ -147,8 +166,13 @@ export interface LaneStatus {
   medianWaitMs: number | null;
   /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */
   oldestQueuedAt: number | null;
-  /** At the current pace, about how long until what it holds is done; null until there is a pace to go by. */
+  /**
+   * About how long until what it holds is done: never less than its running jobs' typical time
+   * allows (docs/sizer.md "The estimate"); null unless `etaState` is `known`.
+   */
   etaMs: number | null;
+  /** `known`; `estimating` (no run finished yet, or one runs far past them); `paused` (no estimate while paused); `off` (cap 0, nothing running: nothing will move); `none` (nothing left). */
+  etaState: EtaState;
   /** How long its worker command took to load, last time one did (persistent lanes); null: not known. */
   workerLoadMs: number | null;
   /** The nudge is quiet until then (a lowered cap, a snooze or a dismissal), unless the backlog grows materially. */
@@ -159,6 +183,8 @@ export interface LaneStatus {
   startsBlockedUntil: number | null;
   /** What one of its workers typically holds in memory, with all it runs (bytes); null until measured. */
   workerMemoryBytes: number | null;
+  /** An ml lane's: what one of its workers typically holds on the GPU (bytes), measured; absent until it is. */
+  workerGpuBytes?: number;
   /** When the machine, not its cap, holds it back: how many workers it may run now, and why. Null: only its cap. */
   limit: LaneLimit | null;
   /** Present when the lane's queue is shared on Redis with other engines (docs/shared-lanes.md). */
@@ -171,6 +197,8 @@ export interface SharedLaneStatus {
   redis: string;
   /** Since when Redis cannot be reached (no new job is taken meanwhile); null while it can. */
   unreachableSince: number | null;
+  /** Reached, but not answering (a stopped server, a network that drops what is sent) since `unreachableSince`. */
+  notAnswering: boolean;
   /** Why, in the words of the connection, while it cannot. */
   error: string | null;
   /** Workers other engines of the lane run now, and on how many machines. */
@@ -178,13 +206,26 @@ export interface SharedLaneStatus {
 }
 
 /** Why Lanes runs fewer workers than it could: the machine's limit that binds. */
-export type LimitReason = 'cores' | 'container' | 'memory' | 'battery' | 'in-use' | 'load';
+export type LimitReason = 'cores' | 'container' | 'memory' | 'gpu' | 'battery' | 'in-use' | 'load';
 
 export interface LaneLimit {
   workers: number;
   by: LimitReason;
-  /** In words: "memory for 3 of these, about 410 MB each". */
+  /** In words: "memory for 3 of these, about 410 MB each", "the GPU has memory for 3 of these workers, about 6.3 GB each". */
   text: string;
+}
+
+/** One GPU as last read (nvidia-smi), while an ml lane held work or workers. */
+export interface GpuStatus {
+  index: number;
+  name: string;
+  totalBytes: number;
+  /** In use by everything on it, Lanes' workers included. */
+  usedBytes: number;
+  /** Of that, held by Lanes' workers. */
+  heldByLanesBytes: number;
+  /** What Lanes' ml workers may hold on it between them (LANES_GPU_MEMORY, or what is free less a reserve). */
+  forWorkersBytes: number;
 }
 
 /** The machine as the sizer sees it now. */
@@ -203,6 +244,16 @@ export interface MachineStatus {
   limitedBy: LimitReason;
   /** In words: "quiet: on battery". */
   text: string;
+  /**
+   * Where the GPUs' memory is known from: 'nvidia' (nvidia-smi on PATH: `gpus` lists the cards),
+   * 'unified' (Apple silicon: it is the memory above, which the memory limit divides already),
+   * 'unknown' (no nvidia-smi: GPU memory limits nothing). Absent from engines before it.
+   */
+  gpuMemory?: 'nvidia' | 'unified' | 'unknown';
+  /** With gpuMemory 'nvidia': each card as last read; empty until an ml lane first holds work. */
+  gpus?: GpuStatus[];
+  /** The last read of the GPUs failed, and why: then GPU memory limits nothing until one succeeds. */
+  gpuError?: string;
 }
 
 /**
@@ -240,7 +291,10 @@ export interface Status extends Snapshot {
  * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole); `machine`: the machine's limits
  * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
  */
-export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start';
+/** Whether a lane's estimate is given, and if not, why (LaneStatus.etaState). */
+export type EtaState = 'known' | 'estimating' | 'paused' | 'off' | 'none';
+
+export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start' | 'outage';
 
 export interface ScaleEvent {
   id: number;

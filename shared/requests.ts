@@ -5,7 +5,7 @@
 // only: nothing here loads the schema library at run time.
 import type { z } from 'zod';
 import type { Inputs } from './schemas.js';
-import type { Job, JobPage, JobSummary, LaneStatus, LaneTimeline, LogChunk, Paused, ScaleEvent, Snapshot, Status } from './model.js';
+import type { CleanedJob, Job, JobPage, JobSummary, LaneStatus, LaneTimeline, LogChunk, Paused, ScaleEvent, Snapshot, Status } from './model.js';
 
 export interface Route {
   method: 'GET' | 'POST' | 'DELETE';
@@ -34,6 +34,8 @@ export const requests = {
   removeLane: { method: 'DELETE', path: '/api/lanes/:name' },
   scaleEvents: { method: 'GET', path: '/api/scale-events' },
   timeline: { method: 'GET', path: '/api/timeline' },
+  clean: { method: 'POST', path: '/api/jobs/clean' },
+  cleanedJob: { method: 'GET', path: '/api/jobs/:id/cleaned' },
 } as const satisfies Record<keyof Inputs, Route>;
 
 /** What each request answers. */
@@ -60,6 +62,10 @@ interface Outputs {
   removeLane: { removed: string };
   scaleEvents: ScaleEvent[];
   timeline: LaneTimeline[];
+  /** How many finished jobs were removed, with their logs, by final state. */
+  clean: { removed: number; byState: Record<CleanedJob['state'], number> };
+  /** What is kept of a job that was cleaned (not_found when nothing is). */
+  cleanedJob: CleanedJob;
 }
 
 export type RequestName = keyof typeof requests;
@@ -99,6 +105,8 @@ export const WINDOW_REQUESTS: ReadonlySet<RequestName> = new Set<RequestName>([
   'snoozeNudge',
   'scaleEvents',
   'timeline',
+  // "Clear finished…".
+  'clean',
   // The window adds work and lanes from its forms (docs/security.md: what that allows).
   'addJob',
   'addLane',

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { JOB_STATES, type JobSpec } from './model.js';
 import { jsonProblem } from './json-limits.js';
+import { SPAN_MAX_MS } from './span.js';
 import { parseRedisUrl } from './redis-url.js';
 import {
   BATCH_MAX,
@@ -336,6 +337,19 @@ export const inputs = {
       sinceMs: z.number().int().min(1000).max(TIMELINE_SPAN_MS).default(TIMELINE_SPAN_MS),
     })
     .strict(),
+  /** Finished jobs removed now, with their logs: of a lane and/or a final state, finished at least this long ago. */
+  clean: z
+    .object({
+      lane: laneName.optional(),
+      state: z.enum(['succeeded', 'failed', 'cancelled']).optional(),
+      olderThanSeconds: z
+        .number({ error: 'olderThanSeconds must be a number of seconds' })
+        .min(0, 'olderThanSeconds cannot be negative')
+        .max(SPAN_MAX_MS / 1000, `olderThanSeconds must be at most ${(SPAN_MAX_MS / 1000).toLocaleString('en-US')} (ten years)`)
+        .optional(),
+    })
+    .strict(),
+  cleanedJob: jobRef,
 } as const;
 
 export type Inputs = typeof inputs;

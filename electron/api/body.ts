@@ -1,6 +1,7 @@
 // Reading a JSON request body with a ceiling on its size, so a runaway script cannot make the
 // engine buffer gigabytes.
 import type { IncomingMessage } from 'node:http';
+import { bodyText } from './strict-input.js';
 
 /** 8 MiB: room for a batch of 10,000 job specs (addJobs), far below trouble. */
 export const DEFAULT_BODY_LIMIT = 8 * 1024 * 1024;
@@ -26,8 +27,9 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const type = (req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim().toLowerCase();
   // A form post from a foreign page arrives as text/plain or urlencoded; only JSON is ours.
   if (type !== 'application/json') throw new BodyError(415, `send the body as application/json, not ${type}`);
+  const text = bodyText(Buffer.concat(chunks));
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (err) {
     throw new BodyError(400, `the request body is not valid JSON: ${(err as Error).message}`);
   }

@@ -3,7 +3,6 @@
 // written to disk: programs of the data directory's owner talk over the socket, whose directory's
 // permissions are the authentication (docs/security.md); the window's token lives in the
 // engine's memory only, new at every start.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writePrivateFile } from '../paths/private-dir.js';
@@ -20,16 +19,18 @@ export interface DaemonInfo {
 }
 
 export const DAEMON_FILE = 'daemon.json';
+/** Loaded when used: the CLI reads this module to find a socket, and needs no secret. */
+const crypto = () => process.getBuiltinModule('node:crypto');
 export const OPEN_PAGE_FILE = 'open.html';
 
 /** 32 random bytes as hex: 256 bits, minted at every start, never written down. */
-export const mintToken = (): string => randomBytes(32).toString('hex');
+export const mintToken = (): string => crypto().randomBytes(32).toString('hex');
 
 export function sameSecret(given: string, secret: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(secret);
   // Constant time, so response timing does not reveal how much of a guess was right.
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === b.length && crypto().timingSafeEqual(a, b);
 }
 
 export function writeDaemonInfo(dataDir: string, info: DaemonInfo): void {

@@ -18,8 +18,13 @@ export const HEARTBEAT_MS = 15_000;
  * nothing. A client reading steadily through a burst is left alone.
  */
 export const STALL_LIMIT_MS = 30_000;
-/** Whatever the pace, this much unsent for one client is too much memory to hold for it. */
-const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/**
+ * Whatever the pace, all clients together may hold this much unsent in the engine's memory: past
+ * it, the client furthest behind is cut, and reconnects with its last id like a stalled one. One
+ * bound for all, not one per client: 40 clients that never read once took the engine from 78 to
+ * 542 MiB, and a per-client bound times the connection limit was 8 GiB.
+ */
+export const STREAMS_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
 function parseSeq(text: string, field: string): number {
   const n = Number(text.trim());
@@ -27,32 +32,70 @@ function parseSeq(text: string, field: string): number {
   return n;
 }
 
+/** What the stream takes in its query: `token` for a browser's EventSource (guard.ts), and `since`. */
+export const EVENTS_QUERY: ReadonlySet<string> = new Set(['since', 'token']);
+
 /**
  * Where to resume: Last-Event-ID wins over `?since=` because EventSource sends it on every
  * automatic reconnect while the URL still carries the first `since`. 0 (or nothing) means
  * "from now".
  */
-export function resumePoint(req: IncomingMessage, url: URL): number {
+export function resumePoint(req: IncomingMessage, query: ReadonlyMap<string, string>): number {
   const header = req.headers['last-event-id'];
   if (typeof header === 'string' && header.trim() !== '') return parseSeq(header, 'Last-Event-ID');
-  const since = url.searchParams.get('since');
-  return since === null || since === '' ? 0 : parseSeq(since, 'since');
+  const since = query.get('since');
+  return since === undefined || since === '' ? 0 : parseSeq(since, 'since');
 }
 
-const frame = (event: LanesEvent) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+const frameOf = (event: LanesEvent) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
 export class EventStreams {
   private readonly open = new Set<ServerResponse>();
   private heartbeat: NodeJS.Timeout | null = null;
+  /** The event the bound was last looked at for: once per event, not once per client and event. */
+  private boundSeq = -1;
+  /**
+   * The last event's frame, written once for every client: each stream's buffer then holds the
+   * same string, not a copy of its own, and an event costs one JSON.stringify however many listen.
+   */
+  private last: { seq: number; text: string } | null = null;
+
+  private frame(event: LanesEvent): string {
+    if (this.last?.seq !== event.seq) this.last = { seq: event.seq, text: frameOf(event) };
+    return this.last.text;
+  }
 
   constructor(
     private readonly hub: EventHub,
     private readonly heartbeatMs = HEARTBEAT_MS,
     private readonly stallLimitMs = STALL_LIMIT_MS,
+    private readonly maxBufferedBytes = STREAMS_MAX_BUFFERED_BYTES,
   ) {}
 
   get count(): number {
     return this.open.size;
+  }
+
+  /** Bytes written to the streams and not yet taken by their sockets, all clients together. */
+  get bufferedBytes(): number {
+    let n = 0;
+    for (const res of this.open) n += res.writableLength;
+    return n;
+  }
+
+  /** Over the bound: the streams furthest behind are cut until what is left is within it. */
+  private bound(seq: number): void {
+    if (seq === this.boundSeq) return;
+    this.boundSeq = seq;
+    let total = this.bufferedBytes;
+    while (total > this.maxBufferedBytes) {
+      let worst: ServerResponse | null = null;
+      for (const res of this.open) if (!worst || res.writableLength > worst.writableLength) worst = res;
+      if (!worst) return;
+      total -= worst.writableLength;
+      this.open.delete(worst);
+      worst.destroy();
+    }
   }
 
   /** Validate the resume point before calling: this writes the 200 at once. */
@@ -67,7 +110,7 @@ export class EventStreams {
     let behindSince: number | null = null;
     res.on('drain', () => (behindSince = null));
     const send = (text: string) => {
-      if ((behindSince !== null && Date.now() - behindSince > this.stallLimitMs) || res.writableLength > MAX_BUFFERED_BYTES) {
+      if ((behindSince !== null && Date.now() - behindSince > this.stallLimitMs) || res.writableLength > this.maxBufferedBytes) {
         res.destroy();
         return;
       }
@@ -78,7 +121,10 @@ export class EventStreams {
     // "from now" learns where now is, so its next reconnect resumes instead of starting afresh.
     const unsubscribe = this.hub.follow(
       since,
-      (event) => send(frame(event)),
+      (event) => {
+        send(this.frame(event));
+        this.bound(event.seq);
+      },
       (seq, reset) => send(`id: ${seq}\nevent: ${reset ? RESET_EVENT : START_EVENT}\ndata: ${JSON.stringify({ seq })}\n\n`),
     );
     this.open.add(res);

@@ -20,9 +20,10 @@ function ourOrigins(port: number): Set<string> {
 
 /** Host and Origin, checked for every request, static files included. */
 export function checkSite(req: IncomingMessage, port: number): Refusal | null {
-  const host = (req.headers.host ?? '').toLowerCase();
+  if (req.headers.host === undefined) return { status: 403, code: 'forbidden', message: 'a request without Host is not for this engine' };
+  const host = req.headers.host.toLowerCase();
   if (!ourHosts(port).has(host)) {
-    return { status: 403, code: 'forbidden', message: `Host "${host}" is not this engine's address` };
+    return { status: 403, code: 'forbidden', message: host === '' ? 'the request names no Host: send this engine\'s address' : `Host "${host}" is not this engine's address` };
   }
   const origin = req.headers.origin;
   // Browsers send "null" from sandboxed frames and file: pages; that is not us either.

@@ -1,13 +1,14 @@
 // The engine with its API, as one thing to start and stop. `lanes daemon` calls this, and so does
-// the desktop app's main process, so both publish the same way: the owner's socket in the data
-// directory, the window on 127.0.0.1 (on the same port as last time when it is free, so a window
+// the desktop app's main process, so both publish the same way: the owner's socket (in the data
+// directory, or where socket-place.ts finds room for it), the window on 127.0.0.1 (on the same port as last time when it is free, so a window
 // left open finds its engine again), and daemon.json saying where both are.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LanesError } from '../../shared/errors.js';
 import { openEngine, type Engine, type EngineOptions } from '../engine/engine.js';
-import { engineSocketPath, prepareSocketDir, writePrivateFile } from '../paths/private-dir.js';
-import { removeDaemonInfo, removeOpenPage, writeDaemonInfo } from './daemon-info.js';
+import { writePrivateFile } from '../paths/private-dir.js';
+import { placeSocket, removeSocketDir } from '../paths/socket-place.js';
+import { readDaemonInfo, removeDaemonInfo, removeOpenPage, writeDaemonInfo } from './daemon-info.js';
 import { createApiServer, type ApiServer } from './server.js';
 import { WindowAccess } from './window-access.js';
 import { windowDir } from './window-files.js';
@@ -59,17 +60,21 @@ export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
     ...(bodyLimit !== undefined ? { bodyLimit } : {}),
     ...(engineOptions.log ? { log: engineOptions.log } : {}),
   });
-  const socket = engineSocketPath(engine.dataDir);
+  let socket = '';
   let port: number;
   try {
     port = await listenOnPort(api, asked, lastPort(engine.dataDir));
-    prepareSocketDir(socket, engine.dataDir, engineOptions.log ?? (() => {}));
+    // A folder made for the socket of an engine that died is left in the temporary directory.
+    const before = readDaemonInfo(engine.dataDir);
+    if (before) removeSocketDir(before.socket);
+    socket = placeSocket(engine.dataDir, engineOptions.env ?? process.env).path;
     await api.listenSocket(socket);
     writePrivateFile(join(engine.dataDir, PORT_FILE), `${port}\n`);
     writeDaemonInfo(engine.dataDir, { port, pid: process.pid, url: `http://127.0.0.1:${port}/`, startedAt: engine.startedAt, socket });
   } catch (err) {
     // Fail closed: an engine nobody can reach, holding the lock, helps no one.
     await api.close();
+    if (socket) removeSocketDir(socket);
     await engine.stop({ graceMs: 0 });
     throw err;
   }
@@ -86,6 +91,7 @@ export async function hostEngine(options: HostOptions): Promise<HostedEngine> {
         // Withdraw the address first so no client starts a request against an engine going away.
         removeDaemonInfo(engine.dataDir, process.pid);
         await api.close();
+        removeSocketDir(socket);
         await engine.stop(closeOptions);
       })();
       return closing;

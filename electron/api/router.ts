@@ -5,6 +5,7 @@ import { requests, type RequestName } from '../../shared/requests.js';
 import { inputs } from '../../shared/schemas.js';
 import { pathParams } from '../../shared/client/http-target.js';
 import { badRequest } from '../../shared/errors.js';
+import { decodePart, strictQuery } from './strict-input.js';
 
 interface CompiledRoute {
   name: RequestName;
@@ -13,6 +14,8 @@ interface CompiledRoute {
   params: string[];
   /** Input fields whose schema wants a number: query strings and paths only carry text. */
   numeric: Set<string>;
+  /** The query parameters a GET takes: its input's fields (none for any other method). */
+  query: Set<string>;
 }
 
 export type RouteMatch =
@@ -34,6 +37,8 @@ function numericFields(schema: z.ZodType): Set<string> {
   return new Set(Object.keys(shape).filter((key) => baseType(shape[key] as z.ZodType) === 'number'));
 }
 
+const fieldsOf = (schema: z.ZodType): Set<string> => new Set(schema instanceof z.ZodObject ? Object.keys(schema.shape as object) : []);
+
 function compile(): CompiledRoute[] {
   return (Object.keys(requests) as RequestName[]).map((name) => {
     const { method, path } = requests[name];
@@ -42,7 +47,7 @@ function compile(): CompiledRoute[] {
       .split('/')
       .map((seg) => (seg.startsWith(':') ? '([^/]+)' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
-    return { name, method, pattern: new RegExp(`^${source}/?$`), params: pathParams(path), numeric: numericFields(input) };
+    return { name, method, pattern: new RegExp(`^${source}/?$`), params: pathParams(path), numeric: numericFields(input), query: method === 'GET' ? fieldsOf(input) : new Set() };
   });
 }
 
@@ -59,7 +64,7 @@ export function matchRoute(method: string, pathname: string): RouteMatch {
     }
     const params: Record<string, string> = {};
     route.params.forEach((key, i) => {
-      params[key] = decodeURIComponent(m[i + 1] as string);
+      params[key] = decodePart(m[i + 1] as string, key, key);
     });
     return { kind: 'found', name: route.name, method: route.method, params };
   }
@@ -71,31 +76,24 @@ function coerce(value: string, numeric: boolean): unknown {
   return numeric && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 }
 
+/** Sets an own property: plain assignment would run the `__proto__` setter, and the schema would never see the key. */
+const own = (input: Record<string, unknown>, key: string, value: unknown) => Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
+
 /**
  * The raw input for `name`: path parameters, plus the query string (GET) or the JSON body
- * (POST, DELETE). Validation proper is the engine's; this only assembles.
+ * (POST, DELETE). A query parameter the request does not take is refused here, as the schema
+ * refuses an unknown body field; validation proper is the engine's.
  */
-export function assembleInput(
-  name: RequestName,
-  params: Record<string, string>,
-  query: URLSearchParams,
-  body: unknown,
-): Record<string, unknown> {
+export function assembleInput(name: RequestName, params: Record<string, string>, url: URL, body: unknown): Record<string, unknown> {
   const route = routes.find((r) => r.name === name) as CompiledRoute;
   const input: Record<string, unknown> = {};
-  if (route.method === 'GET') {
-    for (const key of new Set(query.keys())) {
-      const values = query.getAll(key);
-      if (values.length > 1) throw badRequest(`${key}: given more than once`, key);
-      input[key] = coerce(values[0] as string, route.numeric.has(key));
-    }
-  } else if (body !== undefined) {
+  const query = strictQuery(url, route.query);
+  for (const [key, value] of query) own(input, key, coerce(value, route.numeric.has(key)));
+  if (route.method !== 'GET' && body !== undefined) {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw badRequest('the request body must be a JSON object');
     }
-    // Copied as own properties: Object.assign would run the __proto__ setter for a body that has
-    // that key, and the schema would never see it.
-    for (const [key, value] of Object.entries(body)) Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(body)) own(input, key, value);
   }
   for (const [key, text] of Object.entries(params)) {
     const value = coerce(text, route.numeric.has(key));

@@ -7,14 +7,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { chmodSync, lstatSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Socket } from 'node:net';
 import { EVENTS_PATH } from '../../shared/client/http.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
-import { EventStreams, resumePoint } from './event-stream.js';
+import { EVENTS_QUERY, EventStreams, resumePoint } from './event-stream.js';
 import { checkSite, checkToken } from './guard.js';
 import { sendError, sendFailure, sendJson } from './respond.js';
 import { assembleInput, matchRoute } from './router.js';
+import { checkTarget, strictQuery } from './strict-input.js';
+import { guardConnections, type ConnectionGuard, type GuardLimits } from './connection-guard.js';
 import type { WindowAccess } from './window-access.js';
 import { windowResponse } from './window-files.js';
 import { OPEN_ROUTES, windowRoute } from './window-routes.js';
@@ -27,6 +28,8 @@ export interface ApiServerOptions {
   heartbeatMs?: number;
   /** How long an event stream may stay unread before its client is cut off. */
   stallLimitMs?: number;
+  /** Default CONNECTION_LIMITS. */
+  connectionLimits?: GuardLimits;
   log?: (line: string) => void;
 }
 
@@ -40,24 +43,14 @@ export interface ApiServer {
 
 /**
  * Connections are capped and idle ones closed fast, so a flood of idle sockets cannot take the
- * engine's file descriptors (a macOS app gets 256). Headers must come within 5 s, checked every
- * second rather than Node's default 30.
+ * engine's file descriptors (a macOS app gets 256); who keeps a place when the cap is reached is
+ * connection-guard.ts's. Headers must come within 5 s, checked every second rather than Node's
+ * default 30. A request without Host is let through Node's parser so that the site check refuses
+ * it with the same JSON 403 as a foreign Host (Node's own answer is a bare 400 nobody's client reads).
  */
-const LIMITS = { maxConnections: 128, headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
-
-/**
- * Node's header timeout only starts with a request's first byte, so a connection that never
- * sends one would be held until the client gives up. Each gets the same few seconds to begin.
- */
-function closeSilentConnections(server: Server): void {
-  const waiting = new WeakMap<Socket, NodeJS.Timeout>();
-  server.on('connection', (socket: Socket) => {
-    const timer = setTimeout(() => socket.destroy(), LIMITS.headersTimeout).unref();
-    waiting.set(socket, timer);
-    socket.once('close', () => clearTimeout(timer));
-  });
-  server.on('request', (req: IncomingMessage) => clearTimeout(waiting.get(req.socket)));
-}
+const LIMITS = { headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
+/** 128 connections a door; one that has not shown the token may idle 1 s (a known one 5 s), and any must ask within 5 s. */
+export const CONNECTION_LIMITS: GuardLimits = { limit: 128, strangerIdleMs: 1_000, firstRequestMs: LIMITS.headersTimeout };
 
 async function serveWindow(req: IncomingMessage, res: ServerResponse, url: URL, root: string): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -95,12 +88,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const body = match.method === 'GET' ? undefined : await readJsonBody(req, bodyLimit);
     // The engine validates, as it does for every transport.
-    sendJson(res, 200, await engine.request(match.name, assembleInput(match.name, match.params, url.searchParams, body)));
+    sendJson(res, 200, await engine.request(match.name, assembleInput(match.name, match.params, url, body)));
   }
 
   /** `owner`: the request came through the socket in the private data directory. */
   async function handle(req: IncomingMessage, res: ServerResponse, owner: boolean): Promise<void> {
-    const url = parseTarget(req.url ?? '/', windowBase());
+    const target = req.url ?? '/';
+    const raw = checkTarget(target);
+    if (raw) return sendError(res, 400, raw.code, raw.message);
+    const url = parseTarget(target, windowBase());
     if (!url) return sendError(res, 400, 'bad_request', 'the request target is not a valid URL');
     // A refused stranger gets the door closed behind the answer, not a kept-alive socket.
     const close = { Connection: 'close' };
@@ -111,22 +107,28 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (!OPEN_ROUTES.has(url.pathname)) {
         const refused = checkToken(req, url, access.token);
         if (refused) return sendError(res, refused.status, refused.code, refused.message, undefined, { ...close, 'WWW-Authenticate': 'Bearer' });
+        windowGuard?.trust(req);
       }
     }
     if (url.pathname === EVENTS_PATH) {
       if (req.method !== 'GET') return sendError(res, 405, 'bad_request', `${EVENTS_PATH} takes GET`, undefined, { Allow: 'GET' });
-      return streams.serve(req, res, resumePoint(req, url));
+      return streams.serve(req, res, resumePoint(req, strictQuery(url, EVENTS_QUERY)));
     }
     if (await windowRoute(req, res, url, access, windowBase)) return;
     return callEngine(req, res, url);
   }
 
+  /** The window's door's guard: a request that showed the token keeps its connection's place. */
+  let windowGuard: ConnectionGuard | null = null;
   const door = (owner: boolean) => {
     const server = createServer(LIMITS, (req, res) => {
+      // Beside CSP's frame-ancestors, for browsers that honour only this: no page frames ours.
+      res.setHeader('X-Frame-Options', 'DENY');
       handle(req, res, owner).catch((err: unknown) => sendFailure(res, err, log));
     });
-    server.maxConnections = LIMITS.maxConnections;
-    closeSilentConnections(server);
+    // Everyone at the owner's door is the owner: none of them is closed for another.
+    const guard = guardConnections(server, options.connectionLimits ?? CONNECTION_LIMITS, owner);
+    if (!owner) windowGuard = guard;
     return server;
   };
   const server = door(false);

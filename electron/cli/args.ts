@@ -1,7 +1,9 @@
 // Turning command-line text into request input. Parsers throw commander's InvalidArgumentError,
 // so a malformed number is a usage error (exit 2) before anything reaches the engine.
 import { InvalidArgumentError } from 'commander';
-import { parseSpan, splitWords as splitCommandWords } from '../../shared/format.js';
+import { splitWords as splitCommandWords } from '../../shared/format.js';
+import { parseSpan } from '../../shared/span.js';
+import { CAP_MAX, TIMEOUT_MAX_SECONDS } from '../../shared/limits.js';
 
 /** A whole number within [min, max]; "1.5", "3x" and "" are refused with the value quoted. */
 export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
@@ -15,22 +17,32 @@ export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER
 }
 
 export const jobIdArg = wholeNumber('a job id', 1);
+/** A lane's cap, within what the engine keeps (0 turns it off). */
+export const capArg = wholeNumber('the cap', 0, CAP_MAX);
 
-/** A number of seconds above 0, fractions allowed ("90", "0.5"); "1m" and "-3" are refused. */
+/** The longest span a request takes (a timeout, a pause, a snooze): a week, as the schema says. */
+const SPAN_MAX_SECONDS = TIMEOUT_MAX_SECONDS;
+
+/** A number of seconds above 0 and at most a week, fractions allowed ("90", "0.5"); "1m" and "-3" are refused. */
 export function seconds(what: string) {
   return (text: string): number => {
     const n = Number(text.trim());
     if (!/^\d+(\.\d+)?$/.test(text.trim()) || n <= 0) throw new InvalidArgumentError(`${what} must be a number of seconds above 0, not "${text}"`);
+    if (n > SPAN_MAX_SECONDS) throw new InvalidArgumentError(`${what} must be at most ${SPAN_MAX_SECONDS.toLocaleString('en-US')} seconds (a week), not ${text}`);
     return n;
   };
 }
 
-/** A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds (shared/format.ts). */
-export function duration(what: string) {
+/**
+ * A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds,
+ * at most `mostSeconds` (a week, as a request's spans are; `lanes clean --older-than` looks back further).
+ */
+export function duration(what: string, mostSeconds = SPAN_MAX_SECONDS) {
   return (text: string): number => {
-    const total = parseSpan(text);
-    if (total === null) throw new InvalidArgumentError(`${what} is a span like 90s, 15m, 1h or 2d, not "${text}"`);
-    return total;
+    const span = parseSpan(text);
+    if ('problem' in span) throw new InvalidArgumentError(`${what}: ${span.problem}`);
+    if (span.ms / 1000 > mostSeconds) throw new InvalidArgumentError(mostSeconds === SPAN_MAX_SECONDS ? `${what} must be at most a week (7d), not "${text}"` : `${what}: ${text} is longer than Lanes looks back`);
+    return span.ms / 1000;
   };
 }
 

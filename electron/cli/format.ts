@@ -1,7 +1,7 @@
 // Human output: aligned columns, grouped digits, short durations. Machine output is `--json`,
 // never a parse of these tables.
 import type { JobSummary } from '../../shared/model.js';
-import { groupedCount } from '../../shared/format.js';
+import { clock, groupedCount } from '../../shared/format.js';
 
 /** 4060 → "4,060". */
 export const count = groupedCount;
@@ -20,14 +20,7 @@ export function duration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** Local wall-clock time, with the date only when it is not today. */
-export function clock(at: number, now = Date.now()): string {
-  const d = new Date(at);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  if (new Date(now).toDateString() === d.toDateString()) return time;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
-}
+export { clock };
 
 /** How long a job ran, or has been running, or "" when it has not started. */
 export function jobTime(job: JobSummary, now = Date.now()): string {
@@ -71,4 +64,61 @@ export function outcome(job: JobSummary): string {
 export function finishedLine(job: JobSummary): string {
   const took = job.startedAt !== null && job.finishedAt !== null ? ` in ${duration(job.finishedAt - job.startedAt)}` : '';
   return `job ${job.id}: ${outcome(job)}${took}`;
+}
+
+/**
+ * How a table fits its width: which columns may be cut (with "…", each to at least `min`
+ * characters), in order, and which may go, in order, when cutting is not enough. `width` null: all
+ * of every column (`--wide`).
+ */
+export interface Fit {
+  width: number | null;
+  shrink: readonly (readonly [column: string, min: number])[];
+  drop: readonly string[];
+}
+
+/** The width tables fit: the terminal's, or 80 columns when output is not a terminal; null with `--wide`. */
+export const tableWidth = (wide: boolean | undefined): number | null => (wide ? null : process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 80);
+
+/**
+ * `table`, fitted to `fit.width`: the shrinkable columns are cut first, in their order; if that is
+ * not enough, empty columns go, then columns in the drop order (the cut ones grow back into the
+ * room made) until it fits.
+ */
+export function fittedTable(header: string[], rows: string[][], align: Align[], fit: Fit): string {
+  if (fit.width === null) return table(header, rows, align);
+  const width = fit.width;
+  const natural = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widthsFor = (cols: number[]): number[] | null => {
+    const widths = [...natural];
+    let over = cols.reduce((n, i) => n + widths[i]!, 0) + 2 * (cols.length - 1) - width;
+    for (const [name, min] of fit.shrink) {
+      const i = header.indexOf(name);
+      if (over <= 0 || !cols.includes(i)) continue;
+      const cut = Math.min(over, Math.max(0, widths[i]! - Math.max(min, header[i]!.length)));
+      widths[i]! -= cut;
+      over -= cut;
+    }
+    return over <= 0 ? widths : null;
+  };
+  let cols = header.map((_, i) => i);
+  let widths = widthsFor(cols);
+  // A column with nothing in it goes first: dropping it loses only its header.
+  if (!widths && rows.length > 0) {
+    cols = cols.filter((i) => rows.some((r) => (r[i] ?? '') !== ''));
+    widths = widthsFor(cols);
+  }
+  for (const name of fit.drop) {
+    if (widths) break;
+    cols = cols.filter((i) => header[i] !== name);
+    widths = widthsFor(cols);
+  }
+  // Nothing left to drop: as narrow as the rules allow, wider than asked.
+  widths ??= natural.map((w, i) => Math.min(w, Math.max(header[i]!.length, fit.shrink.find(([n]) => n === header[i])?.[1] ?? w)));
+  const cut = (cell: string, w: number) => (cell.length <= w ? cell : `${cell.slice(0, Math.max(0, w - 1))}…`);
+  return table(
+    cols.map((i) => header[i]!),
+    rows.map((r) => cols.map((i) => cut(r[i] ?? '', widths![i]!))),
+    cols.map((i) => align[i]!),
+  );
 }

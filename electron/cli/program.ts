@@ -2,6 +2,8 @@
 // turns every failure into a message on stderr and the documented exit code.
 import { Command, CommanderError } from 'commander';
 import { registerAdd } from './commands/add.js';
+import { registerClean } from './commands/clean.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerControl } from './commands/control.js';
 import { registerDaemon, registerOpen } from './commands/daemon.js';
 import { registerEvents } from './commands/events.js';
@@ -20,11 +22,12 @@ export function buildProgram(): Command {
     .option('--data-dir <dir>', 'the engine\'s data directory (default: $LANES_DATA_DIR, else the desktop app\'s)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    // One prefix for every error, commander's own included (it says "error:").
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'lanes: ')) });
   program.addHelpText(
     'after',
     '\nExit codes: 0 ok, 1 the request failed or was refused (or a waited job failed), 2 bad usage.\n' +
-      'Environment: LANES_DATA_DIR, and for `lanes daemon` LANES_TICK_MS, LANES_CORES, LANES_MEMORY and LANES_POWER.',
+      'Environment: LANES_DATA_DIR, and for `lanes daemon` LANES_TICK_MS, LANES_CORES, LANES_MEMORY, LANES_POWER and LANES_KEEP.',
   );
   registerDaemon(program);
   registerLanes(program);
@@ -33,8 +36,10 @@ export function buildProgram(): Command {
   registerEdit(program);
   registerLog(program);
   registerEvents(program);
+  registerClean(program);
   registerControl(program);
   registerOpen(program);
+  registerCompletion(program, buildProgram);
   // Subcommands inherit exitOverride so their usage errors come back here as well.
   for (const cmd of program.commands) cmd.exitOverride();
   return program;

@@ -80,7 +80,7 @@ export async function awaitFinished(client: LanesClient, ids: number[], onFinish
     if (finished.size === wanted.length) stop.abort();
   };
   const reread = async (which: number[]) => {
-    for (const id of which.filter((id) => !finished.has(id))) record(await client.call('job', { id }));
+    for (const id of which.filter((id) => !finished.has(id))) record(await jobOrCleaned(client, id));
   };
   await watch(
     client,
@@ -94,4 +94,19 @@ export async function awaitFinished(client: LanesClient, ids: number[], onFinish
     stop.signal,
   );
   return wanted.map((id) => finished.get(id) as JobSummary);
+}
+
+/**
+ * A job as it is now, or, once it was cleaned (retention, `lanes clean`, or a shared queue that
+ * dropped it), what is kept of it: a finished summary whose state says how it ended.
+ */
+async function jobOrCleaned(client: LanesClient, id: number): Promise<JobSummary> {
+  try {
+    return await client.call('job', { id });
+  } catch (error) {
+    if (!(error instanceof LanesError) || error.code !== 'not_found') throw error;
+    const kept = await client.call('cleanedJob', { id }).catch(() => null);
+    if (!kept) throw error;
+    return { id, lane: kept.lane, command: '', state: kept.state, attempts: 0, maxAttempts: 0, createdAt: kept.finishedAt ?? 0, startedAt: null, finishedAt: kept.finishedAt, exitCode: kept.exitCode, error: null, runAfter: null };
+  }
 }

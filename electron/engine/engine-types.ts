@@ -45,6 +45,10 @@ export interface EngineOptions {
    * job starts outlives it. Default true; tests turn it off to check the fallbacks.
    */
   cgroups?: boolean;
+  /** How long finished jobs are kept, by final state (ms); default: LANES_KEEP, else 14 days succeeded, 30 failed or cancelled. */
+  keep?: { succeeded: number; failed: number; cancelled: number };
+  /** All kept jobs' logs together; default 1 GiB. */
+  logsMaxBytes?: number;
 }
 
 export interface Engine {

@@ -4,7 +4,7 @@
 // and the tests all run this.
 import { join } from 'node:path';
 import { migrationsDir } from '../paths/app-files.js';
-import { makePrivate, preparePrivateDir, privateSubdir } from '../paths/private-dir.js';
+import { makePrivate, preparePrivateDir, privateSubdir, privateUmask } from '../paths/private-dir.js';
 import { engineCgroup } from '../job-control/containment.js';
 import { sampleFromEnv, tickFromEnv } from './timing.js';
 import { acquireLock } from './lock.js';
@@ -15,6 +15,8 @@ import { LanesEngine } from './lanes-engine.js';
 export type { Engine, EngineOptions } from './engine-types.js';
 
 export async function openEngine(options: EngineOptions): Promise<Engine> {
+  // Before the first file: SQLite makes its side files (engine.lock-journal) with the umask.
+  privateUmask();
   preparePrivateDir(options.dataDir, options.log ?? defaultLog);
   privateSubdir(join(options.dataDir, 'logs'));
   const startedAt = Date.now();
@@ -23,7 +25,8 @@ export async function openEngine(options: EngineOptions): Promise<Engine> {
   const lock = acquireLock(options.dataDir, startedAt);
   try {
     const db = openDatabase(options.dataDir, migrationsDir);
-    for (const file of ['lanes.db', 'lanes.db-wal', 'lanes.db-shm', 'engine.lock']) makePrivate(join(options.dataDir, file));
+    // Files an older engine made before it ran under umask 077.
+    for (const file of ['lanes.db', 'lanes.db-wal', 'lanes.db-shm', 'engine.lock', 'engine.lock-journal']) makePrivate(join(options.dataDir, file));
     const cgroupBase = options.cgroups === false ? null : await engineCgroup();
     const engine = await LanesEngine.open({ options, db, lock, tickMs, sampleMs, startedAt, cgroupBase });
     await engine.begin();

@@ -9,6 +9,8 @@ import type { Status } from '../../shared/model.js';
 import { conflict } from '../../shared/errors.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { appVersion, workerEntry as defaultWorkerEntry } from '../paths/app-files.js';
+import { privateUmask } from '../paths/private-dir.js';
+import { WORKER_ENV } from '../worker-protocol/protocol.js';
 import { MachineSampler } from './machine/machine.js';
 import { EventHub } from './event-hub.js';
 import { Fleet } from './fleet/fleet.js';
@@ -45,6 +47,8 @@ import { SizingPass, type PassSnapshot } from './sizer/pass.js';
 import { Signal } from './signal.js';
 import { engineIdentity } from './machine-name.js';
 import { CANCEL_GRACE_MS, defaultLog, type Engine, type EngineOptions } from './engine-types.js';
+import { openRetention } from './retention/open.js';
+import { answerCleaned, cleanHandlers } from './requests/clean.js';
 
 export interface EngineStart {
   options: EngineOptions;
@@ -73,10 +77,11 @@ interface Parts {
   publisher: LanePublisher;
   timeline: TimelineSamples;
   scaleLedger: ScaleLedger;
+  retention: ReturnType<typeof openRetention>;
   handlers: Handlers;
 }
 
-type Handlers = ReturnType<typeof jobHandlers> & ReturnType<typeof editHandlers> & ReturnType<typeof bulkHandlers> & ReturnType<typeof laneHandlers> & ReturnType<typeof pauseHandlers>;
+type Handlers = ReturnType<typeof jobHandlers> & ReturnType<typeof editHandlers> & ReturnType<typeof bulkHandlers> & ReturnType<typeof laneHandlers> & ReturnType<typeof pauseHandlers> & ReturnType<typeof cleanHandlers>;
 
 export class LanesEngine implements Engine {
   readonly events: EventHub;
@@ -109,10 +114,9 @@ export class LanesEngine implements Engine {
     const scaleLedger = new ScaleLedger(ledger, events, Date.now);
     const me = engineIdentity(options.dataDir, log);
     const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, { engine: me.engineId }), log);
-    const logPaths = (jobId: number) => {
-      const base = join(options.dataDir, 'logs', String(jobId));
-      return { stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` };
-    };
+    // Finished work leaves after its keep; logs live in folders of a thousand jobs (retention/).
+    const retention = openRetention({ db, counts, dataDir: options.dataDir, events, env: options.env ?? process.env, keep: options.keep, logsMaxBytes: options.logsMaxBytes, changed: () => statusMoved.fire(), log });
+    const logPaths = (jobId: number) => retention.logs.paths(jobId);
     const queues = new Queues(new LocalQueue(jobs, queries, logPaths));
     const recent = new RecentFiguresBoard();
     events.subscribe(recent.observe);
@@ -128,7 +132,7 @@ export class LanesEngine implements Engine {
       handBelowMs: options.handBelowMs,
       logCapBytes: options.logCapBytes ?? LOG_CAP_BYTES,
       cgroupBase,
-      jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId },
+      jobEnv: { LANES_MACHINE: me.machine, [ENGINE_VAR]: me.engineId, [WORKER_ENV.umask]: privateUmask().toString(8) },
       logPaths,
       log,
       jobChanged: (job) => events.emit('job', job),
@@ -142,6 +146,12 @@ export class LanesEngine implements Engine {
       jobsChangedElsewhere: (ids) => events.emit('jobs', { ids, change: 'changed' }),
       workArrived: (lane) => fleet.sharedWorkArrived(lane),
       cancelHere: (jobId) => fleet.cancel(jobId, cancelGraceMs),
+      // Its Redis stopped answering, or answers again: the ledger keeps when, at the lane's size then.
+      outage: (lane, detail) => {
+        const c = fleet.workerCounts().get(lane);
+        const n = (c?.idle ?? 0) + (c?.busy ?? 0);
+        scaleLedger.record(lane, n, n, 'outage', detail);
+      },
       changed: () => statusMoved.fire(),
       log,
     });
@@ -150,6 +160,7 @@ export class LanesEngine implements Engine {
     const sampler = await MachineSampler.open({
       watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs: start.sampleMs, readers: options.machineReaders, log },
       costs: new LaneCosts(db),
+      gpuCosts: new LaneCosts(db, 'gpu'),
       workers: () => fleet.liveWorkers(),
       log,
     });
@@ -167,14 +178,27 @@ export class LanesEngine implements Engine {
           now: Date.now,
           tickMs,
         },
-        { carryOut: (decision, seen) => fleet.carryOut(decision, seen), published: (snapshot) => machineMoved.fire(snapshot) },
+        {
+          // A new ml worker is placed on the card with room for it (machine/gpu-book.ts).
+          carryOut: (decision, seen) => fleet.carryOut(decision, seen, (lane, id) => sampler.workerEnv(lane, id)),
+          published: (snapshot) => machineMoved.fire(snapshot),
+        },
       );
       // Before each pass, scheduled jobs whose time has come join their lane's queue (job-waits.ts).
       const releaseDue = () => {
-        const lanes = jobs.releaseDue(Date.now());
-        if (lanes.size > 0) fleet.wake(lanes);
+        const due = jobs.releaseDue(Date.now());
+        if (due.size > 0) fleet.wake(due);
       };
-      const loop = new SizerLoop({ run: () => (releaseDue(), pass.run()), failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`) }, tickMs, Date.now);
+      const loop = new SizerLoop(
+        {
+          run: () => (releaseDue(), pass.run()),
+          failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`),
+          sleep: () => sampler.sleep(),
+          wake: () => sampler.wake(),
+        },
+        tickMs,
+        Date.now,
+      );
       sampler.onSample(() => loop.pass());
       fleet.onChanged(() => loop.poke());
       jobsReleased.on((lanes) => {
@@ -197,6 +221,7 @@ export class LanesEngine implements Engine {
         workers: { counts: () => fleet.workerCounts(), alive: () => fleet.alive(), startsBlockedUntil: (lane) => fleet.startsBlockedUntil(lane) },
         pass: () => pass.snapshot,
         costOf: (lane) => sampler.costOf(lane)?.bytes ?? null,
+        gpuCostOf: (lane) => sampler.gpuCostOf(lane)?.bytes ?? null,
         recent,
         paused: () => pause.state,
       });
@@ -228,8 +253,8 @@ export class LanesEngine implements Engine {
       };
       const context: RequestContext = { cancelGraceMs, jobs, queues, shared, lanes, ledger, events, fleet: fleetPort, board, pause, logPaths };
       const bulk = bulkHandlers(context);
-      const handlers = { ...jobHandlers(context), ...editHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context) };
-      const engine = new LanesEngine({ start, events, pause, counts, lanes, jobs, shared, fleet, sampler, pass, loop, board, publisher, timeline, scaleLedger, handlers });
+      const handlers = { ...answerCleaned(jobHandlers(context), retention.cleaner), ...editHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context), ...cleanHandlers({ ...retention, lanes }) };
+      const engine = new LanesEngine({ start, events, pause, counts, lanes, jobs, shared, fleet, sampler, pass, loop, board, publisher, timeline, scaleLedger, retention, handlers });
       machineMoved.on((snapshot) => engine.announceMachine(snapshot));
       scaleLedger.record('*', 0, 0, 'start', `the engine started (pid ${process.pid})`);
       for (const job of recovered) events.emit('job', job);
@@ -249,6 +274,7 @@ export class LanesEngine implements Engine {
   async begin(): Promise<void> {
     await this.p.shared.openAll(this.p.lanes.list());
     this.p.loop.start();
+    this.p.retention.retention.start();
   }
 
   get dataDir(): string {
@@ -298,6 +324,7 @@ export class LanesEngine implements Engine {
       p.sampler.stop();
       p.loop.stop();
       await p.fleet.shutdown(options.graceMs ?? 10_000);
+      await p.retention.stop();
       await p.shared.closeAll();
       p.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');
       p.timeline.close(Date.now());

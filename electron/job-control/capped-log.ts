@@ -2,7 +2,8 @@
 // the tail kept, because the end of a log is where the failure is. It is opened without
 // following links, readable by its owner alone, and a write that fails (a full disk) stops the
 // log with a mark instead of failing the job or the worker.
-import { closeSync, constants, openSync, readSync, rmSync, writeSync, ftruncateSync, fstatSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readSync, rmSync, writeSync, ftruncateSync, fstatSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { APPEND_NO_FOLLOW } from '../paths/private-dir.js';
 
 export const TRUNCATION_MARK = '[… earlier output dropped to keep this log within its size cap …]\n';
@@ -54,11 +55,19 @@ export class CappedLog {
     this.fd = null;
   }
 
-  /** The log file, never through a link: one found in its place is removed, not followed. */
+  /**
+   * The log file, never through a link: one found in its place is removed, not followed. Its
+   * folder (a thousand jobs' logs, engine/retention/log-files.ts) is made by the first job that
+   * writes there, private like the data directory; cleaning removes a folder once it is empty.
+   */
   private open(): number {
     try {
       return openSync(this.path, APPEND_NO_FOLLOW, 0o600);
     } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+        return openSync(this.path, APPEND_NO_FOLLOW, 0o600);
+      }
       if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
       rmSync(this.path);
       return openSync(this.path, APPEND_NO_FOLLOW, 0o600);

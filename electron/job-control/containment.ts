@@ -5,11 +5,13 @@
 // - on Linux, the processes that carry the job's id in their environment (every process a job
 //   starts inherits LANES_JOB_ID and LANES_ATTEMPT, and LANES_ENGINE: which engine's job, since
 //   two engines of one user number their jobs alike), found by reading /proc.
-// The worker uses the first two when a job ends; the engine uses all three when a worker dies
-// under a job, and at start for jobs an engine that died had running.
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+// The worker uses the cgroup when a job ends, or without one the other two; the engine uses all
+// three when a worker dies under a job, and at start for jobs an engine that died had running.
+// A run is over when its processes are gone, not when they were signalled (endJob).
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { WORKER_ENV } from '../worker-protocol/protocol.js';
 import { signalGroup } from './process-group.js';
 
 export interface JobRef {
@@ -96,6 +98,40 @@ export function inCgroup(dir: string, argv: readonly string[]): string[] {
   return ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, ...argv];
 }
 
+/** This process's own cgroup, to come back to after a spawn from inside a job's (null: never left). */
+let home: string | null | undefined;
+/** Whether entering a job's group worked here; once it did not, jobs go in through `inCgroup`. */
+let canEnter = true;
+
+/**
+ * Runs `spawn` with this process inside the cgroup `dir` for the moment of the fork, then moves it
+ * back: the child is born in the group, so its first instruction runs there, with no `/bin/sh`
+ * in between to move it (the fork and exec happen before Node's spawn returns). Returns null,
+ * having spawned nothing, where this process cannot enter the group; the caller then starts the
+ * job through `inCgroup`. A process that cannot leave the group again would be ended with the job,
+ * so it says why and exits: its engine ends the job as for any worker that dies under one.
+ */
+export function spawnFromInside<T>(dir: string, spawn: () => T): T | null {
+  home ??= ownCgroup();
+  if (home === null || !canEnter) return null;
+  try {
+    writeFileSync(join(dir, 'cgroup.procs'), String(process.pid));
+  } catch {
+    canEnter = false;
+    return null;
+  }
+  try {
+    return spawn();
+  } finally {
+    try {
+      writeFileSync(join(home, 'cgroup.procs'), String(process.pid));
+    } catch (error) {
+      process.stderr.write(`lanes worker: could not leave the job's cgroup ${dir} (${(error as Error).message}); exiting\n`);
+      process.exit(70);
+    }
+  }
+}
+
 /** Ends every process in the cgroup and removes it once empty (a few tries, since dying takes a moment). */
 export async function removeCgroup(dir: string): Promise<void> {
   try {
@@ -144,12 +180,70 @@ export async function processesOfJobs(engine: string, wanted: (job: JobRef) => b
   return found;
 }
 
-/** Everything of one job that can be found, ended: its groups, its cgroup, its id in /proc. */
-export async function endJob(job: JobRef, options: { engine: string; pgids?: Iterable<number>; cgroupBase?: string | null }): Promise<void> {
+/** How long ending one run may wait for its processes to be gone before it gives up and says so. */
+export const END_BOUND_MS = 5_000;
+
+export interface RunProcesses {
+  /** Which engine's job (as LANES_ENGINE says): another engine's processes are never ours. */
+  engine: string;
+  /** The run's process groups, as its worker reported them. */
+  pgids?: Iterable<number>;
+  /**
+   * The id of the worker that ran it, once that worker is dead: a child it had forked but not yet
+   * turned into the job (before exec) still carries the worker's environment, not the job's.
+   */
+  deadWorker?: string;
+}
+
+const zombie = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z';
+const groupOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+
+/**
+ * The processes of one run still alive, in one pass: (Linux) those in one of its groups, those
+ * carrying its id and attempt, and those still carrying its dead worker's id; elsewhere the groups
+ * that still have a member, as negative ids (a group's id to signal). A zombie runs nothing and
+ * is not counted: it waits only for its parent, which may not be ours, to reap it.
+ */
+export async function runProcesses(job: JobRef, of: RunProcesses): Promise<number[]> {
+  const groups = new Set(of.pgids ?? []);
+  if (process.platform === 'win32') return [];
+  if (process.platform !== 'linux') return [...groups].filter((pgid) => signalGroup(pgid, 0)).map((pgid) => -pgid);
+  const mine = (env: string, name: string, value: string) => env.startsWith(`${name}=${value}\0`) || env.includes(`\0${name}=${value}\0`);
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((d) => /^\d+$/.test(d) && Number(d) !== process.pid);
+  const found: number[] = [];
+  await Promise.all(
+    pids.map(async (pid) => {
+      const stat = await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => '');
+      if (stat === '' || zombie(stat)) return;
+      if (groups.has(groupOf(stat))) return void found.push(Number(pid));
+      const env = await readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '');
+      if (!mine(env, ENGINE_VAR, of.engine)) return;
+      const ours = (mine(env, 'LANES_JOB_ID', String(job.id)) && mine(env, 'LANES_ATTEMPT', String(job.attempt))) || (of.deadWorker !== undefined && mine(env, WORKER_ENV.id, of.deadWorker));
+      if (ours) found.push(Number(pid));
+    }),
+  );
+  return found;
+}
+
+/**
+ * Ends everything of one run that can be found (its groups, its cgroup, its id in /proc) and
+ * resolves once none of it is left: a run is over when its processes are, so its job may be
+ * recorded finished, or given to another run, only then. Two passes in a row must find nothing,
+ * since a process killed during a pass may have forked as it died. Gives up after `boundMs`
+ * (a process stuck in the kernel cannot be hurried), resolving false.
+ */
+export async function endJob(job: JobRef, options: RunProcesses & { cgroupBase?: string | null }, boundMs = END_BOUND_MS): Promise<boolean> {
   for (const pgid of options.pgids ?? []) signalGroup(pgid, 'SIGKILL');
   if (options.cgroupBase) await removeCgroup(jobCgroup(options.cgroupBase, job));
-  const same = (j: JobRef) => j.id === job.id && j.attempt === job.attempt;
-  for (const pid of await processesOfJobs(options.engine, same)) killQuietly(pid);
+  const deadline = Date.now() + boundMs;
+  for (let empty = 0; empty < 2; ) {
+    const left = await runProcesses(job, options);
+    for (const pid of left) killQuietly(pid);
+    empty = left.length === 0 ? empty + 1 : 0;
+    if (Date.now() > deadline) return false;
+    if (empty < 2) await new Promise((done) => setTimeout(done, 10));
+  }
+  return true;
 }
 
 export function killQuietly(pid: number): void {

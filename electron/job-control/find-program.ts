@@ -1,6 +1,7 @@
 // Where a program would be found when a worker starts it: the engine checks a lane's worker
 // command with this when the lane is added, and a worker checks a job's program before it starts
 // it, so "cannot be found" is said in words rather than as ENOENT or a shell's exit code 127.
+// Likewise the directory a job runs in.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 
@@ -25,4 +26,13 @@ export function findProgram(program: string, cwd: string, env: NodeJS.ProcessEnv
     : (env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, program));
   for (const base of candidates) for (const end of endings) if (runnable(base + end)) return base + end;
   return null;
+}
+
+/** An existing directory (following links, as a job's `cwd` is followed when it starts). */
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

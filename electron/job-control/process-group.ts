@@ -1,12 +1,14 @@
 // Ending a job means ending everything it started: its whole process group.
 import { spawnSync } from 'node:child_process';
 
-export type GroupSignal = 'SIGTERM' | 'SIGKILL';
+/** 0 asks only whether the group still has a member (a zombie one included). */
+export type GroupSignal = 'SIGTERM' | 'SIGKILL' | 0;
 
 /** Signals the process group led by `pgid`. Returns false if it was already gone. */
 export function signalGroup(pgid: number, signal: GroupSignal): boolean {
   if (process.platform === 'win32') {
     // Windows has no process groups to signal; taskkill /T walks the tree instead.
+    if (signal === 0) return false;
     const r = spawnSync('taskkill', ['/pid', String(pgid), '/T', ...(signal === 'SIGKILL' ? ['/F'] : [])], { stdio: 'ignore' });
     return r.status === 0;
   }

@@ -109,10 +109,43 @@ function rebuildForNode() {
   return run('npm', ['rebuild', MODULE], env, { shell: process.platform === 'win32' });
 }
 
+/** Where @electron/rebuild fetches Electron's headers from, as its CLI reads it. */
+const headersUrl = () => process.env.ELECTRON_REBUILD_DIST_URL || 'https://www.electronjs.org/headers';
+const electronLog = path.join(root, 'node_modules', '.cache', 'lanes-abi-electron.log');
+
 function rebuildForElectron(want) {
   // Its package.json is not exported, so find its CLI by path (a devDependency, hoisted to root).
   const cli = path.join(root, 'node_modules', '@electron', 'rebuild', 'lib', 'cli.js');
-  return run(process.execPath, [cli, '-f', '-w', MODULE, '-v', want.version, '-m', root], {});
+  // --only: this module alone. (-w adds it to every native module of the tree, which rebuilt
+  // others, msgpackr-extract among them, for Electron in the checkout Node also runs.)
+  const args = [cli, '-f', '--only', MODULE, '-v', want.version, '-m', root];
+  say(`electron-rebuild ${args.slice(1).map((a) => path.basename(a)).join(' ')} (its output: ${path.relative(root, electronLog)})`);
+  // Its output goes to a file: a failed download ends in pages of node-gyp's stack traces, and
+  // what to do about it fits one line (electronFailure).
+  // Not a nodedir from .npmrc: those are Node's headers (rebuildForNode's offline trick), and a
+  // module built against them for Electron builds, then fails to load in Electron.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.toLowerCase() !== 'npm_config_nodedir'));
+  const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', env });
+  fs.mkdirSync(path.dirname(electronLog), { recursive: true });
+  fs.writeFileSync(electronLog, `${result.stdout ?? ''}${result.stderr ?? ''}`);
+  return result.status === 0;
+}
+
+/** The one line for a failed rebuild for Electron: the headers' download, or the build itself. */
+async function electronFailure(want) {
+  const { probe } = await import('../packaging/preflight.mjs');
+  const url = headersUrl();
+  const answer = await probe(`${url.replace(/\/$/, '')}/v${want.version}/node-v${want.version}-headers.tar.gz`);
+  const log = path.relative(root, electronLog);
+  const daemon = 'or run the same engine without a window: npm run daemon';
+  if (/^the host answered (2|3)\d\d/.test(answer)) return `the rebuild of ${MODULE} for Electron ${want.version} failed (its output: ${log}); ${daemon}`;
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    /* said as given */
+  }
+  return `cannot build ${MODULE} for Electron ${want.version}: the download of Electron's headers from ${host} failed (${answer}); set ELECTRON_REBUILD_DIST_URL to a mirror of them and try again, ${daemon} (output: ${log})`;
 }
 
 function sleep(ms) {
@@ -173,9 +206,9 @@ function main() {
       say(`rebuilding ${MODULE} for ${target} (${decision.reason})`);
       const built = target === 'node' ? rebuildForNode() : rebuildForElectron(current.want);
       if (!built) {
+        // Electron's headers come from the network once, then are cached.
+        if (target === 'electron') return { failed: current.want };
         say(`rebuild for ${target} failed; see the output above`);
-        // Electron's headers (and prebuilt binaries) come from the network once, then are cached.
-        if (target === 'electron') say('building for Electron needs its headers from electronjs.org once: check the network');
         return 1;
       }
       if (target === 'node') {
@@ -192,4 +225,11 @@ function main() {
   });
 }
 
-process.exitCode = main();
+const outcome = main();
+// A failed rebuild for Electron is worded outside the lock: finding out why asks the network.
+if (typeof outcome === 'object') {
+  say(await electronFailure(outcome.failed));
+  process.exitCode = 1;
+} else {
+  process.exitCode = outcome;
+}

@@ -5,6 +5,8 @@ import { app, dialog } from 'electron';
 import { defaultDataDir } from '../paths/data-dir.js';
 import { startedAtLogin } from './autostart.js';
 import { launchedAtLogin, createLoginItem } from './login-item.js';
+import { cliInstallPlan } from './cli-install.js';
+import { cliInstallFacts, offerCliInstall, runCliInstall } from './cli-install-run.js';
 import { createEngineHost } from './engine-host.js';
 import { setupIpc } from './ipc.js';
 import { createLog } from './log.js';
@@ -58,7 +60,7 @@ async function start(): Promise<void> {
   limitPermissions();
   serveWindow(appPaths.windowDir);
   const login = createLoginItem();
-  const store = createShellStore({ status: null, error: null, stopping: false, startAtLogin: login.isOn(), startAtLoginSupported: login.supported });
+  const store = createShellStore({ status: null, error: null, stopping: false, startAtLogin: login.isOn(), startAtLoginSupported: login.supported, installCli: false });
   const host = createEngineHost({ dataDir: app.getPath('userData'), launcher: utilityLauncher(), desktop: desktopSignals(), store, log });
   setupIpc(host);
 
@@ -88,6 +90,9 @@ async function start(): Promise<void> {
     quit: () => app.quit(),
     quitNow: () => void quit.now(),
     warn: notify,
+    tell: notify,
+    installCli: () => runCliInstall(cliInstallPlan(cliInstallFacts(app.isPackaged))),
+    cliOffered: () => offerCliInstall(app.isPackaged),
     log,
   });
   const tray = setupTray({ store, iconsDir: appPaths.iconsDir, dispatch, onClick: mainWindow.open });
@@ -99,6 +104,8 @@ async function start(): Promise<void> {
 
   // Workers (and so jobs) inherit this process's environment: get PATH right before any starts.
   await adoptLoginShellPath({ platform: process.platform, packaged: app.isPackaged, log });
+  // Asked with the login shell's PATH: a terminal's `lanes` is what counts.
+  store.set({ installCli: offerCliInstall(app.isPackaged) });
   await host.start();
   if (!launchedAtLogin()) mainWindow.open();
 }

@@ -14,6 +14,8 @@ export interface ShellState {
   startAtLogin: boolean;
   /** Whether this platform can start the app at login at all. */
   startAtLoginSupported: boolean;
+  /** Whether to offer "Install command line tool…": no `lanes` on PATH, and this app can put one there. */
+  installCli: boolean;
 }
 
 export interface ShellStore {

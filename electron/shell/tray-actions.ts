@@ -24,6 +24,12 @@ export interface TrayActionDeps {
   quitNow: () => void;
   /** Tell the person something went wrong (a notification). */
   warn: (title: string, body: string) => void;
+  /** Tell the person something worked that they cannot see otherwise (a notification). */
+  tell: (title: string, body: string) => void;
+  /** Puts `lanes` on PATH (cli-install-run.ts); resolves with what to tell the person. */
+  installCli: () => Promise<string>;
+  /** Whether the item is still worth offering, asked again after an install. */
+  cliOffered: () => boolean;
   log: (line: string) => void;
 }
 
@@ -76,8 +82,21 @@ export function trayActions(deps: TrayActionDeps): TrayDispatch {
     return outcome;
   };
 
+  const installCli = async (): Promise<ActionOutcome> => {
+    try {
+      deps.tell('Command line tool installed', await deps.installCli());
+      return 'done';
+    } catch (error) {
+      deps.log(`tray: installCli failed: ${messageOf(error)}`);
+      deps.warn('Could not install the command line tool', messageOf(error));
+      return 'failed';
+    } finally {
+      deps.store.set({ installCli: deps.cliOffered() });
+    }
+  };
+
   // Actions that cannot fail here: they hand over to the window, the engine host or the quit sequence.
-  const handOver: Record<Exclude<TrayAction['type'], EngineAction['type'] | 'toggleStartAtLogin'>, () => void> = {
+  const handOver: Record<Exclude<TrayAction['type'], EngineAction['type'] | 'toggleStartAtLogin' | 'installCli'>, () => void> = {
     open: deps.openWindow,
     retry: deps.retry,
     quit: deps.quit,
@@ -86,6 +105,7 @@ export function trayActions(deps: TrayActionDeps): TrayDispatch {
 
   const run = async (action: TrayAction): Promise<ActionOutcome> => {
     if (action.type === 'toggleStartAtLogin') return toggleStartAtLogin(action.on);
+    if (action.type === 'installCli') return installCli();
     if (action.type === 'open' || action.type === 'retry' || action.type === 'quit' || action.type === 'quitNow') {
       handOver[action.type]();
       return 'done';

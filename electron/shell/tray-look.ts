@@ -30,7 +30,7 @@ export function trayLook(state: ShellState, now: number): TrayLook {
  */
 function backlogWords(lane: LaneStatus): string {
   const off = lane.cap === 0 && lane.running === 0;
-  const why = off ? ' (off)' : lane.etaMs !== null && lane.mood !== 'paused' ? `, ${aboutDuration(lane.etaMs)}` : '';
+  const why = off ? ' (off)' : lane.etaState === 'known' && lane.etaMs !== null ? `, ${aboutDuration(lane.etaMs)}` : '';
   return `${lane.name}: ${groupedCount(lane.waiting)} waiting${why}`;
 }
 

@@ -7,6 +7,7 @@
 import type { LaneStatus, Paused } from '../../shared/model.js';
 import { plural } from '../../shared/format.js';
 import { NUDGE_DISMISS_SECONDS } from '../../shared/limits.js';
+import { gpuLines } from '../../shared/gpu-words.js';
 import type { ShellState } from './shell-state.js';
 import { holdingBack, laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
 
@@ -17,6 +18,7 @@ export type TrayAction =
   | { type: 'resume' }
   | { type: 'open' }
   | { type: 'toggleStartAtLogin'; on: boolean }
+  | { type: 'installCli' }
   | { type: 'retry' }
   | { type: 'quit' }
   | { type: 'quitNow' };
@@ -44,6 +46,8 @@ export const PAUSE_HOUR_SECONDS = 3600;
 
 export const itemId = {
   holdingBack: 'holding-back',
+  /** One line per GPU (or one saying where GPU memory comes from); none where it is not known. */
+  gpu: (n: number) => `gpu:${n}`,
   /** The lane's submenu, titled with its name and state. */
   lane: (lane: string) => `lane:${lane}`,
   laneDetail: (lane: string) => `lane:${lane}:detail`,
@@ -57,6 +61,7 @@ export const itemId = {
   pauseUntilResumed: 'pause-all:until-resumed',
   open: 'open',
   startAtLogin: 'start-at-login',
+  installCli: 'install-cli',
   state: 'state',
   retry: 'retry',
   quit: 'quit',
@@ -133,6 +138,7 @@ export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
     items.push(...pause.top);
     const held = holdingBack(status.machine);
     if (held) items.push(line(itemId.holdingBack, `Holding back — ${held}`));
+    gpuLines(status.machine).forEach((words, n) => items.push(line(itemId.gpu(n), oneLine(words, 100))));
     if (status.lanes.length === 0) items.push(line('no-lanes', 'No lanes yet'));
     for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling));
   }
@@ -147,6 +153,7 @@ export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
       action: { type: 'toggleStartAtLogin', on: !state.startAtLogin },
     });
   }
+  if (state.installCli) items.push({ id: itemId.installCli, label: 'Install command line tool…', action: { type: 'installCli' } });
   items.push(separator('sep-quit'));
   items.push({ id: itemId.quit, label: 'Quit Lanes', action: { type: 'quit' } });
   return items;

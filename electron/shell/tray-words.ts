@@ -2,7 +2,7 @@
 // tooltip never describe the same thing two ways. Pure: "now" is passed in, never read, because a
 // pause's end reads differently today ("15:30") than on another day ("Tue 15:30").
 import type { LaneStatus, Nudge, Paused, Status } from '../../shared/model.js';
-import { aboutDuration, groupedCount } from '../../shared/format.js';
+import { aboutDuration, etaWords, groupedCount } from '../../shared/format.js';
 
 /** One line of at most `max` characters: OS menus and tooltips show no more. */
 export function oneLine(text: string, max = 120): string {
@@ -33,13 +33,13 @@ export function laneTitle(lane: LaneStatus): string {
 export function laneDetail(lane: LaneStatus): string | null {
   const parts: string[] = [];
   if (lane.throughputPerMin > 0) parts.push(`${groupedCount(Math.round(lane.throughputPerMin))} done / min`);
-  // The engine gives an ETA only once there is a pace to base it on; without one, say nothing.
-  const left = lane.waiting + lane.running;
-  if (lane.etaMs !== null && left > 0) parts.push(`${groupedCount(left)} left, ${aboutDuration(lane.etaMs)}`);
+  // The one estimate rule (shared/format.ts): "estimating…" until the engine has one, none while paused.
+  const eta = etaWords(lane);
+  if (eta) parts.push(eta);
   if (lane.delayed > 0) parts.push(`${groupedCount(lane.delayed)} retrying later`);
   if (lane.failed > 0) parts.push(`${groupedCount(lane.failed)} failed`);
-  // The machine, not the cap, holds it back (its memory): the person should not raise the cap for nothing.
-  if (lane.limit?.by === 'memory') parts.push(lane.limit.text);
+  // The machine, not the cap, holds it back (its memory, or a GPU's): the person should not raise the cap for nothing.
+  if (lane.limit?.by === 'memory' || lane.limit?.by === 'gpu') parts.push(lane.limit.text);
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 

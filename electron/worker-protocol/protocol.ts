@@ -29,6 +29,8 @@ export type ToWorker =
   | { t: 'wake' }
   /** Finish the current job (if any), then exit; start none of those in hand. */
   | { t: 'drain' }
+  /** Told to drain, then kept (the pause it was drained for ended): after the current job, ask for more. */
+  | { t: 'stay' }
   /** Stop the running job (TERM its process group, KILL after `graceMs`), or drop one in hand. */
   | { t: 'cancel'; jobId: number; graceMs: number }
   | { t: 'ping'; n: number };
@@ -82,4 +84,6 @@ export const WORKER_ENV = {
   cgroup: 'LANES_CGROUP',
   /** A job that ran at least this long (ms) sends the rest of the worker's hand back with its report. */
   handBackMs: 'LANES_HAND_BACK_MS',
+  /** The umask (octal) the engine's user had: the engine runs under 077, its jobs under theirs. */
+  umask: 'LANES_UMASK',
 } as const;

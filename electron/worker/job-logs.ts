@@ -1,6 +1,9 @@
 // A job's output as it is kept: stdout and stderr each in a capped file, and both together in a
 // third, in the order they came, so a person reads one story with the error where it happened.
+// The third is made only once both streams have spoken (job-control/log-paths.ts): until then the
+// one stream's file is the whole story, and a job leaves one file instead of two.
 // Every file an attempt after the first writes to begins that attempt with a line saying so.
+import { copyFileSync, constants, lstatSync } from 'node:fs';
 import { CappedLog } from '../job-control/capped-log.js';
 import type { JobAssignment } from '../worker-protocol/protocol.js';
 
@@ -31,26 +34,47 @@ export class JobLogs {
   constructor(job: Pick<JobAssignment, 'attempt' | 'stdoutPath' | 'stderrPath' | 'allPath'>, cap: number) {
     this.all = new CappedLog(job.allPath, cap);
     const marked = new Set<CappedLog>();
+    const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+    /** Whether both together go to a file of their own: once both streams have a file (an earlier attempt's counts). */
+    let together = exists(job.allPath);
     // Opened lazily as before: a job that prints nothing leaves no file, and no attempt line.
     const mark = (log: CappedLog) => {
       if (job.attempt <= 1 || marked.has(log)) return;
       marked.add(log);
       log.write(attemptLine(job.attempt, Date.now()));
     };
-    const writer = (path: string): LogWriter => {
+    /** Which stream has written in this attempt. */
+    const spoke = new Set<string>();
+    const writer = (path: string, other: string): LogWriter => {
       const own = new CappedLog(path, cap);
       return {
         write: (chunk) => {
+          if (!spoke.has(path)) {
+            spoke.add(path);
+            // The second stream speaks (now, or in an earlier attempt): both together start as
+            // what the first one said so far, never over a file that is there (COPYFILE_EXCL).
+            if (!together && (spoke.has(other) || exists(other))) {
+              try {
+                copyFileSync(other, job.allPath, constants.COPYFILE_EXCL);
+              } catch {
+                // Made meanwhile, or no room: the capped log appends to what is there, or stops with a mark.
+              }
+              together = true;
+              // The copy holds this attempt's line already when the other stream wrote in it.
+              if (spoke.has(other)) marked.add(this.all);
+            }
+          }
           mark(own);
           own.write(chunk);
+          if (!together) return;
           mark(this.all);
           this.all.write(chunk);
         },
         close: () => own.close(),
       };
     };
-    this.stdout = writer(job.stdoutPath);
-    this.stderr = writer(job.stderrPath);
+    this.stdout = writer(job.stdoutPath, job.stderrPath);
+    this.stderr = writer(job.stderrPath, job.stdoutPath);
   }
 
   close(): void {

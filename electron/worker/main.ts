@@ -10,6 +10,9 @@ import { PersistentCommand } from './persistent.js';
 
 const channel = connect();
 const env = process.env;
+// The engine runs under umask 077 (its files are private); a job makes files as its user would.
+const umask = env[WORKER_ENV.umask];
+if (umask && /^[0-7]{1,4}$/.test(umask)) process.umask(parseInt(umask, 8));
 const logCap = Number(env[WORKER_ENV.logCapBytes]) || LOG_CAP_BYTES;
 const cgroupBase = env[WORKER_ENV.cgroup] || null;
 const command = env[WORKER_ENV.command];
@@ -107,6 +110,10 @@ channel.onMessage((m: ToWorker) => {
       draining = true;
       hand.length = 0;
       if (!running && !asking) exit();
+      return;
+    case 'stay':
+      // Only while a job runs: one that has finished is already on its way out, as first asked.
+      if (running && !persistent?.diedWhileStarting) draining = false;
       return;
     case 'cancel':
       cancel(m.jobId, m.graceMs);

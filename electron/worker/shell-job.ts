@@ -1,13 +1,13 @@
 // One job of a shell lane: a child in its own process group (and its own cgroup where the OS
-// offers one), output streamed to capped logs. The job is over when its own process exits: then
-// everything it started is ended, and its output is read for a moment more, never waited on,
-// since a descendant that escaped could hold the pipes open for ever.
+// offers one), output streamed to capped logs. When its own process exits, everything it started
+// is ended, and the job is over once that is gone; its output is read for a moment more, never
+// waited on, since a descendant that escaped could hold the pipes open for ever.
 import type { JobSpec } from '../../shared/model.js';
 import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
-import { ENGINE_VAR, inCgroup, jobCgroup, killQuietly, makeCgroup, processesOfJobs, removeCgroup } from '../job-control/containment.js';
+import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, spawnFromInside } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
 import { jobEnv } from './job-env.js';
@@ -38,7 +38,6 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   const windows = process.platform === 'win32';
   const command = spec.kind === 'argv' ? spec.argv : [process.env.SHELL || '/bin/sh', '-c', spec.script];
   const group = windows || cgroupBase === null ? null : makeCgroup(jobCgroup(cgroupBase, job));
-  const argv = group ? inCgroup(group, command) : command;
   const options = {
     cwd,
     env,
@@ -47,7 +46,11 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
     stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   };
-  const child = windows && spec.kind === 'shell' ? spawn(spec.script, { ...options, shell: true }) : spawn(argv[0]!, argv.slice(1), options);
+  const start = (argv: readonly string[]) => spawn(argv[0]!, argv.slice(1), options);
+  // In its cgroup from its first instruction: born there (the worker steps in for the fork), or,
+  // where the worker cannot step in, moved there by a shell before it becomes the job.
+  const child =
+    windows && spec.kind === 'shell' ? spawn(spec.script, { ...options, shell: true }) : group ? (spawnFromInside(group, () => start(command)) ?? start(inCgroup(group, command))) : start(command);
 
   let stopping: 'cancelled' | 'timed out' | null = null;
   const timers: NodeJS.Timeout[] = [];
@@ -69,24 +72,20 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
-      // Whatever the job left running goes with it: its group, its cgroup.
+      // Whatever the job left running goes with it: its cgroup, or without one its group and
+      // whatever carries its id. The job is over once they are gone, not when they were signalled.
       if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-      const ended = group ? removeCgroup(group) : Promise.resolve();
+      const engine = process.env[ENGINE_VAR] ?? '';
+      const ended = group ? removeCgroup(group) : endJob(job, { engine, pgids: child.pid === undefined ? [] : [child.pid] });
       const drained = new Promise<void>((ok) => {
         if (child.stdout.closed && child.stderr.closed) return ok();
-        let timer: NodeJS.Timeout | null = null;
+        // Still open after a moment: something that left the group and its id behind holds the
+        // output, and is not waited for.
+        const timer = setTimeout(ok, DRAIN_MS);
         child.once('close', () => {
-          if (timer) clearTimeout(timer);
+          clearTimeout(timer);
           ok();
         });
-        // Still open: something that left the group holds the output. Without a cgroup to end it
-        // by, find it by the job's id.
-        timer = setTimeout(() => {
-          if (group) return ok();
-          void processesOfJobs(process.env[ENGINE_VAR] ?? '', (j) => j.id === job.id && j.attempt === job.attempt)
-            .then((pids) => pids.forEach(killQuietly))
-            .finally(ok);
-        }, DRAIN_MS);
       });
       void Promise.all([ended, drained]).then(() => {
         child.stdout.destroy();

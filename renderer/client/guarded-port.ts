@@ -18,6 +18,10 @@ async function expectedProof(token: string, nonce: string): Promise<string> {
 export const RESTARTED =
   'Lanes restarted (or stopped) since this window was opened, so it no longer has a key to it. Open the window again from the tray menu, or with `lanes open`.';
 
+/** A reloaded page whose kept key the engine no longer takes: the engine restarted, and its key is new at every start. */
+export const RELOADED_STALE =
+  'Lanes has restarted since this window was opened, and its key is new at every start. Open the window again from the tray menu, or with `lanes open`.';
+
 export function guardedPort(inner: HttpPort, token: () => Promise<string | null>): HttpPort {
   /** Whether the engine answering now has shown it is the one that gave this window its token. */
   let trusted = true;

@@ -8,7 +8,7 @@ import { httpTransport } from '../../shared/client/http';
 import { ipcTransport, type IpcBridge } from '../../shared/client/ipc';
 import { fetchPort } from './fetch-port';
 import { guardedPort } from './guarded-port';
-import { fromFragment, readCredential, redeem } from './token';
+import { fromFragment, readKey, redeem } from './token';
 
 declare global {
   interface Window {
@@ -16,10 +16,10 @@ declare global {
   }
 }
 
-/** The client, and whether the page came with no key at all (a bookmarked or copied address). */
-export function createClient(): { client: LanesClient; keyless: boolean } {
-  if (window.lanes) return { client: new LanesClient(ipcTransport(window.lanes)), keyless: false };
-  const credential = readCredential();
+/** The client, whether the page came with no key at all (a bookmarked or copied address), and whether its key was kept from before a reload. */
+export function createClient(): { client: LanesClient; keyless: boolean; keyKept: boolean } {
+  if (window.lanes) return { client: new LanesClient(ipcTransport(window.lanes)), keyless: false, keyKept: false };
+  const { credential, kept } = readKey();
   // A new address pasted into this tab (from `lanes open`) changes only the fragment: start over with it.
   window.addEventListener('hashchange', () => {
     if (fromFragment(window.location.hash)) window.location.reload();
@@ -30,5 +30,5 @@ export function createClient(): { client: LanesClient; keyless: boolean } {
     token ??= 'token' in credential ? Promise.resolve(credential.token) : redeem(credential.code);
     return token;
   };
-  return { client: new LanesClient(httpTransport(guardedPort(fetchPort, key))), keyless: credential === null };
+  return { client: new LanesClient(httpTransport(guardedPort(fetchPort, key))), keyless: credential === null, keyKept: kept };
 }

@@ -20,14 +20,19 @@ export function fromFragment(hash: string): Credential {
 
 /** What the page was opened with, or what this tab kept; the address bar is cleaned either way. */
 export function readCredential(loc: Location = window.location, storage: Storage | null = safeSession()): Credential {
+  return readKey(loc, storage).credential;
+}
+
+/** The credential, and whether it was kept from an earlier load of this tab (a reload) rather than given now. */
+export function readKey(loc: Location = window.location, storage: Storage | null = safeSession()): { credential: Credential; kept: boolean } {
   const given = fromFragment(loc.hash);
   if (given) {
     window.history.replaceState(null, '', loc.pathname + loc.search);
     if ('token' in given) storage?.setItem(STORAGE_KEY, given.token);
-    return given;
+    return { credential: given, kept: false };
   }
   const kept = storage?.getItem(STORAGE_KEY);
-  return kept ? { token: kept } : null;
+  return kept ? { credential: { token: kept }, kept: true } : { credential: null, kept: false };
 }
 
 /** A one-time code for the token, at the engine that served this page. */

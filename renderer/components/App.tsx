@@ -3,8 +3,8 @@
 // drawing empty tables.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatClock } from '../format';
-import { RESTARTED } from '../client/guarded-port';
-import { useConnection } from '../stores/connection';
+import { RELOADED_STALE, RESTARTED } from '../client/guarded-port';
+import { isStale, useConnection } from '../stores/connection';
 import { dismissNotice, useNotice } from '../stores/notice';
 import { AddJobDialog } from './AddJobDialog';
 import { LaneDialogs } from './LaneDialogs';
@@ -24,6 +24,7 @@ type TabId = (typeof TABS)[number]['id'];
 
 export function App() {
   const loaded = useConnection((s) => s.loaded);
+  const stale = useConnection(isStale);
   const [tab, setTab] = useState<TabId>('jobs');
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
 
@@ -39,14 +40,19 @@ export function App() {
   };
 
   return (
-    <div className="app">
+    <div className={stale ? 'app app-stale' : 'app'} data-stale={stale}>
       <Header />
       <StaleNotice />
-      {loaded && <PauseBanner />}
+      {loaded && (
+        <div className="contents" inert={stale}>
+          <PauseBanner />
+        </div>
+      )}
       <NoticeLine />
       {loaded && <HelpPanel />}
       {loaded ? (
-        <main className="content">
+        // From before: greyed (CSS), its clocks stopped (stores/clock.ts) and nothing in it usable.
+        <main className="content" inert={stale} aria-disabled={stale || undefined}>
           <LanesPanel />
           <section className="work" aria-label="Jobs and scale timeline">
             <div className="work-bar">
@@ -113,6 +119,7 @@ function StaleNotice() {
   const lostAt = useConnection((s) => s.lostAt);
   const loaded = useConnection((s) => s.loaded);
   const link = useConnection((s) => s.link);
+  const keyKept = useConnection((s) => s.keyKept);
   if (link === 'gone') {
     return (
       <p className="stale" role="alert" data-testid="stale">
@@ -120,10 +127,18 @@ function StaleNotice() {
       </p>
     );
   }
+  if (link === 'unauthorized' && loaded) {
+    return (
+      <p className="stale" role="alert" data-testid="stale">
+        {keyKept ? RELOADED_STALE : 'This window’s key is no longer accepted. Open it again with `lanes open`, or from the tray menu.'}
+      </p>
+    );
+  }
   if (lostAt === null || !loaded) return null;
   return (
     <p className="stale" role="status" data-testid="stale">
-      Lost touch with the engine at {formatClock(lostAt)}; trying again. What you see is from then.
+      Lost touch with the engine at {formatClock(lostAt)}; trying again. What you see is from then: its numbers are greyed, its clocks stopped,
+      and nothing can be changed until it is back.
     </p>
   );
 }
@@ -132,6 +147,7 @@ function Waiting() {
   const problem = useConnection((s) => s.problem);
   const link = useConnection((s) => s.link);
   const keyless = useConnection((s) => s.keyless);
+  const keyKept = useConnection((s) => s.keyKept);
   return (
     <main className="content waiting" aria-busy={!problem}>
       {link === 'gone' ? (
@@ -141,6 +157,8 @@ function Waiting() {
           This page was opened without its key (a bookmark or a copied address). Open the window with <code>lanes open</code>, or from the
           tray menu.
         </p>
+      ) : link === 'unauthorized' && keyKept ? (
+        <p className="empty">{RELOADED_STALE}</p>
       ) : link === 'unauthorized' ? (
         <p className="empty">
           This window’s token was not accepted. Open it again with <code>lanes open</code>.

@@ -1,10 +1,12 @@
 // Many jobs at once, above the list, only when there is something to act on: the rows a person
-// ticked (cancel or retry those), or a filter that picks unfinished jobs (cancel them all). A
-// cancel of more than one job asks once more, in place: a stray click should not empty a queue.
+// ticked (cancel or retry those), or a filter that picks unfinished jobs (cancel them all) or
+// finished ones (clear them: their records and logs removed now, docs/retention.md). Cancelling or
+// clearing more than one job asks once more, in place, naming the count: a stray click should not
+// empty a queue or a history.
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { JobSummary } from '../../shared/model';
-import { cancelMany, clearChecked, retryMany, type JobChoice } from '../commands';
+import { cancelMany, clearChecked, clearFinished, retryMany, type JobChoice } from '../commands';
 import { formatCount, plural } from '../format';
 import { indexOfId, useJobs } from '../stores/jobs';
 import { useLanes } from '../stores/lanes';
@@ -17,6 +19,8 @@ export function BulkBar() {
   const filter = useJobs((s) => s.filter);
   const ticked = useJobs(useShallow((s) => Object.keys(s.checked).map((id) => s.rows[indexOfId(s.rows, Number(id))]).filter((j): j is JobSummary => j !== undefined)));
   const counts = useLanes(useShallow((s) => countByState(filter, s.order.map((n) => s.byName[n]!))));
+  // A shared lane's finished jobs are kept by its queue on Redis, not cleared from here.
+  const local = useLanes(useShallow((s) => countByState(filter, s.order.map((n) => s.byName[n]!).filter((l) => !l.shared))));
   const [confirming, setConfirming] = useState<string | null>(null);
 
   if (ticked.length > 0) {
@@ -46,18 +50,37 @@ export function BulkBar() {
 
   // By filter: the engine chooses by lane and state, so a text search (which it cannot choose by)
   // offers the ticks instead.
+  const searching = filter.text.trim() !== '';
+  const lane = filter.lane ? { lane: filter.lane } : {};
   const choice: JobChoice | null =
-    filter.text.trim() !== '' ? null : filter.state === 'queued' || filter.state === 'running' ? { ...(filter.lane ? { lane: filter.lane } : {}), state: filter.state } : filter.state === null && filter.lane ? { lane: filter.lane } : null;
+    searching ? null : filter.state === 'queued' || filter.state === 'running' ? { ...lane, state: filter.state } : filter.state === null && filter.lane ? { lane: filter.lane } : null;
   const n = filter.state === 'queued' ? counts.queued : filter.state === 'running' ? counts.running : counts.queued + counts.running;
-  if (!choice || n === 0) return null;
+  const finishedState = filter.state === 'succeeded' || filter.state === 'failed' || filter.state === 'cancelled' ? filter.state : null;
+  const clearable = searching || (filter.state !== null && !finishedState) ? 0 : finishedState ? local[finishedState] : local.succeeded + local.failed + local.cancelled;
+  if ((!choice || n === 0) && clearable === 0) return null;
   const what = filter.state === 'running' ? 'running' : filter.state === 'queued' ? 'queued' : 'unfinished';
+  const where = filter.lane ? ` in ${filter.lane}` : ' in all lanes';
   return (
     <div className="bulk-bar" role="region" aria-label="All jobs shown" data-testid="bulk-bar">
-      <span className="bulk-what">
-        {plural(n, `${what} job`)}
-        {filter.lane ? ` in ${filter.lane}` : ''}
-      </span>
-      <Confirmable id="cancel-filter" confirming={confirming} setConfirming={setConfirming} label="Cancel all…" sure={`Yes, cancel all ${formatCount(n)}`} act={() => cancelMany(choice)} />
+      {choice && n > 0 && (
+        <>
+          <span className="bulk-what">
+            {plural(n, `${what} job`)}
+            {filter.lane ? ` in ${filter.lane}` : ''}
+          </span>
+          <Confirmable id="cancel-filter" confirming={confirming} setConfirming={setConfirming} label="Cancel all…" sure={`Yes, cancel all ${formatCount(n)}`} act={() => cancelMany(choice)} />
+        </>
+      )}
+      {clearable > 0 && (
+        <Confirmable
+          id="clear-finished"
+          confirming={confirming}
+          setConfirming={setConfirming}
+          label="Clear finished…"
+          sure={`Yes, clear ${plural(clearable, `${finishedState ?? 'finished'} job`)}${where}`}
+          act={() => clearFinished({ ...lane, ...(finishedState ? { state: finishedState } : {}) })}
+        />
+      )}
     </div>
   );
 }

@@ -50,6 +50,12 @@ export function JobFacts({ job }: { job: Job }) {
           </>
         )}
         <OrderFacts job={job} />
+        {job.logsTrimmed && (
+          <>
+            <dt>Output</dt>
+            <dd data-fact="logs-trimmed">removed to keep all logs within their bound (the oldest finished jobs' go first)</dd>
+          </>
+        )}
         {job.result !== null && job.result !== undefined && (
           <>
             <dt>Result</dt>

@@ -1,6 +1,6 @@
 // The header's machine: how many of its workers are in use out of what Lanes allows now, and — when
 // something other than the cores holds Lanes back (the battery, the person at the computer, other
-// programs, a lane's memory) — why, in a calm word ("Quiet: on battery — 3 of 7 workers"). The
+// programs, a lane's memory or GPU) — why, in a calm word ("Quiet: on battery — 3 of 7 workers"). The
 // words open a small popover with the machine's facts. Nothing here is a control: Lanes holds back
 // and lets go by itself, and the cap stays the only setting.
 import type { MachineStatus } from '../../shared/model';

@@ -32,7 +32,8 @@ export function TimelinePanel() {
   const span = now - from >= TIMELINE_SPAN_MS - 1_000 ? 'the last hour' : `since ${formatClock(from)}`;
   return (
     <div className="timeline">
-      <section className="charts" aria-labelledby="charts-title">
+      {/* Scrollable panels take focus, so arrow keys and Page Up/Down scroll them (WCAG 2.1.1). */}
+      <section className="charts" aria-labelledby="charts-title" tabIndex={0} data-scroll-panel>
         <h3 id="charts-title" className="charts-title">
           Workers and waiting, {span}
         </h3>
@@ -69,7 +70,7 @@ function chartStart(series: Record<string, TimelinePoint[]>, now: number): numbe
 function Ledger() {
   const ledger = useTimeline((s) => s.ledger);
   return (
-    <section className="ledger" aria-labelledby="ledger-title">
+    <section className="ledger" aria-labelledby="ledger-title" tabIndex={0} data-scroll-panel>
       <h3 id="ledger-title">Why the fleet changed</h3>
       {ledger.length === 0 ? (
         <p className="empty muted">No workers started or stopped yet. They start when jobs arrive and stop when a lane goes quiet.</p>

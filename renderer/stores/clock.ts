@@ -4,6 +4,7 @@
 // while nothing on screen needs it.
 import { useEffect } from 'react';
 import { create } from 'zustand';
+import { isStale, useConnection } from './connection.js';
 
 const TICK_MS = 1_000;
 
@@ -15,7 +16,8 @@ let timer: ReturnType<typeof setInterval> | null = null;
 function hold(): () => void {
   if (holders++ === 0) {
     useClockStore.setState({ now: Date.now() });
-    timer = setInterval(() => useClockStore.setState({ now: Date.now() }), TICK_MS);
+    // A window whose engine is gone shows the moment it lost touch: its clocks stop there.
+    timer = setInterval(() => !isStale(useConnection.getState()) && useClockStore.setState({ now: Date.now() }), TICK_MS);
   }
   return () => {
     if (--holders === 0 && timer !== null) {
@@ -29,5 +31,11 @@ function hold(): () => void {
 export function useSecondClock(active: boolean): number {
   useEffect(() => (active ? hold() : undefined), [active]);
   const now = useClockStore((s) => (active ? s.now : 0));
-  return active ? now : Date.now();
+  return active ? now : frozenOr(Date.now());
+}
+
+/** Now, or while the window is stale, the moment it lost touch (what is on screen is from then). */
+export function frozenOr(now: number): number {
+  const c = useConnection.getState();
+  return isStale(c) ? (c.lostAt ?? now) : now;
 }

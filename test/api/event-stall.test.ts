@@ -8,6 +8,7 @@ import { createApiServer } from '../../electron/api/server.js';
 import { WindowAccess } from '../../electron/api/window-access.js';
 import { tempDataDir } from '../support/daemon.js';
 import { openRawStream, startHostedApi } from '../support/http.js';
+import { within } from '../support/poll.js';
 
 describe('a slow event-stream client', () => {
   const tmp = tempDataDir();
@@ -54,8 +55,7 @@ describe('a slow event-stream client', () => {
     // Enough to fill the socket's buffers, then steady traffic until the engine gives up on it.
     for (let i = 0; i < 40; i++) emit(`bulk-${i}-${'y'.repeat(512 * 1024)}`);
     const traffic = setInterval(() => emit('steady'), 20);
-    await closed;
-    clearInterval(traffic);
+    await within(closed, 'the server closing the stalled stream').finally(() => clearInterval(traffic));
     stream.close();
 
     const seen = stream.events().map((e) => e.seq);

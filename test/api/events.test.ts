@@ -10,6 +10,8 @@ import { describeSpec } from '../../shared/format.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Job } from '../../shared/model.js';
 import { openRawStream, startHostedApi, type api, type RawStream } from '../support/http.js';
+import { nextEvent } from '../support/engine.js';
+import { waitFor } from '../support/poll.js';
 import { tempDataDir } from '../support/daemon.js';
 
 type SseFrame = SseMessage;
@@ -36,14 +38,7 @@ describe('event stream', () => {
 
   /** Adds a job and waits, on the engine's own hub, until it has finished. */
   async function runJob(text: string): Promise<number> {
-    const finished = new Promise<void>((done) => {
-      const off = host.engine.events.subscribe((e) => {
-        if (e.type === 'job' && e.data.command === describeSpec({ kind: 'argv', argv: ['echo', text] }) && e.data.state === 'succeeded') {
-          off();
-          done();
-        }
-      });
-    });
+    const finished = nextEvent(host.engine, (e) => e.type === 'job' && e.data.command === describeSpec({ kind: 'argv', argv: ['echo', text] }) && e.data.state === 'succeeded');
     const { id } = (await call.post('/api/jobs', { argv: ['echo', text] })).json as { id: number };
     await finished;
     return id;
@@ -143,11 +138,17 @@ describe('event stream', () => {
     const quick = createApiServer({ engine: host.engine, access, rendererDir: tmp.dir, heartbeatMs: 30 });
     const port = await quick.listen(0);
     const stream = await openRawStream(port, { headers: { Authorization: `Bearer ${access.token}` } });
-    await new Promise<void>((done) => {
-      const check = () => (stream.text().includes(': keepalive') ? done() : void stream.response.once('data', check));
-      check();
-    });
-    stream.close();
-    await quick.close();
+    try {
+      const keepalives = () => stream.text().match(/^: keepalive\n/gm)?.length ?? 0;
+      // More than one: a comment on a cadence, not one sent as the stream opened.
+      await waitFor(() => keepalives() >= 2, 'two keepalive comments on a quiet stream', 10_000);
+      expect(stream.response.statusCode).toBe(200);
+      // Still open: the comments kept it alive, and they are comments, never messages.
+      expect(stream.response.complete).toBe(false);
+      expect(stream.messages.map((m) => m.event)).not.toContain('keepalive');
+    } finally {
+      stream.close();
+      await quick.close();
+    }
   });
 });

@@ -14,10 +14,11 @@ describe('input the schema lets through', () => {
   let host: HostedEngine;
   let call: ReturnType<typeof api>;
   let client: LanesClient;
-  const file = join(tmp.dir, 'a-file.txt');
+  let file = '';
 
   beforeAll(async () => {
     ({ host, call, client } = await startHostedApi(join(tmp.dir, 'data')));
+    file = join(tmp.dir, 'a-file.txt');
     writeFileSync(file, 'not a directory');
     mkdirSync(join(tmp.dir, 'work'));
   });

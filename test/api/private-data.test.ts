@@ -1,8 +1,9 @@
 // The key to run commands never reaches a stranger: the data directory is refused when another
-// user owns it or can write to it and made private when they can only read it; nothing in it is
+// user owns it or can write to it, or to a directory above it (as ssh's StrictModes asks), and
+// made private when they can only read it; nothing in it is
 // written through a link; and the CLI talks only to a socket of its own user's, so a port or a
 // daemon.json left behind after a crash leads it nowhere.
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +45,47 @@ describe.runIf(posix)('the data directory', () => {
     expect(existsSync(join(dir, 'lanes.db'))).toBe(false);
   });
 
+  it('one inside a directory others can write to is refused, naming it and the chmod, and nothing is made', async () => {
+    for (const mode of [0o777, 0o775, 0o757]) {
+      const parent = join(tmp.dir, `open-${mode.toString(8)}`);
+      mkdirSync(parent);
+      chmodSync(parent, mode);
+      const dir = join(parent, 'deeper', 'data');
+      const expected = new RegExp(`${parent}, above ${dir}, can be written by other users \\(mode ${mode.toString(8)}\\) and is not sticky.*chmod go-w "${parent}"`);
+      await expect(open(dir)).rejects.toThrow(expected);
+      expect(existsSync(join(parent, 'deeper'))).toBe(false);
+      // The CLI will not talk to an engine through it either.
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const res = await lanes(['--data-dir', dir, 'status']);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(expected);
+    }
+  });
+
+  it('one inside a sticky directory open to all (like /tmp) is fine', async () => {
+    const parent = join(tmp.dir, 'sticky');
+    mkdirSync(parent);
+    chmodSync(parent, 0o1777);
+    const host = await open(join(parent, 'data'));
+    expect(statSync(join(parent, 'data')).mode & 0o777).toBe(0o700);
+    await host.close({ graceMs: 0 });
+  });
+
+  it('a link on the way is checked where it leads', async () => {
+    const parent = join(tmp.dir, 'open-behind-link');
+    mkdirSync(parent);
+    chmodSync(parent, 0o777);
+    symlinkSync(parent, join(tmp.dir, 'via'));
+    await expect(open(join(tmp.dir, 'via', 'data'))).rejects.toThrow(/open-behind-link, above .*, can be written by other users/);
+  });
+
+  it.runIf(root)('one inside a directory another user owns is refused', async () => {
+    const parent = join(tmp.dir, 'their-parent');
+    mkdirSync(parent, { mode: 0o755 });
+    chownSync(parent, 65534, 65534);
+    await expect(open(join(parent, 'data'))).rejects.toThrow(/their-parent, above .*, belongs to another user \(uid 65534\)/);
+  });
+
   it.runIf(root)('one another user owns is refused', async () => {
     const dir = join(tmp.dir, 'theirs');
     mkdirSync(dir, { mode: 0o700 });
@@ -57,13 +99,19 @@ describe.runIf(posix)('the data directory', () => {
     const victim = join(tmp.dir, 'victim.txt');
     writeFileSync(victim, 'untouched');
     for (const name of ['engine.json', 'daemon.json']) symlinkSync(victim, join(dir, name));
-    // A job's log file set up in advance as a link to somewhere else.
-    symlinkSync(victim, join(dir, 'logs', '1.stdout.log'));
+    // A job's log folder set up in advance as a link to somewhere else, holding its log file as a
+    // link to yet another place.
+    const elsewhere = join(tmp.dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    symlinkSync(victim, join(elsewhere, '1.stdout.log'));
+    symlinkSync(elsewhere, join(dir, 'logs', '0'));
     const host = await open(dir);
     const { id } = await host.engine.request('addJob', { argv: ['echo', 'through the link?'] });
     const [job] = await jobsFinished(host.engine, [id]);
     expect(job!.state).toBe('succeeded');
     expect(readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(readdirSync(elsewhere)).toEqual(['1.stdout.log']);
+    expect(lstatSync(join(dir, 'logs', '0')).isSymbolicLink()).toBe(false);
     for (const name of ['engine.json', 'daemon.json']) expect(lstatSync(join(dir, name)).isSymbolicLink(), name).toBe(false);
     expect((await host.engine.request('logTail', { id })).text).toBe('through the link?\n');
     await host.close({ graceMs: 0 });

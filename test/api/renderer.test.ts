@@ -10,12 +10,13 @@ import { ensureBuilt, tempDataDir } from '../support/daemon.js';
 describe('the window at /', () => {
   const tmp = tempDataDir();
   const site = tempDataDir('lanes-site-');
-  const renderer = join(site.dir, 'renderer');
+  let renderer = '';
   let host: HostedEngine;
   let bare: HostedEngine;
 
   beforeAll(async () => {
     await ensureBuilt();
+    renderer = join(site.dir, 'renderer');
     mkdirSync(join(renderer, 'assets'), { recursive: true });
     writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>Lanes</title><script type="module" src="/assets/app-1a2b.js"></script>');
     writeFileSync(join(renderer, 'assets', 'app-1a2b.js'), 'console.log("lanes")');

@@ -129,7 +129,7 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
     row('first message → the engine hands it the job', steps.hand),
     row('job handed over → the job’s first instruction (the worker spawns it)', steps.spawn, { name: 'the bare child: job sent by IPC → its first instruction', xs: bare.spawn }),
     ...(bare.intoCgroup.length > 0
-      ? [row('the bare child spawning the job into a fresh cgroup, as the worker does (the job moves itself in before its first instruction)', bare.intoCgroup, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
+      ? [row('the bare child spawning the job into a fresh cgroup through a shell, the worker’s fallback where it cannot step into the group itself (the job moves itself in before its first instruction)', bare.intoCgroup, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
       : []),
     row('total, enqueue → the job’s first instruction (in-process engine)', steps.total),
   ];

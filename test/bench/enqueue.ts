@@ -60,9 +60,12 @@ export interface EnqueueSizes {
   single: number;
 }
 
-export async function enqueueFigures(pairs: number, sizes: EnqueueSizes, bull: BullPeer): Promise<Figure[]> {
+export async function enqueueFigures(pairs: number, sizes: EnqueueSizes, bull: BullPeer, synced: BullPeer): Promise<Figure[]> {
   const keys = ['batch', 'from', 'seq', 'conc'] as const;
-  const s = Object.fromEntries(keys.map((k) => [k, { lanes: [] as number[], peer: [] as number[] }])) as Record<(typeof keys)[number], { lanes: number[]; peer: number[] }>;
+  const s = Object.fromEntries(keys.map((k) => [k, { lanes: [] as number[], peer: [] as number[], synced: [] as number[] }])) as Record<
+    (typeof keys)[number],
+    { lanes: number[]; peer: number[]; synced: number[] }
+  >;
   for (let i = 0; i < pairs; i++) {
     await withDaemon(async (d) => {
       await d.api('addLane', { name: LANE, cap: 0 });
@@ -72,21 +75,22 @@ export async function enqueueFigures(pairs: number, sizes: EnqueueSizes, bull: B
       s.from.lanes.push(addFromRate(d, sizes.fromLines));
       s.from.peer.push(await bull.addBulk(1, sizes.fromLines));
       s.seq.lanes.push(await addOneRate(d, sizes.single, 1));
+      s.seq.synced.push(await synced.addSingle(sizes.single, 1));
       s.seq.peer.push(await bull.addSingle(sizes.single, 1));
       s.conc.lanes.push(await addOneRate(d, sizes.single * 2, 8));
+      s.conc.synced.push(await synced.addSingle(sizes.single * 2, 8));
       s.conc.peer.push(await bull.addSingle(sizes.single * 2, 8));
     });
   }
-  // The issue's target: 8 clients at once, each add synced to disk before it is answered, against
-  // BullMQ's single add (one after another, as the issue measured it), with both of Lanes' figures
-  // shown. BullMQ's own 8 callers share one connection, which ioredis pipelines, against an
-  // in-memory Redis; that comparison is shown too, without a target.
-  const target = compared(
-    { section: SECTION, what: 'one job per HTTP request, 8 clients at once, each synced to disk before its answer', unit: 'jobs/s', target: 'ratio ≥ 1' },
-    { lanes: s.conc.lanes, peer: s.seq.peer },
-    'BullMQ, one add per call, one after another',
-  );
-  target.met = target.compared!.value.median >= 1;
+  // Like for like: every Lanes add is on disk before it is answered, so its targets divide by
+  // BullMQ on a Redis that syncs each write before answering (appendfsync always), with the same
+  // number of callers; BullMQ on the default, in-memory Redis is shown beside, without a target.
+  // BullMQ's 8 callers share one connection, which ioredis pipelines, as BullMQ is used.
+  const durable = (what: string, series: { lanes: number[]; synced: number[] }, peer: string) => {
+    const f = compared({ section: SECTION, what, unit: 'jobs/s', target: 'ratio ≥ 1' }, { lanes: series.lanes, peer: series.synced }, peer);
+    f.judge = (g) => g.compared!.value.median >= 1;
+    return f;
+  };
   return [
     compared({ section: SECTION, what: `API addJobs, ${sizes.batches} batches of 1,000`, unit: 'jobs/s' }, s.batch, 'BullMQ addBulk, same batches'),
     compared(
@@ -94,8 +98,9 @@ export async function enqueueFigures(pairs: number, sizes: EnqueueSizes, bull: B
       s.from,
       `BullMQ addBulk of ${sizes.fromLines.toLocaleString('en-US')}`,
     ),
-    compared({ section: SECTION, what: 'one job per HTTP request, one after another', unit: 'jobs/s' }, s.seq, 'BullMQ, one add per call, one after another'),
-    target,
-    compared({ section: SECTION, what: 'one job per HTTP request, 8 clients at once', unit: 'jobs/s' }, s.conc, 'BullMQ, one add per call, 8 callers at once on one pipelined connection'),
+    durable('one job per HTTP request, one after another, each on disk before its answer', s.seq, 'BullMQ, one add per call, one after another, Redis with appendfsync always'),
+    compared({ section: SECTION, what: 'one job per HTTP request, one after another', unit: 'jobs/s' }, s.seq, 'BullMQ, one add per call, one after another, default Redis (nothing on disk)'),
+    durable('one job per HTTP request, 8 clients at once, each on disk before its answer', s.conc, 'BullMQ, 8 callers at once, Redis with appendfsync always'),
+    compared({ section: SECTION, what: 'one job per HTTP request, 8 clients at once', unit: 'jobs/s' }, s.conc, 'BullMQ, 8 callers at once, default Redis (nothing on disk)'),
   ];
 }

@@ -1,5 +1,7 @@
 // An idle engine: the CPU it takes and the timers it creates while nothing happens, against a bare
-// Node process measured the same way (idle-engine.ts runs each in a fresh process of its own).
+// Node process measured the same way (idle-engine.ts runs each in a fresh process of its own), in
+// windows of a minute (the machine sampler read every 15 s when it was awake; a shorter window
+// could fall between two reads), at least three of them in a full run.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,15 +37,15 @@ export function idleFigures(pairs: number, seconds: number): Figure[] {
   }
   const percent = (r: IdleRun) => (r.cpuMs / r.wallMs) * 100;
   const cpu = compared(
-    { section: SECTION, what: `CPU over ${seconds} s with no jobs and no workers`, unit: '%', target: '≤ 0.1 %' },
+    { section: SECTION, what: `CPU over ${seconds} s with no jobs and no workers (${pairs} windows)`, unit: '%', target: '≤ 0.03 %' },
     { lanes: engine.map(percent), peer: bare.map(percent) },
     'a bare Node process measured the same way',
     'difference',
   );
-  cpu.met = cpu.lanes.median <= 0.1;
+  cpu.judge = (g) => g.lanes.median <= 0.03;
   const timers = summarize(engine.map((r) => r.timers));
   return [
     cpu,
-    { section: SECTION, what: `timers created over those ${seconds} s`, unit: 'timers', lanes: timers, target: '≤ 1 per second', met: timers.median <= seconds },
+    { section: SECTION, what: `timers created over those ${seconds} s`, unit: 'timers', lanes: timers, target: '≤ 1 per second', judge: (f) => f.lanes.median <= seconds },
   ];
 }

@@ -65,7 +65,7 @@ export function inProcessFigures(lanes: number, queued: number, log: (s: string)
         return performance.now() - t;
       };
       const pass = summarize(await repeatWithin(500, 15_000, timeOf(() => fleet.lanesChanged())));
-      figures.push({ section: SECTION, what: `one sizer pass, ${backlog}`, unit: 'ms', lanes: pass, target: '≤ 5 ms', met: pass.median <= 5 });
+      figures.push({ section: SECTION, what: `one sizer pass, ${backlog}`, unit: 'ms', lanes: pass, target: '≤ 5 ms', judge: (f) => f.lanes.median <= 5 });
       figures.push({ section: SECTION, what: `every lane's status built, ${backlog} (announced ≤ 10×/s)`, unit: 'ms', lanes: summarize(await repeatWithin(20, 10_000, timeOf(() => publisher.publish()))) });
     } else {
       log('  the engine no longer has fleet.lanesChanged / publisher.publish: sizer pass not timed');
@@ -81,7 +81,7 @@ export function inProcessFigures(lanes: number, queued: number, log: (s: string)
       }),
     );
     const list = summarize(listing);
-    figures.push({ section: SECTION, what: `longest event-loop block listing pages of 1,000 jobs (newest, by lane, by state, deep), ${backlog}`, unit: 'ms', lanes: list, target: '≤ 50 ms', met: list.median <= 50 });
+    figures.push({ section: SECTION, what: `longest event-loop block listing pages of 1,000 jobs (newest, by lane, by state, deep), ${backlog}`, unit: 'ms', lanes: list, target: '≤ 50 ms', judge: (f) => f.lanes.median <= 50 });
 
     // Under load: two workers drain no-op jobs while status is asked for every 20 ms, for at most
     // DRAIN_MS: with a large backlog each finished job may cost the engine more than it should,
@@ -113,7 +113,7 @@ export function inProcessFigures(lanes: number, queued: number, log: (s: string)
       unit: 'ms',
       lanes: summarize([block]),
       target: '≤ 50 ms',
-      met: block <= 50,
+      judge: (f) => f.lanes.median <= 50,
       note: `${drained.toLocaleString('en-US')} jobs drained in ${took.toFixed(0)} s (${Math.round(drained / took)} jobs/s); one status call: median ${times.median.toFixed(1)} ms, longest ${times.max.toFixed(1)} ms`,
     });
     return figures;

@@ -26,6 +26,8 @@ export interface Daemon {
   /** The engine's process. */
   pid: number;
   client: LanesClient;
+  /** What the engine has written to stderr so far (its diagnostics). */
+  stderr(): string;
   api<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestOutput<K>>;
 }
 
@@ -44,10 +46,11 @@ async function startDaemon(env: Record<string, string>): Promise<{ daemon: Daemo
     child.once('exit', (code) => reject(new Error(`lanes daemon exited (${code}) before it was ready:\n${out}${err}`)));
   });
   const { client } = connect(dataDir);
-  return { child, daemon: { dataDir, pid: child.pid!, client, api: (name, input) => client.call(name, input) } };
+  return { child, daemon: { dataDir, pid: child.pid!, client, stderr: () => err, api: (name, input) => client.call(name, input) } };
 }
 
-export async function withDaemon<T>(fn: (d: Daemon) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+/** `stopped`: told once the engine has stopped, before its data directory goes (its last words are in `stderr`). */
+export async function withDaemon<T>(fn: (d: Daemon) => Promise<T>, env: Record<string, string> = {}, stopped: (d: Daemon) => void = () => {}): Promise<T> {
   const { daemon, child } = await startDaemon({ ...BENCH_ENV, ...env });
   try {
     return await fn(daemon);
@@ -56,6 +59,7 @@ export async function withDaemon<T>(fn: (d: Daemon) => Promise<T>, env: Record<s
       child.once('exit', resolve);
       child.kill('SIGTERM');
     });
+    stopped(daemon);
     rmSync(daemon.dataDir, { recursive: true, force: true });
   }
 }

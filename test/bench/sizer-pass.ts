@@ -70,7 +70,7 @@ export function sizerPassMeasures(rounds = 200): Figure[] {
     ms.push((performance.now() - t0) / 10);
   }
   const value = summarize(ms);
-  return [{ section: 'Watching the machine', what: `one sizer pass with the machine's limits, ${LANES} lanes`, unit: 'ms', lanes: value, target: '≤ 5 ms', met: value.median <= 5 }];
+  return [{ section: 'Watching the machine', what: `one sizer pass with the machine's limits, ${LANES} lanes`, unit: 'ms', lanes: value, target: '≤ 5 ms', judge: (f) => f.lanes.median <= 5 }];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,6 +1,7 @@
 // Figures as the benchmark reports them: each a median with its range, and where a peer was
 // measured beside it, the ratio of each pair (Lanes run, then the peer's run, alternately), so a
 // figure never rests on one absolute time taken on a machine shared with others.
+import { waitFor } from '../support/poll.js';
 
 export interface Summary {
   median: number;
@@ -30,9 +31,44 @@ export interface Figure {
   /** Per-pair Lanes ÷ peer (or Lanes − peer), median and range. */
   compared?: { how: Comparison; value: Summary };
   target?: string;
-  /** Whether the target is met, judged on the median. */
+  /** Whether the target is met, judged on the median (by `judge`, once the figure is complete). */
   met?: boolean;
+  /** The target as a rule on the figure's medians: applied to one run, and again to the median of several. */
+  judge?: (f: Figure) => boolean;
   note?: string;
+}
+
+/** Each figure's verdict from its rule. */
+export function judgeAll(figures: Figure[]): Figure[] {
+  for (const f of figures) if (f.judge) f.met = f.judge(f);
+  return figures;
+}
+
+/**
+ * Several full runs as one: each figure's value is the median of the runs' medians, its range the
+ * lowest and highest run median (so one good run cannot stand for the figure), and its target
+ * judged on that median. A figure missing from some runs is aggregated over the runs that have it.
+ */
+export function acrossRuns(runs: Figure[][]): Figure[] {
+  // A figure's words may carry its run's own numbers ("269 processes on the machine"): the same
+  // figure of another run differs only in those, and its words are shown as the first run has them.
+  const words = (text: string) => text.replace(/\d[\d,.]*/g, '#');
+  const key = (f: Figure) => `${f.section}\u0000${words(f.what)}\u0000${words(f.peer?.name ?? '')}`;
+  const groups = new Map<string, Figure[]>();
+  for (const run of runs) for (const f of run) (groups.get(key(f)) ?? groups.set(key(f), []).get(key(f))!).push(f);
+  const of = (xs: (Summary | undefined)[]) => summarize(xs.map((x) => x?.median ?? NaN));
+  return judgeAll(
+    [...groups.values()].map((fs) => {
+      const first = fs[0]!;
+      return {
+        ...first,
+        lanes: of(fs.map((f) => f.lanes)),
+        peer: first.peer ? { name: first.peer.name, value: of(fs.map((f) => f.peer?.value)) } : undefined,
+        compared: first.compared ? { how: first.compared.how, value: of(fs.map((f) => f.compared?.value)) } : undefined,
+        note: fs.length === runs.length ? first.note : `${first.note ? `${first.note}; ` : ''}in ${fs.length} of ${runs.length} runs`,
+      };
+    }),
+  );
 }
 
 /**
@@ -82,13 +118,9 @@ export async function repeatWithin(times: number, budgetMs: number, fn: (i: numb
   return out;
 }
 
-/** Resolves once `check` returns true, checking every `everyMs`; rejects after `limitMs`. */
-export async function until(check: () => Promise<boolean> | boolean, what: string, limitMs = 120_000, everyMs = 10): Promise<void> {
-  const end = performance.now() + limitMs;
-  while (!(await check())) {
-    if (performance.now() > end) throw new Error(`benchmark: gave up waiting for ${what} after ${limitMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+/** The tests' bounded wait, with the benchmark's defaults: a longer limit, a closer look. */
+export function until(check: () => Promise<boolean> | boolean, what: string, limitMs = 120_000, everyMs = 10): Promise<void> {
+  return waitFor(check, `benchmark: ${what}`, limitMs, everyMs);
 }
 
 /** Wall-clock time in ms with sub-ms precision, comparable across processes of this machine. */

@@ -21,7 +21,7 @@ import { collect, commandsOf, fromMarkdown, type Example, type Sequence } from '
 /** Docs written by the benchmarks: their `lanes …` name what was timed, they are not instructions. */
 const GENERATED: Record<string, string> = {
   'docs/benchmarks.md': 'written by `npm run bench`',
-  'docs/benchmarks-window.md': 'written by the window benchmark (test/ui/bulk.spec.ts)',
+  'docs/benchmarks-window.md': 'written by the window benchmark (test/ui/bulk-bench.spec.ts)',
 };
 
 /** The placeholders the docs use, and what stands in for them here. */
@@ -278,7 +278,9 @@ describe('every documented `lanes` command works as written', () => {
 
   for (const sequence of sequences) {
     it(`${sequence.where}: runs in order from a fresh engine`, async () => {
-      await runSequence(sequence);
+      const { failed, notSucceeded, output } = await runSequence(sequence);
+      expect(failed, output).toEqual([]);
+      expect(notSucceeded, output).toEqual([]);
     });
   }
 
@@ -287,11 +289,13 @@ describe('every documented `lanes` command works as written', () => {
     for (const e of inline) if (!isName(e) && !NEVER_RETURNS.test(e.line) && !once.has(e.line)) once.set(e.line, e);
     // The lane the shared-lanes page queues into, here a local one: joining Redis is its fenced examples' part.
     const setup: Example = { where: 'setup', line: 'lanes lane add render --cap 1', exits: 0 };
-    await runSequence({ where: 'inline', examples: [setup, ...once.values()] }, async (w) => {
+    const { failed, notSucceeded, output } = await runSequence({ where: 'inline', examples: [setup, ...once.values()] }, async (w) => {
       // A broken example is caught, not passed over.
       const { ran } = await runInShell([{ where: 'canary', line: 'lanes cap no-such-lane 3', exits: 0 }], w);
       expect(failures(ran)).toEqual(['canary: `lanes cap no-such-lane 3` exited 1, documented 0']);
     });
+    expect(failed, output).toEqual([]);
+    expect(notSucceeded, output).toEqual([]);
   });
 
   it('commands that run until stopped start, print, and exit 0 on SIGTERM', async () => {
@@ -327,15 +331,16 @@ describe('every documented `lanes` command works as written', () => {
   });
 });
 
-async function runSequence(sequence: Sequence, then?: (w: World) => Promise<void>): Promise<void> {
+/** Runs a sequence in a fresh world; says which lines failed and which of their jobs did not succeed. */
+async function runSequence(sequence: Sequence, then?: (w: World) => Promise<void>): Promise<{ failed: string[]; notSucceeded: string[]; output: string }> {
   const w = await openWorld();
   try {
     // `lanes daemon &` in a sequence is the engine this world already runs; it is started on its own above.
     const examples = sequence.examples.filter((e) => !NEVER_RETURNS.test(e.line));
     const { ran, output } = await runInShell(examples, w);
-    expect(failures(ran), output).toEqual([]);
-    expect(await jobsOutcome(w), output).toEqual([]);
+    const result = { failed: failures(ran), notSucceeded: await jobsOutcome(w), output };
     await then?.(w);
+    return result;
   } finally {
     await w.close();
   }

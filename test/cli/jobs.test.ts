@@ -113,7 +113,8 @@ describe('lanes add / wait / log / cancel / retry', () => {
     expect(retry.code).toBe(0);
     expect(retry.stdout).toMatch(new RegExp(`^job ${running}: queued`));
     expect((await t.daemon.cli('wait', String(running))).code).toBe(0);
-    expect((await t.daemon.cli('log', String(running))).stdout).toBe('retried\n');
+    // The retry is the job's second attempt: its log keeps the first, with the line between.
+    expect((await t.daemon.cli('log', String(running))).stdout).toMatch(/^── attempt 2 · [\d:]+ ──\nretried\n$/);
   });
 
   it('lists jobs in aligned columns with filters', async () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ScaleEvent } from '../../shared/model.js';
 import { lanes, tempDataDir } from '../support/daemon.js';
 import { daemonForFile } from '../support/daemon-suite.js';
+import { within } from '../support/poll.js';
 
 /** Resolves once `path` exists (it is written by rename, so it appears whole). */
 function fileAppears(path: string): Promise<void> {
@@ -54,8 +55,8 @@ describe('lanes status / cap / lane / events', () => {
     expect(s.lanes.find((l) => l.name === 'ml')).toMatchObject({ class: 'ml', cap: 0, nudge: null });
   });
 
-  it('prints status as an aligned table', async () => {
-    const res = await t.daemon.cli('status');
+  it('prints status as an aligned table (--wide: every column)', async () => {
+    const res = await t.daemon.cli('status', '--wide');
     const lines = res.stdout.split('\n');
     const header = lines.find((l) => l.startsWith('LANE')) as string;
     expect(header).toMatch(/^LANE\s+CLASS\s+CAP\s+WORKERS\s+BUSY\s+WAITING\s+DONE\s+FAILED\s+PER MIN\s+STATE\s+OUTLOOK$/);
@@ -70,7 +71,7 @@ describe('lanes status / cap / lane / events', () => {
       [['cap', 'worker', '-1'], 2, /at least 0/],
       [['cap', 'worker', '1.5'], 2, /whole number/],
       [['cap', 'worker', 'two'], 2, /whole number/],
-      [['cap', 'worker', '300'], 1, /at most 256/],
+      [['cap', 'worker', '300'], 2, /at most 256/],
       [['cap', 'nosuch', '1'], 1, /no lane named "nosuch"/],
       [['cap', 'worker'], 2, /missing required argument/],
     ];
@@ -168,7 +169,7 @@ describe('lanes status / cap / lane / events', () => {
     writeFileSync(list, 'true\n'.repeat(1200));
     expect((await t.daemon.cli('add', '--lane', 'bulk', '--from', list)).stdout.trim().split('\n')).toHaveLength(1200);
     await t.events.next((e) => e.type === 'lane' && e.data.name === 'bulk' && e.data.nudge !== null);
-    const table = (await t.daemon.cli('status')).stdout;
+    const table = (await t.daemon.cli('status', '--wide')).stdout;
     expect(table).toMatch(/^bulk\s+cpu\s+0\s+0\s+0\s+1,200\s/m);
     expect((await status()).lanes.find((l) => l.name === 'bulk')?.nudge).toMatch(/^1,200 waiting/);
   });
@@ -188,7 +189,7 @@ describe('lanes status / cap / lane / events', () => {
     const appeared = fileAppears(record);
     const res = await lanes(['--data-dir', t.dir, 'open', '--browser'], { env: { PATH: `${bin}:${process.env.PATH}` } });
     expect(res.code).toBe(0);
-    await appeared;
+    await within(appeared, 'the browser stand-in asked to open a page');
     const opened = readFileSync(record, 'utf8');
     expect(opened).toBe(pathToFileURL(join(t.dir, 'open.html')).href);
     expect(opened).not.toContain(t.daemon.token);

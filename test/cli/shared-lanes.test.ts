@@ -17,6 +17,7 @@ beforeAll(async () => {
   redis = await startRedis({ appendonly: true });
 });
 afterEach(async () => {
+  process.kill(redis.pid, 'SIGCONT');
   await Promise.all(daemons.splice(0).map((d) => d.stop()));
   // Each test starts from an empty Redis, running (one test stops it).
   await redis.stop();
@@ -97,11 +98,10 @@ describe('shared lanes', () => {
     events.close();
     a.process.child.kill('SIGKILL');
     await a.process.done;
-    const t0 = Date.now();
+    // Bounded by the test's own time: BullMQ's stall check takes what it takes on a busy machine.
     await b.cli('cap', 'render', '2');
     const waited = await b.cli('wait', ...ids.map(String));
-    expect(waited.code).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(120_000);
+    expect(waited.code, waited.stderr).toBe(0);
     const finished = await b.api('listJobs', { lane: 'render', limit: 10 });
     expect(finished.jobs.every((j) => j.state === 'succeeded' && j.machine === 'engine-b')).toBe(true);
   }, 150_000);
@@ -128,6 +128,28 @@ describe('shared lanes', () => {
     await Promise.all([a.cli('cap', 'render', '2'), b.cli('cap', 'render', '2')]);
     expect((await b.cli('wait', ...ids.map(String))).code).toBe(0);
   }, 120_000);
+
+  it('Redis stopped with SIGSTOP: status says it is not answering within seconds, an add fails at once and says nothing was queued', async () => {
+    const a = await engine('engine-a');
+    await share('render', a);
+    const ids = await addFrom(a, 'render', ['echo 1', 'echo 2']);
+    expect((await a.cli('wait', ...ids.map(String))).code).toBe(0);
+    const events = await recordEvents(a.client);
+    process.kill(redis.pid, 'SIGSTOP');
+    try {
+      await events.next((e) => e.type === 'lane' && e.data.name === 'render' && e.data.shared?.notAnswering === true);
+      expect((await a.cli('status')).stdout).toMatch(/render: Redis not answering since \d\d:\d\d/);
+      const refused = await a.cli('add', '--lane', 'render', '--', 'echo', 'lost?');
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/has not answered since .*nothing was queued/);
+    } finally {
+      process.kill(redis.pid, 'SIGCONT');
+    }
+    await events.next((e) => e.type === 'lane' && e.data.name === 'render' && e.data.shared?.unreachableSince === null);
+    events.close();
+    const more = await addFrom(a, 'render', ['echo 3']);
+    expect((await a.cli('wait', ...more.map(String))).code).toBe(0);
+  }, 90_000);
 
   it('cancel and retry, one or many, from an engine that did not queue them', async () => {
     const [a, b] = await Promise.all([engine('engine-a'), engine('engine-b')]);

@@ -2,30 +2,13 @@
 // (a new session holding its output open, a worker killed as the job began), and a job that runs
 // past its time limit fails and is ended. Run twice: with a cgroup per job where this machine
 // lets the engine make one, and with the fallbacks alone (process groups and the job's id).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ownCgroup } from '../../electron/job-control/containment.js';
 import { engineEachTest, jobsFinished, nextEvent, pidAlive } from '../support/engine.js';
+import { gone, lines, pidIn } from '../support/poll.js';
 
-const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
-
-async function fileLine(file: string): Promise<number> {
-  // Written by a job in another process: nothing to subscribe to, so look briefly and often.
-  for (let i = 0; i < 1200 && lines(file).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
-  const pid = Number(lines(file)[0]);
-  if (!Number.isInteger(pid) || pid <= 1) throw new Error(`${file} holds no process id`);
-  return pid;
-}
-
-/** A process of another tree has no event to wait on: look briefly and often. */
-async function gone(pid: number, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (pidAlive(pid)) {
-    if (Date.now() > deadline) throw new Error(`${what} still running after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const modes = [
   { name: 'with a cgroup per job', cgroups: true, skip: ownCgroup() === null ? 'this machine gives no writable cgroup v2' : null },
@@ -41,9 +24,21 @@ for (const mode of modes) {
       const { id } = await t.engine.request('addJob', { shell: `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 300' & sleep 0.3; echo done`, cwd: t.dir });
       const [job] = await jobsFinished(t.engine, [id], 20_000);
       expect(job).toMatchObject({ state: 'succeeded' });
-      const escaped = await fileLine(pidFile);
+      const escaped = await pidIn(pidFile);
       await gone(escaped, 'the escaped child');
       expect((await t.engine.request('logTail', { id })).text).toBe('done\n');
+    });
+
+    it.skipIf(!mode.cgroups)('a job is in its own cgroup from its first instruction, and the worker that started it is not', async () => {
+      // `cat` is the job's first program: what it reads is where the job began.
+      const first = await t.engine.request('addJob', { argv: ['cat', '/proc/self/cgroup'] });
+      const second = await t.engine.request('addJob', { argv: ['sh', '-c', 'echo $PPID'] });
+      await jobsFinished(t.engine, [first.id, second.id]);
+      const where = (await t.engine.request('logTail', { id: first.id })).text;
+      expect(where).toMatch(new RegExp(`^0::.*/lanes-${process.pid}/job-${first.id}-1$`, 'm'));
+      // The worker stepped into each job's group only for the fork: it is back where it was.
+      const worker = Number((await t.engine.request('logTail', { id: second.id })).text.trim());
+      expect(readFileSync(`/proc/${worker}/cgroup`, 'utf8')).not.toMatch(/job-\d+-\d+/);
     });
 
     it('a child that escapes into its own session and closes its output is ended soon after the job', async () => {
@@ -51,13 +46,13 @@ for (const mode of modes) {
       const { id } = await t.engine.request('addJob', { shell: `setsid sleep 300 >/dev/null 2>&1 </dev/null & echo $! > ${pidFile}; sleep 0.2`, cwd: t.dir });
       const [job] = await jobsFinished(t.engine, [id], 20_000);
       expect(job!.state).toBe('succeeded');
-      await gone(await fileLine(pidFile), 'the daemonized child');
+      await gone(await pidIn(pidFile), 'the daemonized child');
     });
 
     it('cancelling a job ends a child that escaped into its own session', async () => {
       const pidFile = join(t.dir, 'escaped.pid');
       const { id } = await t.engine.request('addJob', { shell: `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 300' & wait`, cwd: t.dir });
-      const escaped = await fileLine(pidFile);
+      const escaped = await pidIn(pidFile);
       await t.engine.request('cancel', { id });
       const [job] = await jobsFinished(t.engine, [id], 20_000);
       expect(job!.state).toBe('cancelled');
@@ -67,20 +62,24 @@ for (const mode of modes) {
     it('a worker killed as its job begins leaves no run of that attempt behind', async () => {
       // The job's first instruction kills its own worker: the engine may not yet know anything
       // of the job's processes. Five times, since it is a race.
-      const script = 'if [ "$LANES_ATTEMPT" = 1 ]; then kill -9 $PPID; fi; sleep 1; echo "end $LANES_ATTEMPT" >> ends';
+      // Each attempt's shell that lives past the kill notes its pid, so the test can wait for it.
+      const script = 'if [ "$LANES_ATTEMPT" = 1 ]; then kill -9 $PPID; fi; echo $$ >> shells; sleep 1; echo "end $LANES_ATTEMPT" >> ends';
       await t.engine.request('setCap', { lane: 'worker', cap: 2 });
       const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 5 }, () => ({ shell: script, cwd: t.dir })) });
       const jobs = await jobsFinished(t.engine, ids, 60_000);
       expect(jobs.map((j) => j.state)).toEqual(Array(5).fill('succeeded'));
-      // Wait out what an unsupervised first attempt would have done, then look.
-      await new Promise((r) => setTimeout(r, 1_500));
+      // A first attempt left running would still be in its sleep, or have written "end 1" by
+      // the time it is gone: wait for every attempt's shell to be gone, then look.
+      const shells = lines(join(t.dir, 'shells')).map(Number);
+      expect(shells.length).toBeGreaterThanOrEqual(5);
+      for (const pid of shells) await gone(pid, 'an attempt of the job');
       expect(lines(join(t.dir, 'ends'))).toEqual(Array(5).fill('end 2'));
     });
 
     it('a job that runs past its timeout fails as timed out, with everything it started', async () => {
       const pidFile = join(t.dir, 'child.pid');
       const { id } = await t.engine.request('addJob', { shell: `sleep 300 & echo $! > ${pidFile}; wait`, cwd: t.dir, timeoutSeconds: 1, maxAttempts: 1 });
-      const child = await fileLine(pidFile);
+      const child = await pidIn(pidFile);
       const [job] = await jobsFinished(t.engine, [id], 20_000);
       expect(job).toMatchObject({ state: 'failed', error: 'timed out after 1 s' });
       await gone(child, 'the timed-out job’s child');

@@ -1,25 +1,16 @@
 // Losing a worker or the whole engine to kill -9 costs a retry, never a job.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appRoot } from '../../electron/paths/app-files.js';
 import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir } from '../support/engine.js';
+import { lines, waitFor, within } from '../support/poll.js';
 
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
-const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
-async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  // Files written by other processes have no event to wait on; poll them briefly.
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} not seen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('a worker killed mid-job', () => {
   it('takes its job’s processes with it, and the job completes exactly once on retry', async () => {
@@ -67,12 +58,15 @@ describe('the engine killed under load', () => {
     const n = 30;
     const jobs = Array.from({ length: n }, () => ({ shell: 'echo $PPID >> workers; sleep 0.2; echo $LANES_JOB_ID >> completions', cwd: dir }));
     const child = spawn(process.execPath, [join(appRoot, 'dist/test/support/engine-main.js'), dir, '3', JSON.stringify(jobs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const ids = await new Promise<number[]>((resolve) => {
-      child.stdout.on('data', (d: Buffer) => {
-        const m = /queued ([\d,]+)/.exec(d.toString());
-        if (m) resolve(m[1]!.split(',').map(Number));
-      });
-    });
+    const ids = await within(
+      new Promise<number[]>((resolve) => {
+        child.stdout.on('data', (d: Buffer) => {
+          const m = /queued ([\d,]+)/.exec(d.toString());
+          if (m) resolve(m[1]!.split(',').map(Number));
+        });
+      }),
+      'the engine saying what it queued',
+    );
     expect(ids).toHaveLength(n);
     await waitFor(() => lines(join(dir, 'completions')).length >= 6, 'some completions');
     child.kill('SIGKILL');

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineEachTest, jobsFinished, nextEvent, pidAlive } from '../support/engine.js';
+import { pidIn } from '../support/poll.js';
 
 const t = engineEachTest();
 
@@ -38,8 +39,8 @@ describe('jobs', () => {
     const running = await t.engine.request('addJob', { shell: `sleep 60 & echo $! > ${pidFile}; wait`, cwd: t.dir });
     const queued = await t.engine.request('addJob', { argv: ['touch', join(t.dir, 'never')] });
     await nextEvent(t.engine, (e) => e.type === 'job' && e.data.id === running.id && e.data.state === 'running');
-    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await new Promise((r) => setTimeout(r, 20));
-    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    const grandchild = await pidIn(pidFile);
+    expect(pidAlive(grandchild)).toBe(true);
 
     expect((await t.engine.request('cancel', { id: queued.id })).state).toBe('cancelled');
     await t.engine.request('cancel', { id: running.id });
@@ -56,7 +57,8 @@ describe('jobs', () => {
     expect((await jobsFinished(t.engine, [id]))[0]!.state).toBe('failed');
     writeFileSync(flag, '');
     expect((await t.engine.request('retry', { id })).state).toBe('queued');
-    expect((await jobsFinished(t.engine, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
+    // The retry is its second attempt, with one more allowed: no two attempts share a number.
+    expect((await jobsFinished(t.engine, [id]))[0]).toMatchObject({ state: 'succeeded', attempts: 2, maxAttempts: 2 });
     await expect(t.engine.request('retry', { id })).rejects.toThrow(/only a failed or cancelled job/);
   });
 
@@ -92,6 +94,8 @@ describe('jobs', () => {
     let requests = 0;
     let beforeId: number | undefined;
     for (;;) {
+      // Bounded: paging that never reached the end would otherwise spin until the test's timeout.
+      if (requests === 1_000) throw new Error(`no end of the list after ${requests} pages`);
       const page = await t.engine.request('listJobs', { state: 'succeeded', limit: 10, ...(beforeId ? { beforeId } : {}) });
       requests++;
       found.push(...page.jobs.map((j) => j.id));

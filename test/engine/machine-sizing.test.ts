@@ -94,10 +94,11 @@ describe('memory', () => {
     writeFileSync(gate, '');
     const [done] = await jobsFinished(engine, [id]);
     const story = JSON.stringify({ history: (await engine.request('job', { id })).history, ledger: await engine.request('scaleEvents', { lane: 'worker' }) });
-    expect(back.type === 'job' && back.data.attempts, story).toBe(0);
+    // Given back, not spent: the stopped run keeps its number, and the job one more attempt.
+    expect(back.type === 'job' && [back.data.attempts, back.data.maxAttempts], story).toEqual([1, 4]);
     expect(done!.state).toBe('succeeded');
     const ledger = await engine.request('scaleEvents', { lane: 'worker' });
-    expect(done!.attempts, JSON.stringify({ history: (await engine.request('job', { id })).history, ledger })).toBe(1);
+    expect([done!.attempts, done!.maxAttempts], JSON.stringify({ history: (await engine.request('job', { id })).history, ledger })).toEqual([2, 4]);
     expect(ledger.some((e) => e.reason === 'machine' && /memory critically low/.test(e.detail))).toBe(true);
   }, 60_000);
 });

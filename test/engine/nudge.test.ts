@@ -61,6 +61,26 @@ describe('nudge', () => {
   });
 });
 
+describe('one suggestion, whatever the pace', () => {
+  it('the finding: 4,956 waiting, up to 7 — 7 before there is a pace, 7 once there is one, 7 after a step', () => {
+    const seen = [0, 12, 60, 600].map((perMinute) => nudgeFor(facts({ waiting: 4956, perMinute }))?.suggestedCap);
+    expect(seen).toEqual([7, 7, 7, 7]);
+    // Had the person raised to 2, the suggestion is still the headroom, not 3.
+    expect(nudgeFor(facts({ cap: 2, busy: 2, machineInUse: 2, waiting: 4955, perMinute: 120 }))?.suggestedCap).toBe(7);
+  });
+
+  it('says what it buys: the estimate at the current cap and at the suggested one', () => {
+    // 1 worker does 300 a minute: 4,957 jobs take about 17 min at 1, about 2 min at 7.
+    const n = nudgeFor(facts({ waiting: 4956, perMinute: 300 }))!;
+    expect(n.estimate).toEqual({ atCapMs: Math.round((4957 / 300) * 60_000), atSuggestedMs: Math.round((4957 / 300 / 7) * 60_000) });
+    expect(n.text).toContain('about 17 min at 1 worker, about 2 min at 7');
+  });
+
+  it('a memory-bound lane suggests what fits', () => {
+    expect(nudgeFor(facts({ limit: 3, waiting: 500, perMinute: 50 }))?.suggestedCap).toBe(3);
+  });
+});
+
 describe('nudgeDueAt', () => {
   it('names the moment a lane held by its cap will have waited a tick', () => {
     expect(nudgeDueAt(facts({ waitingSince: NOW - 1000 }))).toBe(NOW - 1000 + TICK);

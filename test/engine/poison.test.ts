@@ -2,12 +2,13 @@
 // engine died under twice is held back; failures are retried after a wait, each attempt's error
 // kept; a lane whose worker command cannot start backs off instead of spinning.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appRoot } from '../../electron/paths/app-files.js';
 import type { ScaleEvent } from '../../shared/model.js';
 import { engineEachTest, jobsFinished, nextEvent, startEngine, until } from '../support/engine.js';
+import { lines, waitFor } from '../support/poll.js';
 
 const t = engineEachTest({ cores: 3 });
 
@@ -33,8 +34,6 @@ function oddWorker(): string[] {
   );
   return ['python3', script];
 }
-
-const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
 describe('poison answers', () => {
   it('an answer nested thousands deep fails its job, and the engine runs the next', async () => {
@@ -115,9 +114,12 @@ describe('a job the engine died under', () => {
     const crashOnce = async (jobs: unknown[]) => {
       const child = spawn(process.execPath, [engineMain, t.dir, '1', JSON.stringify(jobs)], { stdio: ['ignore', 'pipe', 'inherit'] });
       const before = lines(join(t.dir, 'starts')).length;
-      for (let i = 0; i < 1200 && lines(join(t.dir, 'starts')).length === before; i++) await new Promise((r) => setTimeout(r, 25));
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
+      try {
+        await waitFor(() => lines(join(t.dir, 'starts')).length > before, 'the job started by the engine about to be killed');
+      } finally {
+        child.kill('SIGKILL');
+        await new Promise((r) => child.once('exit', r));
+      }
     };
     await t.engine.stop();
     await crashOnce([{ shell: script, cwd: t.dir, maxAttempts: 5 }]);
@@ -132,8 +134,9 @@ describe('a job the engine died under', () => {
       // Retrying is the person's decision, and it runs then.
       await engine.request('retry', { id: job.id });
       // The job writes the file, not the engine: no event follows the line, so look for it.
-      for (let i = 0; i < 1200 && lines(join(t.dir, 'starts')).length < 3; i++) await new Promise((r) => setTimeout(r, 25));
-      expect(lines(join(t.dir, 'starts'))).toEqual(['1', '2', '1']);
+      await waitFor(() => lines(join(t.dir, 'starts')).length >= 3, 'the retried job started');
+      // The retry numbers on: its third attempt (LANES_ATTEMPT 3).
+      expect(lines(join(t.dir, 'starts'))).toEqual(['1', '2', '3']);
     } finally {
       await engine.stop({ graceMs: 0 });
     }

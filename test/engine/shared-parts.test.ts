@@ -2,7 +2,7 @@
 // a shared lane's ids fall, and what a shared lane's nudge adds about the other machines.
 import { describe, expect, it } from 'vitest';
 import { isLoopback, parseRedisUrl, redactedRedisUrl } from '../../shared/redis-url.js';
-import { bullIdOf, isSharedId, sharedId, SHARED_ID_MIN, slotOf, slotOfId } from '../../electron/engine/queues/ids.js';
+import { bullIdOf, isSharedId, sharedId, SHARED_ID_MIN, slotOf, slotOfId } from '../../electron/engine/store/job-ids.js';
 import { withElsewhere } from '../../electron/engine/sizer/elsewhere.js';
 
 describe('Redis addresses', () => {

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINE_VAR, endJob, processesOfJobs } from '../../electron/job-control/containment.js';
+import { within } from '../support/poll.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -14,7 +15,7 @@ afterEach(() => {
 function jobProcess(engine: string): Promise<ChildProcess> {
   const child = spawn('sh', ['-c', 'echo up; exec sleep 60'], { env: { ...process.env, LANES_JOB_ID: '1', LANES_ATTEMPT: '1', [ENGINE_VAR]: engine }, stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(child);
-  return new Promise((resolve) => child.stdout!.once('data', () => resolve(child)));
+  return within(new Promise((resolve) => child.stdout!.once('data', () => resolve(child))), `a process of ${engine}'s job started`);
 }
 
 describe.runIf(process.platform === 'linux')('two engines, one user', () => {
@@ -31,7 +32,7 @@ describe.runIf(process.platform === 'linux')('two engines, one user', () => {
     const b = await jobProcess('host-bbbbbbbbbbbb');
     const aExit = new Promise((resolve) => a.once('exit', (_code, signal) => resolve(signal)));
     await endJob({ id: 1, attempt: 1 }, { engine: 'host-aaaaaaaaaaaa' });
-    expect(await aExit).toBe('SIGKILL');
+    expect(await within(aExit, "the ended job's process exiting")).toBe('SIGKILL');
     expect(b.exitCode).toBeNull();
     expect(b.signalCode).toBeNull();
     expect(await processesOfJobs('host-bbbbbbbbbbbb', () => true)).toEqual([b.pid]);

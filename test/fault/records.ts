@@ -1,6 +1,20 @@
-// Reading a fault run's own records (what the jobs wrote about themselves) against what the
-// engine recorded, and finding processes a run left behind.
+// A fault run's jobs, which write their own records outside Lanes, and reading those records
+// against what the engine recorded; and finding processes a run left behind.
 import { readdir, readFile } from 'node:fs/promises';
+
+/**
+ * The job: take its lock or report an overlap; record start, a tick and end with the time in ns
+ * (`$REC`, one lock per job under `$LOCKS`). One in ten also starts a process in a session of its
+ * own that would outlive it if nothing ended it.
+ */
+export function faultJob(): string {
+  const line = (kind: string) => `echo "${kind} $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"`;
+  const body =
+    `${line('start')}; ` +
+    `if [ $((LANES_JOB_ID % 10)) -eq 0 ]; then setsid sleep 120 </dev/null >/dev/null 2>&1 & fi; ` +
+    `${line('tick')}; sleep 0.0$((LANES_JOB_ID % 8 + 1)); ${line('end')}`;
+  return `flock -n "$LOCKS/$LANES_JOB_ID" sh -c '${body}' || echo "overlap $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"`;
+}
 
 export interface Outcome {
   id: number;
@@ -13,6 +27,8 @@ interface Run {
   attempt: number;
   startMs: number;
   endMs: number | null;
+  /** The time of its last line of any kind. */
+  lastMs: number;
 }
 
 export interface Analysis {
@@ -24,7 +40,7 @@ export interface Analysis {
     failed: number;
     /** Jobs whose work ran to its end more than once (a worker killed after the job's last line, before it reported). */
     duplicatedCompletions: number;
-    /** A run that started after the engine had recorded its job finished. */
+    /** A run that started, or still ran (wrote a line), after the engine had recorded its job finished. */
     runsAfterRecordedFinish: number;
     /** Two runs of one job alive at the same time. */
     overlappingRuns: number;
@@ -43,10 +59,12 @@ export function analyse(text: string, outcomes: Outcome[], terminal: ReadonlySet
     const ms = Number(ns) / 1e6;
     const list = runs.get(Number(id)) ?? [];
     runs.set(Number(id), list);
-    if (kind === 'start') list.push({ attempt: Number(attempt), startMs: ms, endMs: null });
-    else if (kind === 'end') {
-      const run = list.findLast((r) => r.attempt === Number(attempt) && r.endMs === null);
-      if (run) run.endMs = ms;
+    const current = () => list.findLast((r) => r.attempt === Number(attempt) && r.endMs === null);
+    if (kind === 'start') list.push({ attempt: Number(attempt), startMs: ms, endMs: null, lastMs: ms });
+    else if (kind === 'end' || kind === 'tick') {
+      const run = current();
+      if (run && kind === 'end') run.endMs = ms;
+      if (run) run.lastMs = Math.max(run.lastMs, ms);
     } else if (kind === 'overlap') {
       overlaps++;
       examples.push(`overlap: job ${id} attempt ${attempt} found another run of it holding its lock`);
@@ -65,9 +83,13 @@ export function analyse(text: string, outcomes: Outcome[], terminal: ReadonlySet
     if (o.state === 'succeeded' && completed.length === 0) counts.succeededWithoutRunning++;
     if (completed.length > 1) counts.duplicatedCompletions++;
     if (o.finishedAt !== null) {
-      const late = list.filter((r) => r.startMs > o.finishedAt!);
+      // finishedAt is whole ms, cut down: a line within the same ms as the record is not after it.
+      const late = list.filter((r) => r.lastMs > o.finishedAt! + 1);
       counts.runsAfterRecordedFinish += late.length;
-      for (const r of late) examples.push(`late: job ${o.id} attempt ${r.attempt} started ${(r.startMs - o.finishedAt).toFixed(1)} ms after it was recorded finished`);
+      for (const r of late) {
+        const what = r.startMs > o.finishedAt + 1 ? 'started' : 'still ran';
+        examples.push(`late: job ${o.id} attempt ${r.attempt} ${what} ${(r.lastMs - o.finishedAt).toFixed(1)} ms after it was recorded ${o.state}`);
+      }
     }
     // Runs that both reached their end and whose spans cross.
     const spans = completed.sort((a, b) => a.startMs - b.startMs);

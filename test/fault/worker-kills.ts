@@ -4,8 +4,9 @@
 // jobs also start a process that leaves their session. Afterwards the records are checked against
 // what the engine says. Usage (after `npm run build:node`):
 //   node dist/test/fault/worker-kills.js [JOBS=1500] [KILLS=300]
-// Prints a report and exits 1 if anything acknowledged was lost, a run overlapped another run of
-// the same job, a run began after its job was recorded finished, or a process was left behind.
+// Prints a report and exits 1 if the queue did not drain, anything acknowledged was lost, a run
+// overlapped another run of the same job, a run began or still ran after its job was recorded
+// finished, or a process was left behind.
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,10 +14,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { connect } from '../../electron/cli/connect.js';
 import { appRoot } from '../../electron/paths/app-files.js';
-import { analyse, processesWith, type Outcome } from './records.js';
+import { waitFor } from '../support/poll.js';
+import { analyse, faultJob, processesWith, type Outcome } from './records.js';
 
 const JOBS = Number(process.argv[2] ?? 1500);
 const KILLS = Number(process.argv[3] ?? 300);
+/** How long the rest may take to drain once the kills are done. */
+const DRAIN_LIMIT_MS = 20 * 60_000;
 const work = mkdtempSync(join(tmpdir(), 'lanes-fault-'));
 const dataDir = join(work, 'data');
 const rec = join(work, 'records.txt');
@@ -24,12 +28,7 @@ const locks = join(work, 'locks');
 mkdirSync(locks);
 appendFileSync(rec, '');
 
-// The job: take its lock or report an overlap; record start and end with the time in ns. One in
-// ten also starts a process in a session of its own that would outlive it if nothing ended it.
-const body = `echo "start $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"; ` +
-  `if [ $((LANES_JOB_ID % 10)) -eq 0 ]; then setsid sleep 120 </dev/null >/dev/null 2>&1 & fi; ` +
-  `sleep 0.0$((LANES_JOB_ID % 8 + 1)); echo "end $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"`;
-const script = `flock -n "$LOCKS/$LANES_JOB_ID" sh -c '${body}' || echo "overlap $LANES_JOB_ID $LANES_ATTEMPT $(date +%s%N)" >> "$REC"`;
+const script = faultJob();
 
 const daemon = spawn(process.execPath, [join(appRoot, 'bin', 'lanes.js'), 'daemon', '--data-dir', dataDir], {
   env: { ...process.env, LANES_CORES: '5', LANES_TICK_MS: '200' },
@@ -71,8 +70,9 @@ const unfinished = async () => {
   const worker = status.lanes.find((l) => l.name === 'worker')!;
   return worker.waiting + worker.delayed + worker.running;
 };
-// Kill a random worker every 40–160 ms until enough kills, then let the rest drain.
-while (kills < KILLS && (await unfinished()) > 0) {
+// Kill a random worker every 40–160 ms until enough kills, then let the rest drain. Bounded by the
+// drain's own limit too: with no worker ever alive to kill, the count would never be reached.
+while (kills < KILLS && Date.now() - t0 < DRAIN_LIMIT_MS && (await unfinished()) > 0) {
   const alive = workers();
   const victim = alive[Math.floor(Math.random() * alive.length)];
   if (victim !== undefined) {
@@ -85,7 +85,11 @@ while (kills < KILLS && (await unfinished()) > 0) {
   }
   await new Promise((r) => setTimeout(r, 40 + Math.random() * 120));
 }
-while ((await unfinished()) > 0) await new Promise((r) => setTimeout(r, 250));
+// Bounded: a queue that never drains is a finding to report, not a run that never ends.
+const drained = await waitFor(async () => (await unfinished()) === 0, 'the queue drained', DRAIN_LIMIT_MS, 250).then(
+  () => true,
+  () => false,
+);
 const drainedMs = Date.now() - t0;
 
 const rows: Outcome[] = [];
@@ -93,8 +97,8 @@ for (const id of ids) {
   const job = await client.call('job', { id }).catch(() => null);
   rows.push(job ? { id, state: job.state, finishedAt: job.finishedAt, attempts: job.attempts } : { id, state: 'missing', finishedAt: null, attempts: 0 });
 }
-// Everything a job started must be gone: give the cgroup removal a moment to finish.
-await new Promise((r) => setTimeout(r, 2000));
+// Everything a job started must be gone: the cgroup removal gets up to 2 s to finish.
+await waitFor(async () => (await processesWith(`REC=${rec}`)).length === 0, 'every process the jobs started gone', 2_000, 100).catch(() => {});
 const leftover = await processesWith(`REC=${rec}`);
 
 const db = new Database(join(dataDir, 'lanes.db'), { readonly: true });
@@ -107,6 +111,7 @@ const report = analyse(readFileSync(rec, 'utf8'), rows, terminal);
 const summary = {
   jobs: ids.length,
   kills,
+  drained,
   drainedSeconds: Math.round(drainedMs / 100) / 10,
   ...report.counts,
   processesLeftBehind: leftover.length,
@@ -118,5 +123,5 @@ console.log(JSON.stringify(summary, null, 2));
 for (const line of report.examples) console.log(line);
 if (leftover.length > 0) for (const pid of leftover) process.kill(pid, 'SIGKILL');
 rmSync(work, { recursive: true, force: true });
-const bad = report.counts.lost + report.counts.overlappingRuns + report.counts.runsAfterRecordedFinish + leftover.length > 0 || integrity !== 'ok' || exitCode !== 0;
+const bad = !drained || report.counts.lost + report.counts.overlappingRuns + report.counts.runsAfterRecordedFinish + leftover.length > 0 || integrity !== 'ok' || exitCode !== 0;
 process.exit(bad ? 1 : 0);

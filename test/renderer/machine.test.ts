@@ -17,6 +17,7 @@ function machine(patch: Partial<MachineStatus> = {}): MachineStatus {
 }
 
 const lane = (name: string, patch: Partial<LaneStatus> = {}) => ({ name, cap: 3, limit: null, workerMemoryBytes: null, ...patch }) as LaneStatus;
+const gpuHeld = (name: string) => lane(name, { limit: { workers: 3, by: 'gpu', text: 'the GPU has memory for 3 of these workers, about 5.9 GB each' } });
 const memoryHeld = (name: string) => lane(name, { limit: { workers: 3, by: 'memory', text: 'memory for 3 of these, about 410 MB each' } });
 
 describe('the header says when Lanes holds back', () => {
@@ -34,6 +35,8 @@ describe('the header says when Lanes holds back', () => {
     ['…from the lanes, before the machine says so', machine(), [memoryHeld('embed')], 'Memory holds back embed'],
     ['…and not once they are no longer held', machine({ limitedBy: 'memory', text: 'embed: memory for 3 of these' }), [lane('embed')], null],
     ['the battery before a lane’s memory', battery, [memoryHeld('embed')], 'Quiet: on battery — 3 of 7 workers'],
+    ['the GPU names the lane it holds', machine({ limitedBy: 'gpu', text: 'models: the GPU has memory for 3 of these workers' }), [lane('a'), gpuHeld('models')], 'The GPU holds back models'],
+    ['memory and the GPU, each with its lanes', machine({ limitedBy: 'memory' }), [memoryHeld('embed'), gpuHeld('models')], 'Memory holds back embed; the GPU holds back models'],
   ];
   for (const [name, m, lanes, words] of cases) test(name, () => expect(holdingBack(m, lanes)).toBe(words));
 
@@ -65,7 +68,18 @@ describe('the machine’s facts', () => {
     ['power not known', { power: 'unknown' }, 'Power', 'not known'],
     ['someone there', { personActive: true }, 'Someone at the computer', 'yes — Lanes leaves them room'],
     ['nobody there', { personActive: false }, 'Someone at the computer', 'no, away'],
+    ['Apple silicon: the GPU shares the memory', { gpuMemory: 'unified' }, 'GPU', 'shares the system memory (Apple silicon): the memory for workers covers it'],
+    [
+      'a card nvidia-smi reads',
+      { gpuMemory: 'nvidia', gpus: [{ index: 0, name: 'RTX 4090', totalBytes: 24 * 1024 * MB, usedBytes: 300 * MB, heldByLanesBytes: 0, forWorkersBytes: 23 * 1024 * MB }] },
+      'GPU',
+      'RTX 4090 — 24 GB, 300 MB in use, 23 GB more for workers',
+    ],
   ];
+  test('no GPU where its memory is not known', () => {
+    expect(words(machine({ gpuMemory: 'unknown' }))).not.toHaveProperty('GPU');
+    expect(words(machine())).not.toHaveProperty('GPU');
+  });
   for (const [name, patch, term, value] of cases) test(name, () => expect(words(machine(patch))[term]).toBe(value));
 });
 

@@ -16,7 +16,7 @@ function job(patch: Partial<JobSummary> = {}): JobSummary {
 function lane(patch: Partial<LaneStatus> = {}): LaneStatus {
   return {
     name: 'worker', class: 'cpu', cap: 1, workerCommand: null, workerCwd: null, timeoutMs: null, workers: 0, busy: 0, idle: 0, draining: 0, waiting: 0, delayed: 0, waitingForJobs: 0, scheduled: 0, scheduledNext: null,
-    running: 0, succeeded: 0, failed: 0, cancelled: 0, throughputPerMin: 0, medianWaitMs: null, oldestQueuedAt: null, etaMs: null, workerLoadMs: null, nudgeQuietUntil: null, mood: 'idle', nudge: null, startsBlockedUntil: null, workerMemoryBytes: null, limit: null, ...patch,
+    running: 0, succeeded: 0, failed: 0, cancelled: 0, throughputPerMin: 0, medianWaitMs: null, oldestQueuedAt: null, etaMs: null, etaState: 'none', workerLoadMs: null, nudgeQuietUntil: null, mood: 'idle', nudge: null, startsBlockedUntil: null, workerMemoryBytes: null, limit: null, ...patch,
   };
 }
 
@@ -102,7 +102,9 @@ describe('lanes', () => {
   });
 
   test('the outlook: an ETA only once there is a pace; the wait is the oldest waiting job’s, growing', () => {
-    expect(laneEta(lane({ waiting: 4_500, running: 33, etaMs: 38 * 60_000 }))).toBe('4,533 left, about 38 min');
+    expect(laneEta(lane({ waiting: 4_500, running: 33, etaMs: 38 * 60_000, etaState: 'known' }))).toBe('4,533 left, about 38 min');
+    expect(laneEta(lane({ waiting: 4_500, etaState: 'estimating' }))).toBe('4,500 left, estimating…');
+    expect(laneEta(lane({ waiting: 4_500, etaState: 'paused' }))).toBeNull();
     expect(laneEta(lane({ waiting: 4_500, etaMs: null }))).toBeNull();
     expect(laneEta(lane({ etaMs: 1_000 }))).toBeNull();
     expect(laneWait(lane({ oldestQueuedAt: now - 125_000, medianWaitMs: 11_000 }), now).text).toBe('2 min 5 s');

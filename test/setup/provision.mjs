@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Makes sure what `npm test` needs beyond Node and npm is on this machine before any test runs:
-// a Chromium for the window's Playwright tests, python3 for the example persistent worker, and
-// redis-server for the Redis-backed tests. A fresh clone should either get them installed or be
-// told in one line what to install, instead of a dozen tests failing minutes later.
+// a Chromium for the window's Playwright tests, python3 for the example persistent worker,
+// redis-server for the Redis-backed tests, and zsh and fish for the completion tests. A fresh
+// clone should either get them installed or be told in one line what to install, instead of a
+// dozen tests failing minutes later.
 // Usage: node test/setup/provision.mjs (npm test and npm run test:ui run it first).
 //
 // Writes what it found to test-results/provision.json; playwright.config.ts imports findChromium()
@@ -87,6 +88,15 @@ const REQUIREMENTS = [
   {
     key: 'redisServer', name: 'redis-server', find: () => onPath('redis-server'), apt: 'redis-server',
     hint: 'install it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis)',
+  },
+  // `lanes completion zsh|fish` is tried in the shells themselves (bash is already everywhere).
+  {
+    key: 'zsh', name: 'zsh', find: () => onPath('zsh'), apt: 'zsh',
+    hint: 'install it (Debian/Ubuntu: sudo apt-get install zsh; macOS has it)',
+  },
+  {
+    key: 'fish', name: 'fish', find: () => onPath('fish'), apt: 'fish',
+    hint: 'install it (Debian/Ubuntu: sudo apt-get install fish; macOS: brew install fish)',
   },
 ];
 

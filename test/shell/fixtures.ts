@@ -28,6 +28,7 @@ export function lane(name: string, change: Partial<LaneStatus> = {}): LaneStatus
     medianWaitMs: null,
     oldestQueuedAt: null,
     etaMs: null,
+    etaState: 'none',
     workerLoadMs: null,
     nudgeQuietUntil: null,
     mood: 'idle',
@@ -48,5 +49,5 @@ export function status(lanes: LaneStatus[], ceiling = 3): Status {
 }
 
 export function shell(s: Status | null, change: Partial<ShellState> = {}): ShellState {
-  return { status: s, error: null, stopping: false, startAtLogin: false, startAtLoginSupported: true, ...change };
+  return { status: s, error: null, stopping: false, startAtLogin: false, startAtLoginSupported: true, installCli: false, ...change };
 }

@@ -20,7 +20,8 @@ import { recorded, app, type FakeTray } from './fake-electron.js';
 vi.mock('electron', () => import('./fake-electron.js'));
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lanes-shell-'));
+/** Made in beforeAll: loading the file (`vitest list`) leaves nothing behind. */
+let tmp = '';
 const ourPage = { senderFrame: { url: 'app://lanes/index.html' } };
 
 function tray(): FakeTray {
@@ -47,6 +48,7 @@ beforeAll(async () => {
   for (const file of ['dist/electron/worker/main.js', 'dist/renderer/index.html']) {
     if (!fs.existsSync(path.join(root, file))) throw new Error(`${file} is missing: run \`npm run build\` first`);
   }
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lanes-shell-'));
   Object.assign(process.env, { LANES_DATA_DIR: path.join(tmp, 'data'), LANES_CORES: '4', LANES_TICK_MS: '200', XDG_CONFIG_HOME: path.join(tmp, 'config') });
   // Another engine (a `lanes daemon`, say) already holds the data directory when the app starts.
   fs.mkdirSync(path.join(tmp, 'data'), { recursive: true });
@@ -57,7 +59,7 @@ beforeAll(async () => {
 let blocker: Engine;
 
 afterAll(() => {
-  fs.rmSync(tmp, { recursive: true, force: true });
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('the desktop shell, wired', () => {

@@ -32,6 +32,9 @@ function actions(answer: (name: string, input: unknown) => unknown = () => ({}))
     quit: vi.fn(),
     quitNow: vi.fn(),
     warn: vi.fn(),
+    tell: vi.fn(),
+    installCli: vi.fn(async () => 'installed'),
+    cliOffered: vi.fn(() => false),
     log: vi.fn(),
   };
   return { dispatch: trayActions(deps), deps, request };

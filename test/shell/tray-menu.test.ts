@@ -40,9 +40,9 @@ const twoNudges = shell(
 );
 // A small backlog first, a large one later, and an ETA on the large one.
 const twoBacklogs = shell(
-  status([lane('small', { running: 1, busy: 1, workers: 1, waiting: 3 }), lane('worker', { running: 2, busy: 2, workers: 2, cap: 2, waiting: 4533, etaMs: 38 * 60_000 })]),
+  status([lane('small', { running: 1, busy: 1, workers: 1, waiting: 3 }), lane('worker', { running: 2, busy: 2, workers: 2, cap: 2, waiting: 4533, etaMs: 38 * 60_000, etaState: 'known' })]),
 );
-const pausedHour = shell({ ...status([lane('worker', { running: 1, busy: 1, workers: 1, waiting: 40, mood: 'paused', etaMs: 60_000 })]), paused: { since: NOW, until: NOW + 3_600_000 } });
+const pausedHour = shell({ ...status([lane('worker', { running: 1, busy: 1, workers: 1, waiting: 40, mood: 'paused', etaMs: null, etaState: 'paused' })]), paused: { since: NOW, until: NOW + 3_600_000 } });
 const pausedOpen = shell({ ...status([lane('worker')]), paused: { since: NOW, until: null } });
 
 describe('tray menu for engine states', () => {
@@ -229,6 +229,19 @@ describe('the machine holding back, and what a raise buys', () => {
     const models = lane('models', { class: 'ml', cap: 7, running: 3, busy: 3, workers: 3, waiting: 37, limit: { workers: 3, by: 'memory', text: 'memory for 3 of these, about 410 MB each' } });
     const sub = findItem(menu(shell(status([models], 7))), itemId.lane('models'))!.submenu!;
     expect(sub.find((i) => i.id === itemId.laneDetail('models'))?.label).toContain('memory for 3 of these, about 410 MB each');
+  });
+
+  it('a GPU line per card where nvidia-smi reads them, and a lane held by the GPU says so; none where GPU memory is not known', () => {
+    const gpu = { index: 0, name: 'RTX 4090', totalBytes: 24 * 2 ** 30, usedBytes: 18 * 2 ** 30, heldByLanesBytes: 17.6 * 2 ** 30, forWorkersBytes: 23 * 2 ** 30 };
+    const models = lane('models', { class: 'ml', cap: 7, running: 3, busy: 3, workers: 3, waiting: 37, limit: { workers: 3, by: 'gpu', text: 'the GPU has memory for 3 of these workers, about 5.9 GB each' } });
+    const s = status([models], 7);
+    const items = menu(shell({ ...s, machine: { ...s.machine, gpuMemory: 'nvidia', gpus: [gpu] } }));
+    expect(findItem(items, itemId.gpu(0))).toMatchObject({ label: "GPU: RTX 4090 — 24 GB, 18 GB in use (18 GB by Lanes' workers), 5.4 GB more for workers", enabled: false });
+    const sub = findItem(items, itemId.lane('models'))!.submenu!;
+    expect(sub.find((i) => i.id === itemId.laneDetail('models'))?.label).toContain('the GPU has memory for 3 of these workers');
+    const unknown = menu(shell({ ...s, machine: { ...s.machine, gpuMemory: 'unknown' } }));
+    expect(findItem(unknown, itemId.gpu(0))).toBeUndefined();
+    expect(findItem(menu(shell(s)), itemId.gpu(0))).toBeUndefined();
   });
 
   it('the nudge tooltip gives the estimate at the suggested cap beside the current one', () => {

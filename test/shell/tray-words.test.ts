@@ -43,7 +43,9 @@ describe('lane words', () => {
   it.each([
     ['nothing to say', lane('w'), null],
     ['a pace but no ETA yet', lane('w', { throughputPerMin: 149.6 }), '150 done / min'],
-    ['pace and ETA', lane('w', { throughputPerMin: 150, waiting: 4531, running: 2, etaMs: 38 * 60_000 }), '150 done / min · 4,533 left, about 38 min'],
+    ['pace and ETA', lane('w', { throughputPerMin: 150, waiting: 4531, running: 2, etaMs: 38 * 60_000, etaState: 'known' }), '150 done / min · 4,533 left, about 38 min'],
+    ['estimating, said as such', lane('w', { waiting: 10, running: 1, etaState: 'estimating' }), '11 left, estimating…'],
+    ['paused: no time left is said', lane('w', { waiting: 10, running: 1, mood: 'paused', etaState: 'paused' }), null],
     ['an ETA with nothing left is not said', lane('w', { etaMs: 1000 }), null],
     ['failed and retrying', lane('w', { failed: 3, delayed: 2 }), '2 retrying later · 3 failed'],
   ])('detail: %s', (_name, l, words) => {

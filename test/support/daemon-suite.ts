@@ -30,7 +30,9 @@ export function daemonForFile({ stopsCleanly = true } = {}): DaemonSuite {
     tmp.remove();
   });
   return {
-    dir: tmp.dir,
+    get dir() {
+      return tmp.dir;
+    },
     get daemon() {
       return daemon!;
     },

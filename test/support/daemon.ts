@@ -21,12 +21,23 @@ const BUILT = join(ROOT, 'dist', 'electron', 'cli', 'main.js');
 /** Small machine, quick ticks: ceiling 2, a sizer pass every 100 ms. */
 export const TEST_ENV = { LANES_CORES: '3', LANES_TICK_MS: '100' };
 
-export function tempDataDir(prefix = 'lanes-test-'): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+/**
+ * A temporary directory, made when `dir` is first read: suites ask for one as they are declared,
+ * and merely loading a file (`vitest list`) must leave nothing behind.
+ */
+export function tempDataDir(prefix = 'lanes-test-'): { readonly dir: string; remove(): void } {
+  let dir: string | undefined;
+  return {
+    get dir() {
+      return (dir ??= mkdtempSync(join(tmpdir(), prefix)));
+    },
+    remove: () => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
-function newestSource(dir: string): number {
+export function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -85,7 +96,7 @@ export interface CliResult {
 }
 
 /** Runs `lanes ARGS…` to completion. */
-export function lanes(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export function lanes(args: string[], options: LanesRun = {}): Promise<CliResult> {
   const child = spawnLanes(args, options);
   return child.done;
 }
@@ -99,10 +110,21 @@ export interface RunningCli {
   done: Promise<CliResult>;
 }
 
-export function spawnLanes(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): RunningCli {
-  const child = spawn(process.execPath, [CLI, ...args], {
+export interface LanesRun {
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Another `lanes` to run, e.g. the standalone executable; default: `node bin/lanes.js`. */
+  program?: string;
+  /** Only `env` and HOME, as `env -i HOME=$HOME` gives: no PATH, no Node anywhere. */
+  bareEnv?: boolean;
+}
+
+export function spawnLanes(args: string[], options: LanesRun = {}): RunningCli {
+  const [file, argv] = options.program ? [options.program, args] : [process.execPath, [CLI, ...args]];
+  const env = options.bareEnv ? { HOME: process.env.HOME ?? '', ...options.env } : { ...process.env, ...TEST_ENV, ...options.env };
+  const child = spawn(file, argv, {
     cwd: options.cwd ?? ROOT,
-    env: { ...process.env, ...TEST_ENV, ...options.env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -76,8 +76,8 @@ export interface RawStream {
   messages: SseMessage[];
   /** Everything received, comments included. */
   text(): string;
-  /** Resolves with the first message (already received or still to come) that `match` accepts. */
-  next(match: (m: SseMessage) => boolean): Promise<SseMessage>;
+  /** Resolves with the first message (already received or still to come) that `match` accepts; rejects after `timeoutMs`. */
+  next(match: (m: SseMessage) => boolean, timeoutMs?: number): Promise<SseMessage>;
   /** The LanesEvents received so far, in order (not `start` or `reset`). */
   events(): LanesEvent[];
   close(): void;
@@ -103,17 +103,19 @@ export function openRawStream(port: number, options: { path?: string; headers?: 
         response,
         messages,
         text: () => all,
-        next: (match) =>
+        next: (match, timeoutMs = 30_000) =>
           new Promise((found, fail) => {
             const hit = messages.find(match);
             if (hit) return found(hit);
+            const timer = setTimeout(() => (waiters.delete(check), fail(new Error(`no matching message on the event stream within ${timeoutMs} ms`))), timeoutMs);
             const check = (m: SseMessage) => {
               if (!match(m)) return;
+              clearTimeout(timer);
               waiters.delete(check);
               found(m);
             };
             waiters.add(check);
-            response.on('close', () => fail(new Error('event stream closed before the awaited event')));
+            response.on('close', () => (clearTimeout(timer), fail(new Error('event stream closed before the awaited event'))));
           }),
         events: () => messages.filter((m) => m.event !== 'start' && m.event !== 'reset').map((m) => JSON.parse(m.data) as LanesEvent),
         close: () => req.destroy(),

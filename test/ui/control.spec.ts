@@ -114,6 +114,33 @@ test('tick jobs to cancel or retry them together; a filter cancels all it shows;
     .toBe(3);
 });
 
+test('Clear finished… removes a lane\'s finished jobs, then every lane\'s, each confirmed in place with the count', async ({ lanes: page, daemon }) => {
+  await daemon.cli('lane', 'add', 'done', '--cap', '1');
+  const ids = [(await daemon.cli('add', '--lane', 'done', '--', 'echo', 'one')).stdout.trim(), (await daemon.cli('add', '--lane', 'done', '--', 'echo', 'two')).stdout.trim()];
+  const other = (await daemon.cli('add', '--', 'echo', 'elsewhere')).stdout.trim();
+  expect((await daemon.cli('wait', ...ids, other)).code).toBe(0);
+  await dismissHelp(page);
+  const bar = page.getByTestId('bulk-bar');
+
+  await page.getByLabel('Lane', { exact: true }).selectOption('done');
+  await bar.getByRole('button', { name: 'Clear finished…' }).click();
+  await bar.getByRole('button', { name: 'Yes, clear 2 finished jobs in done' }).click();
+  await expect(page.getByTestId('notice')).toHaveText(/Cleared 2 finished jobs\./);
+  await expect(page.locator('[data-job-id]')).toHaveCount(0);
+  expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.succeeded).toBe(1);
+
+  // Every lane: asked once more, and "Keep them" keeps them.
+  await page.getByLabel('Lane', { exact: true }).selectOption('');
+  await bar.getByRole('button', { name: 'Clear finished…' }).click();
+  await bar.getByRole('button', { name: 'Keep them' }).click();
+  await expect(page.locator(`[data-job-id="${other}"]`)).toBeVisible();
+  await bar.getByRole('button', { name: 'Clear finished…' }).click();
+  await bar.getByRole('button', { name: 'Yes, clear 1 finished job in all lanes' }).click();
+  await expect(page.locator(`[data-job-id="${other}"]`)).toHaveCount(0);
+  await expect(bar).toHaveCount(0);
+  expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.succeeded).toBe(0);
+});
+
 test('add a job and a lane from the window; remove a lane that still holds jobs by cancelling them', async ({ lanes: page, daemon }) => {
   await dismissHelp(page);
   // The empty list offers the form as well as the command.

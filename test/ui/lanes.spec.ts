@@ -3,17 +3,17 @@
 // lanes give their workers back, and a refused cap says so and stays true.
 import { test, expect, laneRow } from './fixtures.js';
 
-test('jobs added with the CLI appear, and a worker starts within a second', async ({ lanes: page, daemon }) => {
+// How soon the worker starts is a benchmark figure (enqueue → first instruction, docs/benchmarks.md).
+test('jobs added with the CLI appear, and a worker starts for them', async ({ lanes: page, daemon }) => {
   await expect(page.getByTestId('jobs-empty')).toContainText('lanes add -- your-command');
   const added = await daemon.cli('add', '--', 'sleep', '3');
   expect(added.code, added.stderr).toBe(0);
-  const addedAt = Date.now();
   const id = added.stdout.trim();
 
   const worker = laneRow(page, 'worker');
-  await expect(worker.locator('.pips .pip-busy')).toHaveCount(1, { timeout: 1_000 });
-  expect(Date.now() - addedAt).toBeLessThan(1_000);
+  await expect(worker.locator('.pips .pip-busy')).toHaveCount(1);
   await expect(page.locator(`[data-job-id="${id}"]`)).toContainText('sleep 3');
+  await expect(page.locator(`[data-job-id="${id}"]`)).toContainText('Running');
   await expect(worker.getByTestId('mood')).toHaveText('Working');
   await expect(page.getByRole('meter')).toHaveAttribute('aria-valuenow', '1');
 });

@@ -101,3 +101,26 @@ test('without the right token the window says how to open it properly', async ({
   // The address bar no longer shows the token, right or wrong.
   expect(new URL(page.url()).hash).toBe('');
 });
+
+test('a window whose engine is gone greys its numbers, stops its clocks, disables its controls and says what happened; reloaded, it says how to get in', async ({ lanes: page, daemon }) => {
+  await daemon.cli('add', '--', 'sleep', '30');
+  await expect(laneRow(page, 'worker').locator('.pips .pip-busy')).toHaveCount(1);
+  await daemon.stop();
+  await expect(page.locator('.app')).toHaveAttribute('data-stale', 'true');
+  await expect(page.getByTestId('stale')).toContainText('nothing can be changed');
+  // Controls: the header's and the lanes' are out of reach.
+  await expect(page.getByRole('button', { name: 'Add lane…' })).toBeDisabled();
+  await expect(page.locator('main.content')).toHaveAttribute('inert', '');
+  // Greyed: the numbers are drawn without colour (the clocks' stop is test/renderer/stale.test.ts).
+  await expect(page.locator('main.content')).toHaveCSS('filter', 'grayscale(1)');
+  const again = await startWindowDaemon({ dataDir: daemon.dataDir, port: daemon.port });
+  try {
+    // Reloaded, the old address has only the key this tab kept, which the new engine does not take.
+    await page.reload();
+    await expect(page.getByText('its key is new at every start').first()).toBeVisible();
+    await expect(page.getByText('Token refused')).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Needs a new key' })).toBeVisible();
+  } finally {
+    await again.stop();
+  }
+});

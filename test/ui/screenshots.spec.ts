@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, expect, laneRow } from './fixtures.js';
+import { test, expect, laneRow, startWindowDaemon } from './fixtures.js';
 import { dismissHelp, sixLanesThreeNudges } from './scene.js';
 import { shoot, SHOOTING } from './shoot.js';
 
@@ -206,6 +206,28 @@ test.describe('a day’s control, at 100 %', () => {
       await expect(page.getByTestId('remove-lane')).toContainText('still holds');
       await shoot(page, 'remove-lane');
       await page.keyboard.press('Escape');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});
+
+test.describe('a window whose engine restarted, at 100 %', () => {
+  test.use({ viewport: { width: 1100, height: 760 } });
+
+  test('greyed, its clocks stopped, its controls out of reach, saying what happened', async ({ lanes: page, daemon }) => {
+    const cwd = workDir();
+    try {
+      await dismissHelp(page);
+      await sixLanesThreeNudges(page, daemon, { cwd, argv: sceneCommand });
+      await daemon.stop();
+      const again = await startWindowDaemon({ dataDir: daemon.dataDir, port: daemon.port });
+      try {
+        await expect(page.getByTestId('stale')).toContainText('Lanes restarted', { timeout: 15_000 });
+        await shoot(page, 'stale');
+      } finally {
+        await again.stop();
+      }
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }

@@ -1,16 +1,30 @@
 // The engine itself: `lanes daemon` runs it with its API in the foreground, for machines without
 // the tray app and for scripts; Ctrl-C (or SIGTERM from a service manager) stops it gracefully.
-// `lanes open` gives the address of its window.
+// `lanes open` gives the address of its window, starting the installed app when none runs.
 import type { Command } from 'commander';
 import { wholeNumber } from '../args.js';
-import { connectionFor, dataDirOf, note, print } from '../context.js';
-import { CliError } from '../errors.js';
+import { connectionFor, dataDirOf, note, print, printJson } from '../context.js';
+import { CliError, UsageError } from '../errors.js';
+import { standalone } from '../standalone.js';
 import { plural } from '../../../shared/format.js';
+import { LanesError } from '../../../shared/errors.js';
+import type { WindowAddress } from '../../../shared/client/http.js';
 
 interface DaemonOptions {
   port?: number;
   grace: number;
 }
+
+/**
+ * What the standalone `lanes` says to `lanes daemon`. The engine keeps its store in SQLite through
+ * better-sqlite3, a native module built for one runtime: the app carries it built for Electron,
+ * and a single executable can load no native module from inside itself. Shipping a second copy
+ * for the executable's Node would make the CLI as large as the app for a headless engine that
+ * the app already is (docs/desktop.md).
+ */
+export const NO_ENGINE_HERE =
+  'this `lanes` runs no engine itself: the Lanes app is the engine, so open Lanes from your applications or run `lanes open`; ' +
+  'for one without a window, run `npm run daemon` in a Lanes checkout';
 
 export function registerDaemon(program: Command): void {
   program
@@ -19,6 +33,7 @@ export function registerDaemon(program: Command): void {
     .option('--port <n>', 'listen on this port (default: a free one)', wholeNumber('the port', 0, 65_535))
     .option('--grace <seconds>', 'how long running jobs get to finish when stopping', wholeNumber('the grace period', 0), 10)
     .action(async (opts: DaemonOptions, cmd: Command) => {
+      if (standalone) throw new CliError(NO_ENGINE_HERE);
       // Loaded here, not at the top: every other command starts faster without the engine.
       const { hostEngine } = await import('../../api/host.js');
       const hosted = await hostEngine({ dataDir: dataDirOf(cmd), ...(opts.port !== undefined ? { port: opts.port } : {}) });
@@ -63,6 +78,21 @@ function opener(url: string): [string, string[]] {
   return ['xdg-open', [url]];
 }
 
+/** The running engine's window; with none running, the installed app started and waited for. */
+async function windowOrStartApp(cmd: Command): Promise<WindowAddress> {
+  try {
+    return await connectionFor(cmd).window();
+  } catch (error) {
+    if (!(error instanceof LanesError && error.code === 'unavailable')) throw error;
+    // Loaded only here: every other call of the CLI starts faster without it.
+    const { startApp, windowWhenUp } = await import('../start-app.js');
+    const where = startApp(dataDirOf(cmd));
+    if (!where) throw error;
+    note(`Starting Lanes (${where}) …`);
+    return windowWhenUp(dataDirOf(cmd));
+  }
+}
+
 /**
  * `lanes open`: the window's address, token included. Printing is the default because the token
  * is a secret: opening a browser is something the person asks for with --browser.
@@ -72,8 +102,11 @@ export function registerOpen(program: Command): void {
     .command('open')
     .description("print the window's address (with its token); --browser opens it")
     .option('--browser', 'open it in your default browser')
-    .action(async (opts: { browser?: boolean }, cmd: Command) => {
-      const window = await connectionFor(cmd).window();
+    .option('--json', 'print {"url": ADDRESS}')
+    .action(async (opts: { browser?: boolean; json?: boolean }, cmd: Command) => {
+      if (opts.browser && opts.json) throw new UsageError('--json prints the address; --browser opens it: choose one');
+      const window = await windowOrStartApp(cmd);
+      if (opts.json) return printJson({ url: window.url });
       if (!opts.browser) return print(window.url);
       // Loaded only here: every other call of the CLI starts faster without them.
       const [{ spawn }, { pathToFileURL }, { writeOpenPage }] = await Promise.all([import('node:child_process'), import('node:url'), import('../../api/daemon-info.js')]);

@@ -19,6 +19,7 @@ const REASONS: Record<ScaleEvent['reason'], string> = {
   unresponsive: 'worker stopped answering',
   shutdown: 'engine stopping',
   start: 'engine started',
+  outage: 'queue unreachable',
 };
 
 function rows(events: ScaleEvent[]): string[][] {

@@ -5,9 +5,9 @@ import { describeSpec, oneLine, plural } from '../../../shared/format.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
 import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
-import { clock, count, duration, finishedLine, jobTime, outcome, table } from '../format.js';
+import { clock, count, duration, finishedLine, fittedTable, jobTime, outcome, tableWidth } from '../format.js';
 import { awaitFinished } from '../watch.js';
-import { LIST_LIMIT_MAX } from '../../../shared/limits.js';
+import { COMMAND_SUMMARY_CHARS, LIST_LIMIT_MAX } from '../../../shared/limits.js';
 
 /** Jobs by ids, or by lane, state and/or label: never both, never neither. */
 function pick<S extends string>(ids: number[], opts: { lane?: string; state?: S; label?: string }): { ids: number[] } | { lane?: string; state?: S; label?: string } {
@@ -16,6 +16,9 @@ function pick<S extends string>(ids: number[], opts: { lane?: string; state?: S;
   if (!opts.lane && !opts.state && !opts.label) throw new UsageError('give job ids, or --lane, --state and/or --label to choose jobs by');
   return { ...(opts.lane ? { lane: opts.lane } : {}), ...(opts.state ? { state: opts.state } : {}), ...(opts.label ? { label: opts.label } : {}) };
 }
+
+/** docs/cli.md "Tables": the command is cut first, then the state's words; then these go, least needed first. */
+const JOBS_FIT = { shrink: [['COMMAND', 16], ['STATE', 12]], drop: ['TRIES', 'QUEUED', 'TOOK', 'LANE'] } as const;
 
 /** Requests one `lanes jobs` may make to fill its page. */
 const CONTINUATIONS_MAX = 200;
@@ -33,7 +36,8 @@ export function registerJobs(program: Command): void {
     .option('--search <text>', 'only jobs whose command holds this text')
     .option('--label <text>', 'only jobs with this label')
     .option('--json', 'print the page as JSON')
-    .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; oldest?: boolean; after?: number; search?: string; label?: string; json?: boolean }, cmd: Command) => {
+    .option('--wide', 'every column in full, however wide')
+    .action(async (opts: { lane?: string; state?: Job['state']; limit: number; before?: number; oldest?: boolean; after?: number; search?: string; label?: string; json?: boolean; wide?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
       const oldest = opts.oldest === true;
       const ask = (from: number | undefined, limit: number) =>
@@ -58,7 +62,6 @@ export function registerJobs(program: Command): void {
       }
       if (opts.json) return printJson(page);
       if (page.jobs.length === 0) return print('no jobs');
-      const width = Math.max(20, (process.stdout.columns ?? 120) - 70);
       const rows = page.jobs.map((j) => [
         String(j.id),
         j.lane,
@@ -66,9 +69,9 @@ export function registerJobs(program: Command): void {
         `${j.attempts}/${j.maxAttempts}`,
         clock(j.createdAt),
         jobTime(j),
-        oneLine(j.command, width),
+        oneLine(j.command, COMMAND_SUMMARY_CHARS),
       ]);
-      print(table(['ID', 'LANE', 'STATE', 'TRIES', 'QUEUED', 'TOOK', 'COMMAND'], rows, ['right', 'left', 'left', 'right', 'left', 'right', 'left']));
+      print(fittedTable(['ID', 'LANE', 'STATE', 'TRIES', 'QUEUED', 'TOOK', 'COMMAND'], rows, ['right', 'left', 'left', 'right', 'left', 'right', 'left'], { width: tableWidth(opts.wide), ...JOBS_FIT }));
       if (page.total > page.jobs.length) {
         const more = next(page) !== null ? ` — more: ${oldest ? `--after ${next(page)}` : `--before ${next(page)}`}` : '';
         note(`${count(page.jobs.length)} of ${count(page.total)} shown${more}`);
@@ -175,5 +178,6 @@ export function showText(job: Job): string {
   lines.push(...orderLines(job));
   for (const a of job.history) lines.push(`  attempt ${a.attempt}: ${a.outcome}${a.exitCode !== null ? ` (exit ${a.exitCode})` : ''}${a.error ? ` — ${a.error}` : ''}`);
   if (job.result !== null && job.result !== undefined) lines.push(`  answer:   ${oneLine(JSON.stringify(job.result), 400)}`);
+  if (job.logsTrimmed) lines.push('  output:   removed to keep all logs within their bound (docs/retention.md)');
   return lines.join('\n');
 }

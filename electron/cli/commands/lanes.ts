@@ -1,12 +1,13 @@
 // Lanes and their caps: `status`, `cap`, `lane add`, `lane remove`.
 import { Option, type Command } from 'commander';
 import type { LaneStatus, Status } from '../../../shared/model.js';
-import { seconds, splitWords, wholeNumber } from '../args.js';
+import { capArg, seconds, splitWords } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
-import { clock, count, duration, rate, table } from '../format.js';
+import { clock, count, duration, fittedTable, rate, tableWidth } from '../format.js';
 import { DEFAULT_CAP } from '../../../shared/limits.js';
-import { aboutDuration, plural } from '../../../shared/format.js';
+import { etaWords, jobsLeft, plural } from '../../../shared/format.js';
+import { gpuLines } from '../../../shared/gpu-words.js';
 
 /**
  * `status --json`: the engine's Status with each lane's nudge as its text (or null), the one
@@ -20,11 +21,11 @@ function workersCell(lane: LaneStatus): string {
   return lane.draining > 0 ? `${count(lane.workers)} (${count(lane.draining)} draining)` : count(lane.workers);
 }
 
-/** "4,533 left, about 38 min" once there is a pace; how long the oldest has waited otherwise. */
+/** "4,533 left, about 38 min" (or "estimating…"), the one estimate rule; how long the oldest has waited while paused. */
 function outlook(l: LaneStatus, now: number): string {
-  const left = l.waiting + l.delayed + l.running;
-  if (left === 0) return '';
-  if (l.etaMs !== null) return `${count(left)} left, ${aboutDuration(l.etaMs)}`;
+  if (jobsLeft(l) === 0) return '';
+  const eta = etaWords(l);
+  if (eta) return eta;
   return l.oldestQueuedAt === null ? '' : `oldest waiting ${duration(now - l.oldestQueuedAt)}`;
 }
 
@@ -36,11 +37,15 @@ export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' |
   return parts.join(', ');
 }
 
-export function statusText(status: Status, now = Date.now()): string {
+/** docs/cli.md "Tables": the outlook is cut first, then these go, least needed first. */
+const STATUS_FIT = { shrink: [['OUTLOOK', 16], ['LANE', 12]], drop: ['CLASS', 'PER MIN', 'DONE', 'FAILED', 'WORKERS'] } as const;
+
+export function statusText(status: Status, now = Date.now(), width: number | null = 80): string {
   const paused = status.paused ? `All work paused ${status.paused.until === null ? 'until resumed (lanes resume)' : `until ${clock(status.paused.until)}`}.\n` : '';
   // Cores are the ceiling's ordinary reason; anything else (battery, memory, someone at the machine) is said.
   const why = status.machine.limitedBy === 'cores' ? "this machine's ceiling" : `holding back — ${status.machine.text}`;
-  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (${why})\n\n`;
+  const gpu = gpuLines(status.machine).map((l) => `${l}\n`).join('');
+  const head = `${paused}${count(status.workersInUse)} of ${count(status.ceiling)} workers in use (${why})\n${gpu}\n`;
   const rows = status.lanes.map((l) => [
     l.name,
     l.class,
@@ -54,14 +59,15 @@ export function statusText(status: Status, now = Date.now()): string {
     l.mood,
     outlook(l, now),
   ]);
-  const body = table(
+  const body = fittedTable(
     ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'DONE', 'FAILED', 'PER MIN', 'STATE', 'OUTLOOK'],
     rows,
     ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
+    { width, ...STATUS_FIT },
   );
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
-  // A lane the machine holds below its cap for a reason of its own (memory): the person should know it is not the cap.
-  const limits = status.lanes.filter((l) => l.limit && l.limit.by === 'memory' && (l.waiting > 0 || l.busy > 0)).map((l) => `\n${l.name}: ${l.limit!.text}`);
+  // A lane the machine holds below its cap for a reason of its own (memory, a GPU's): the person should know it is not the cap.
+  const limits = status.lanes.filter((l) => l.limit && (l.limit.by === 'memory' || l.limit.by === 'gpu') && (l.waiting > 0 || l.busy > 0)).map((l) => `\n${l.name}: ${l.limit!.text}`);
   const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}`);
   const later = status.lanes.filter((l) => l.waitingForJobs > 0 || l.scheduled > 0).map((l) => `\n${l.name}: ${notYetWords(l)}`);
   const notes = [...shared, ...later, ...nudges, ...limits];
@@ -71,7 +77,7 @@ export function statusText(status: Status, now = Date.now()): string {
 /** A shared lane in a few words: where its queue is, whether it can be reached, what the others run. */
 export function sharedWords(lane: LaneStatus): string {
   const s = lane.shared!;
-  if (s.unreachableSince !== null) return `Redis unreachable since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
+  if (s.unreachableSince !== null) return `Redis ${s.notAnswering ? 'not answering' : 'unreachable'} since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
   const others = s.elsewhere.workers > 0 ? `; ${plural(s.elsewhere.workers, 'more worker')} on ${plural(s.elsewhere.machines, 'other machine')}` : '';
   return `shared on ${s.redis}${others}`;
 }
@@ -86,17 +92,18 @@ export function registerLanes(program: Command): void {
     .command('status')
     .description('each lane: cap, workers, busy, waiting, done, failed, throughput, nudge')
     .option('--json', 'print { ceiling, lanes: [...] } with each nudge as text or null')
-    .action(async (opts: { json?: boolean }, cmd: Command) => {
+    .option('--wide', 'every column in full, however wide')
+    .action(async (opts: { json?: boolean; wide?: boolean }, cmd: Command) => {
       const status = await clientFor(cmd).call('status', {});
       if (opts.json) printJson(statusJson(status));
-      else print(statusText(status));
+      else print(statusText(status, Date.now(), tableWidth(opts.wide)));
     });
 
   program
     .command('cap')
     .description("set a lane's cap: the most workers it may run at once (0 turns it off)")
     .argument('<lane>', 'the lane')
-    .argument('<cap>', 'the new cap (0 turns it off; above the ceiling, the machine decides how many run)', wholeNumber('the cap', 0))
+    .argument('<cap>', 'the new cap (0 turns it off; above the ceiling, the machine decides how many run)', capArg)
     .option('--json', 'print the lane as JSON')
     .action(async (lane: string, cap: number, opts: { json?: boolean }, cmd: Command) => {
       const status = await clientFor(cmd).call('setCap', { lane, cap });
@@ -112,7 +119,7 @@ export function registerLanes(program: Command): void {
     .argument('<name>', 'a-z, 0-9 and "-", up to 32 characters')
     .argument('[worker-command...]', "a persistent worker's program and arguments, after --")
     .addOption(new Option('--class <class>', 'cpu or ml').choices(['cpu', 'ml']).default('cpu'))
-    .option('--cap <n>', `its cap (default: ${DEFAULT_CAP.cpu} for cpu, ${DEFAULT_CAP.ml} for ml)`, wholeNumber('the cap', 0))
+    .option('--cap <n>', `its cap (default: ${DEFAULT_CAP.cpu} for cpu, ${DEFAULT_CAP.ml} for ml)`, capArg)
     .option('--timeout <seconds>', 'fail a run of its jobs that takes longer, unless a job sets its own', seconds('--timeout'))
     .option('--worker-command <command...>', 'a persistent worker command: the rest of the line, e.g. --worker-command python3 serve.py --model m')
     .option('--redis <url>', 'share its queue with other engines on this Redis: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS')

@@ -1,16 +1,20 @@
 // `lanes log ID [--follow]`: a job's output. Following reads the log from where it left off and
-// stops once the event stream says the job finished and the last bytes are out.
+// stops once the event stream says the job finished and the last bytes are out. A failed job opens
+// on what went wrong, as the window does: its error, then its stderr (`--stdout` for its output).
 import type { Command } from 'commander';
 import { FINISHED_STATES } from '../../../shared/model.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import type { LanesClient } from '../../../shared/client/client.js';
-import { clientFor, note } from '../context.js';
+import { clientFor, note, printJson } from '../context.js';
 import { watch } from '../watch.js';
 import { LOG_READ_DEFAULT, LOG_READ_MAX } from '../../../shared/limits.js';
-import { count } from '../format.js';
+import { count, outcome } from '../format.js';
+import { UsageError } from '../errors.js';
 
 interface LogOptions {
   follow?: boolean;
+  json?: boolean;
+  stdout?: boolean;
   stderr?: boolean;
   all?: boolean;
   bytes: number;
@@ -73,13 +77,27 @@ export function registerLog(program: Command): void {
     .description("print a job's output; --follow keeps printing until it finishes")
     .argument('<id>', 'the job id', jobIdArg)
     .option('-f, --follow', 'keep printing new output until the job finishes')
-    .option('--stderr', 'the job\'s stderr instead of its stdout')
+    .option('--stdout', 'the job\'s stdout alone (the default, but for a failed job)')
+    .option('--stderr', 'the job\'s stderr (the default for a failed job, after its error)')
     .option('--all', 'stdout and stderr together, as they came, with a line between attempts')
+    .option('--json', 'print the chunk read as {"text", "offset", "nextOffset", …} (not with --follow)')
     .option('--bytes <n>', `how much of the end of the log to show first (default: ${count(LOG_READ_DEFAULT)})`, wholeNumber('--bytes', 1, LOG_READ_MAX), LOG_READ_DEFAULT)
     .action(async (id: number, opts: LogOptions, cmd: Command) => {
       const client = clientFor(cmd);
-      const stream = opts.all ? 'all' : opts.stderr ? 'stderr' : 'stdout';
-      if (opts.follow) await follow(client, id, stream, opts.bytes);
+      if ([opts.stdout, opts.stderr, opts.all].filter(Boolean).length > 1) throw new UsageError('choose one of --stdout, --stderr and --all');
+      if (opts.json && opts.follow) throw new UsageError('--json reads the log once; --follow keeps printing it: choose one');
+      let stream: 'stdout' | 'stderr' | 'all' = opts.all ? 'all' : opts.stderr ? 'stderr' : 'stdout';
+      if (!opts.stdout && !opts.stderr && !opts.all) {
+        const job = await client.call('job', { id });
+        if (job.state === 'failed') {
+          stream = 'stderr';
+          // On stderr, so what follows on stdout is exactly what the job wrote there.
+          const why = job.exitCode !== null && job.error ? ` — ${job.error}` : '';
+          if (!opts.json) note(`job ${id}: ${outcome(job)}${why}; its stderr follows (--stdout for its output)`);
+        }
+      }
+      if (opts.json) printJson(await client.call('logTail', { id, stream, maxBytes: opts.bytes }));
+      else if (opts.follow) await follow(client, id, stream, opts.bytes);
       else await readFrom(client, id, stream, undefined, opts.bytes);
     });
 }

@@ -13,7 +13,7 @@ import type { LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../workers/pool-types.js';
 import { Heartbeat } from '../workers/heartbeat.js';
 import type { WorkerLauncher } from '../workers/launcher.js';
-import { Pool, roleOf, type WorkerRecord } from '../workers/pool.js';
+import { Pool, roleOf, type WorkerPlacement, type WorkerRecord } from '../workers/pool.js';
 import { StartFailures } from '../workers/start-failures.js';
 import { carryOut } from './apply.js';
 import type { ScaleLedger } from './ledger.js';
@@ -168,7 +168,10 @@ export class Fleet {
 
   /** The workers as the sizing pass reads them: plain data. */
   *workerViews(): Iterable<WorkerView> {
-    for (const w of this.pool.workers.values()) yield { id: w.id, lane: w.lane, role: roleOf(w.state), moveTo: w.moveTo, since: w.job?.since ?? null, hand: w.hand.length };
+    for (const w of this.pool.workers.values()) {
+      const drainedForPause = w.state === 'draining' && w.job !== null && w.leaving?.reason === 'pause';
+      yield { id: w.id, lane: w.lane, role: roleOf(w.state), moveTo: w.moveTo, since: w.job?.since ?? null, hand: w.hand.length, drainedForPause };
+    }
   }
 
   /** The live workers, as the machine's sampler measures them. */
@@ -176,15 +179,15 @@ export class Fleet {
     const live: LiveWorker[] = [];
     for (const w of this.pool.workers.values()) {
       if (w.proc.pid === undefined) continue;
-      live.push({ id: w.id, pid: w.proc.pid, lane: w.lane, busy: w.job !== null, cgroups: workerCgroups(this.d.cgroupBase, w.proc.pid, w.job) });
+      live.push({ id: w.id, pid: w.proc.pid, lane: w.lane, busy: w.job !== null, since: w.job?.since ?? null, cgroups: workerCgroups(this.d.cgroupBase, w.proc.pid, w.job) });
     }
     return live;
   }
 
   /** A pass's decision, carried out: the actions, then work that is ready while a worker idles (a retry whose wait just ended) is pulled. */
-  carryOut(decision: Decision, lanes: readonly LaneObservation[]): void {
+  carryOut(decision: Decision, lanes: readonly LaneObservation[], placed?: WorkerPlacement): void {
     if (this.stopping) return;
-    this.d.ledger.batch(() => carryOut(decision.actions, this.pool, this.d.ledger, this.d.log));
+    this.d.ledger.batch(() => carryOut(decision.actions, this.pool, this.d.ledger, this.d.log, placed));
     for (const lane of lanes) if (lane.waiting > 0 && lane.idle.length > 0) this.pool.wake(lane.name);
     this.heartbeat.update();
     // Every pass follows something that moved (work arrived, a worker came or went, a tick):

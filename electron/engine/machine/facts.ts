@@ -1,6 +1,9 @@
 // The machine as the sizer sees it: plain data, read by the watcher (watcher.ts) and judged by
 // the limits policy (limits.ts). Nothing here reads anything; the shapes are the contract between
 // the readers, the desktop shell and the policy.
+import type { GpuFacts } from './gpu.js';
+
+export type { GpuFacts };
 
 export type PowerSource = 'ac' | 'battery';
 
@@ -43,6 +46,8 @@ export interface MachineFacts {
   /** Whether someone is at the machine; null where nobody can tell (a headless daemon). */
   person: { idleSeconds: number; locked: boolean } | null;
   thermal: ThermalState;
+  /** The GPUs' memory (gpu.ts); absent where it is not known: no nvidia-smi, and not Apple silicon. */
+  gpu?: GpuFacts;
 }
 
 /** What moves the facts between two reads; the watcher reads again at once on each. */

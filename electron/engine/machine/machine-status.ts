@@ -1,9 +1,10 @@
 // The machine as status shows it: the cores, what the ceiling is and why, the memory Lanes may
-// use, the power source and whether a person is at the keyboard. Pure: a sample's facts and the
+// use, the power source, whether a person is at the keyboard, and the GPUs where they are read. Pure: a sample's facts and the
 // limits judged from them in; the contract's MachineStatus out.
 import type { MachineStatus } from '../../../shared/model.js';
 import type { MachineFacts } from './facts.js';
 import type { MachineLimits } from './limits.js';
+import { gpuStatus } from './gpu-book.js';
 
 export function machineStatus(facts: MachineFacts, limits: MachineLimits): MachineStatus {
   const core = limits.limits.find((l) => l.reason === 'cores' || l.reason === 'container');
@@ -16,5 +17,6 @@ export function machineStatus(facts: MachineFacts, limits: MachineLimits): Machi
     ceiling: limits.ceiling,
     limitedBy: limits.limitedBy,
     text: limits.text,
+    ...gpuStatus(facts),
   };
 }

@@ -10,6 +10,8 @@ export interface Overrides {
   memory: number | null;
   /** LANES_POWER: run as if on this power source. */
   power: PowerSource | null;
+  /** LANES_GPU_MEMORY: the GPU bytes ml workers may use between them, instead of what is free on the cards. */
+  gpuMemory?: number | null;
 }
 
 const UNITS: Record<string, number> = { '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 };
@@ -27,13 +29,13 @@ export function parseCores(raw: string | undefined): number | null {
  * Bytes, with an optional binary suffix as container tools write them: `1500M`, `1.5G`, `512k`,
  * `2GiB`. Binary because that is what `docker run --memory` and cgroups mean by M and G.
  */
-export function parseMemory(raw: string | undefined): number | null {
+export function parseMemory(raw: string | undefined, name = 'LANES_MEMORY'): number | null {
   if (!given(raw)) return null;
   const m = /^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)(?:i?[bB])?\s*$/.exec(raw);
   const bytes = m ? Math.floor(Number(m[1]) * UNITS[m[2]!.toUpperCase()]!) : NaN;
   // Below 16 MiB not even one worker's runtime fits; such a value is a typo, not a wish.
   if (!Number.isSafeInteger(bytes) || bytes < 16 * 2 ** 20) {
-    throw new Error(`LANES_MEMORY must be the memory Lanes' workers may use, at least 16M, as bytes or with K, M, G or T (e.g. 1500M, 2G), got "${raw}"`);
+    throw new Error(`${name} must be the memory Lanes' workers may use, at least 16M, as bytes or with K, M, G or T (e.g. 1500M, 2G), got "${raw}"`);
   }
   return bytes;
 }
@@ -47,5 +49,9 @@ export function parsePower(raw: string | undefined): PowerSource | null {
 
 /** All of them, read once; throws on the first bad one. */
 export function readOverrides(env: NodeJS.ProcessEnv = process.env): Overrides {
-  return { cores: parseCores(env.LANES_CORES), memory: parseMemory(env.LANES_MEMORY), power: parsePower(env.LANES_POWER) };
+  const overrides: Overrides = { cores: parseCores(env.LANES_CORES), memory: parseMemory(env.LANES_MEMORY), power: parsePower(env.LANES_POWER) };
+  // Named only when given: a machine without a GPU reads exactly as before.
+  const gpuMemory = parseMemory(env.LANES_GPU_MEMORY, 'LANES_GPU_MEMORY');
+  if (gpuMemory !== null) overrides.gpuMemory = gpuMemory;
+  return overrides;
 }

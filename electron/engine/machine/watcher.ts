@@ -1,9 +1,12 @@
-// Reads the machine on a cadence that costs little, and at once when something moves it. Every
+// Reads the machine on a cadence that costs little, and at once when something moves it. While
+// the engine has something to size (the sizer loop says when; it sleeps it otherwise), every
 // 15 s: /proc/meminfo (or the OS's figure), the cgroup's few small files, the CPU counters, one
 // /proc scan for what the workers hold, and the desktop's idle time (a getter). The battery: from
 // the desktop's powerMonitor when there is one (free), else systeminformation every 2 min. The
 // core count: once. A power change, resume, lock or unlock reads everything again at once.
-// Overrides from the environment replace what they name, and a bad one refuses to start.
+// Overrides from the environment replace what they name, and a bad one refuses to start. The
+// GPUs: where nvidia-smi is on PATH, with the same reads, but only while an ml lane holds work
+// or workers (`gpuWanted`); where it is not, nothing is asked and nothing more runs.
 import { availableParallelism, freemem, totalmem } from 'node:os';
 import si from 'systeminformation';
 import { readCgroupLimits, type CgroupLimits } from './cgroup.js';
@@ -12,6 +15,8 @@ import type { DesktopEvent, DesktopSignals, MachineFacts } from './facts.js';
 import { readMemory, type MemoryReading } from './meminfo.js';
 import { parseCores, readOverrides, type Overrides } from './overrides.js';
 import { readPower, type PowerFact } from './power.js';
+import { cudaVisibleDevices, placeOnCards, type GpuFacts } from './gpu.js';
+import { NvidiaSmi } from './gpu-reader.js';
 import { WorkerMeter, type WorkerTarget, type WorkerUsage } from './worker-meter.js';
 
 export interface MachineSample {
@@ -38,6 +43,8 @@ export interface WatcherOptions {
   desktop?: DesktopSignals | null;
   /** The live workers to measure at each sample. */
   workers?: () => readonly WorkerTarget[];
+  /** Whether the GPUs are worth reading now: an ml lane holds work or workers. */
+  gpuWanted?: () => boolean;
   /** After every read, with what it found: the engine feeds lane costs and pokes the sizer. */
   sampled?: (sample: MachineSample) => void;
   sampleMs?: number;
@@ -80,6 +87,9 @@ export class MachineWatcher {
   private readonly now: () => number;
   private readonly monotonic: () => number;
   private readonly failed = new Set<string>();
+  /** Null where nvidia-smi is not on PATH: then the GPUs are never asked about. */
+  private readonly nvidia: NvidiaSmi | null;
+  private gpu: GpuFacts | undefined;
 
   private constructor(
     private readonly o: WatcherOptions,
@@ -90,6 +100,11 @@ export class MachineWatcher {
     this.r = readers;
     this.now = o.now ?? Date.now;
     this.monotonic = o.monotonic ?? (() => performance.now());
+    const env = o.env ?? process.env;
+    this.nvidia = NvidiaSmi.find(env);
+    // On Apple silicon the GPU's memory is the system's, which the memory limit divides already.
+    if (this.nvidia) this.gpu = { source: 'nvidia', cards: null, at: null, override: overrides.gpuMemory ?? null };
+    else if (process.platform === 'darwin' && process.arch === 'arm64') this.gpu = { source: 'unified' };
   }
 
   /** Checks the overrides (a bad one throws, naming its variable), reads everything once. */
@@ -117,9 +132,14 @@ export class MachineWatcher {
     this.unsubscribe ??= this.o.desktop?.subscribe((e) => this.moved(e)) ?? null;
   }
 
-  stop(): void {
+  /** No cadence until `start` again: nothing is being sized. The desktop's events still read at once. */
+  sleep(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  stop(): void {
+    this.sleep();
     this.unsubscribe?.();
     this.unsubscribe = null;
   }
@@ -163,6 +183,7 @@ export class MachineWatcher {
     // Node's own figures stand in for a first read that fails: they are rougher, never absent.
     const memory = await this.attemptAsync('memory', () => this.r.memory(), prev ? { total: prev.memory.total, available: prev.memory.available } : { total: totalmem(), available: freemem() });
     const { workers, cpuMs } = await this.attemptAsync('workers', () => this.meter.measure(this.o.workers?.() ?? []), { workers: [], cpuMs: 0 });
+    const gpu = await this.readGpu(at, workers);
     const own = process.cpuUsage();
     const ownUs = own.user + own.system;
     const engineMs = (ownUs - this.ownCpuUs) / 1000;
@@ -186,10 +207,36 @@ export class MachineWatcher {
       power: await this.readPower(),
       person: this.o.desktop ? { idleSeconds: this.attempt('idle time', () => this.o.desktop!.idleSeconds(), 0), locked: this.locked } : null,
       thermal: this.o.desktop ? this.attempt('thermal state', () => this.o.desktop!.thermalState(), 'unknown') : 'unknown',
+      ...(gpu ? { gpu } : {}),
     };
     this.latest = { facts, workers };
     this.o.sampled?.(this.latest);
     return this.latest;
+  }
+
+  /**
+   * The cards and what each worker holds on them, when an ml lane could use them; otherwise the
+   * last reading stands (nothing sizes by it meanwhile). Cards CUDA_VISIBLE_DEVICES hides from
+   * the workers are left out: they could not use them.
+   */
+  private async readGpu(at: number, workers: WorkerUsage[]): Promise<GpuFacts | undefined> {
+    const gpu = this.gpu;
+    if (!this.nvidia || gpu?.source !== 'nvidia' || !(this.o.gpuWanted?.() ?? false)) return gpu;
+    let read: Awaited<ReturnType<NvidiaSmi['read']>>;
+    try {
+      read = await this.nvidia.read();
+      this.failed.delete('GPUs');
+    } catch (error) {
+      this.failure('GPUs', error);
+      // The last cards read stay in force (their figures go on bounding the ml lanes); with none, GPU memory is not known.
+      return (this.gpu = { source: 'nvidia', override: gpu.override, cards: gpu.cards, at: gpu.cards ? gpu.at : at, error: (error as Error).message, failures: (gpu.failures ?? 0) + 1 });
+    }
+    const placed = placeOnCards(read, workers.map((w) => w.pids), cudaVisibleDevices(this.o.env));
+    workers.forEach((w, i) => {
+      w.gpuBytes = placed.workers[i]!.bytes;
+      if (placed.workers[i]!.card !== null) w.gpuCard = placed.workers[i]!.card!;
+    });
+    return (this.gpu = { source: 'nvidia', override: gpu.override, cards: placed.cards, at });
   }
 
   private async readPower(): Promise<PowerFact> {

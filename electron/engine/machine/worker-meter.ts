@@ -27,6 +27,12 @@ export interface WorkerUsage {
   cpuMs: number;
   /** Processes counted. */
   processes: number;
+  /** Their pids, the tree's and its cgroups': what the GPU's per-process figures are matched by. */
+  pids: number[];
+  /** Bytes they hold on the GPUs, when the GPUs were read with this measure (watcher.ts). */
+  gpuBytes?: number;
+  /** The card (uuid) they hold most on, when they hold any. */
+  gpuCard?: string;
 }
 
 /** The cgroups a worker's processes may be in: its persistent command's (persistent.ts) and its current job's (shell-job.ts). */
@@ -69,6 +75,12 @@ export class WorkerMeter {
 
   async measure(targets: readonly WorkerTarget[]): Promise<{ workers: WorkerUsage[]; cpuMs: number }> {
     const now = (this.options.now ?? Date.now)();
+    // No worker, nothing to look for: a desktop's /proc is hundreds of directories.
+    if (targets.length === 0) {
+      this.cpuSeen = new Map();
+      this.lastAt = now;
+      return { workers: [], cpuMs: 0 };
+    }
     const scan = process.platform === 'linux' && !this.options.portable ? { all: scanProcesses(this.options.proc), cpu: 'total' as const } : await portableScan();
     const kids = childrenOf(scan.all);
     const first = this.lastAt === null;
@@ -88,12 +100,15 @@ export class WorkerMeter {
       const grouped = (pid: number) => groups.some((g) => g.pids.has(pid));
       let bytes = groups.reduce((n, g) => n + g.bytes, 0);
       let cpuMs = 0;
+      const pids = new Set<number>();
+      for (const g of groups) for (const pid of g.pids) pids.add(pid);
       for (const e of tree) {
         if (!grouped(e.pid)) bytes += e.rssBytes;
         cpuMs += cpuDelta(e);
+        pids.add(e.pid);
       }
       total += cpuMs;
-      return { id: t.id, bytes, cpuMs, processes: tree.length };
+      return { id: t.id, bytes, cpuMs, processes: tree.length, pids: [...pids] };
     });
     this.cpuSeen = seen;
     this.lastAt = now;

@@ -4,6 +4,7 @@ import type { Job, JobPage, JobSummary, LogChunk } from '../../../shared/model.j
 import type { ParsedInput } from '../../../shared/requests.js';
 import type { LogPaths } from './queue.js';
 import { readLog } from './read-log.js';
+import { logFileFor } from '../../job-control/log-paths.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter, JobQueries } from '../store/job-queries.js';
 import type { Interruption, JobStore, NewJob, NotYet, RunningRow, Turn, TurnResult } from '../store/jobs.js';
@@ -64,8 +65,7 @@ export class LocalQueue implements JobQueue {
   }
 
   log(id: number, input: ParsedInput<'logTail'>): LogChunk {
-    const paths = this.logPaths(id);
-    return readLog(input.stream === 'stderr' ? paths.stderrPath : input.stream === 'all' ? paths.allPath : paths.stdoutPath, input);
+    return readLog(logFileFor(this.logPaths(id), input.stream), input);
   }
 
   cancelQueued(id: number, now: number): JobSummary | null {

@@ -24,12 +24,7 @@ import type { Interruption, NewJob, NotYet, RunningRow, Turn, TurnResult } from 
 /** SQLite answers at once; Redis answers later. Callers await either. */
 export type Maybe<T> = T | Promise<T>;
 
-/** A job's log files: each stream, and both together with a line between attempts. */
-export interface LogPaths {
-  stdoutPath: string;
-  stderrPath: string;
-  allPath: string;
-}
+export type { LogPaths } from '../../job-control/log-paths.js';
 
 export interface JobQueue {
   readonly kind: 'local' | 'redis';

@@ -2,11 +2,11 @@
 // the lane is shared, and for a job, the range its id is in (ids.ts). Asked for all lanes at once
 // (counts, a listing of every lane), it answers from all of them together.
 import type { JobPage, SharedLaneStatus } from '../../../shared/model.js';
-import { notFound } from '../../../shared/errors.js';
+import { LanesError, notFound } from '../../../shared/errors.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
 import type { NotYet } from '../store/jobs.js';
-import { isSharedId, slotOfId } from './ids.js';
+import { isSharedId, slotOfId } from '../store/job-ids.js';
 import type { LocalQueue } from './local-queue.js';
 import type { JobQueue } from './queue.js';
 
@@ -99,7 +99,13 @@ export class Queues {
     // Past a shared cursor newest first, every local job is still to come; past a local one oldest first, every shared one.
     if (newest || cursor === undefined || !isSharedId(cursor)) sources.push(this.local);
     if (!newest || cursor === undefined || isSharedId(cursor)) sources.push(...this.shared.values());
-    const pages = await Promise.all(sources.map((q) => q.page(filter)));
+    // A shared lane whose Redis is away leaves its jobs out of a listing of every lane rather than fail it (its own listing says why).
+    const settled = await Promise.allSettled(sources.map((q) => q.page(filter)));
+    const pages = settled.flatMap((r) => {
+      if (r.status === 'fulfilled') return [r.value];
+      if (r.reason instanceof LanesError && r.reason.code === 'queue_unreachable') return [];
+      throw r.reason;
+    });
     const jobs = pages.flatMap((p) => p.jobs).sort((a, b) => (newest ? b.id - a.id : a.id - b.id));
     const total = pages.reduce((n, p) => n + p.total, 0);
     const at = (next: number | null) => ({ nextBeforeId: newest ? next : null, nextAfterId: newest ? null : next });

@@ -5,7 +5,7 @@
 import type { JobState, JobSummary } from '../../../shared/model.js';
 import { BULK_CHUNK } from '../store/job-statements.js';
 import type { BulkPort } from './context.js';
-import { isSharedId } from '../queues/ids.js';
+import { isSharedId } from '../store/job-ids.js';
 
 /** Pages of one state read per lane and request: a bound on one request's work, however large the queue. */
 const PAGES_MAX = 200;

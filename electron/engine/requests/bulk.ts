@@ -8,7 +8,7 @@ import { JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
 import { BULK_CHUNK } from '../store/job-statements.js';
 import { existingLane, type BulkPort } from './context.js';
 import { cancelShared, isSharedLane, retryShared, sharedIds } from './bulk-shared.js';
-import { isSharedId } from '../queues/ids.js';
+import { isSharedId } from '../store/job-ids.js';
 
 type BulkHandlers = Pick<LanesHandlers, 'cancelJobs' | 'retryJobs'>;
 

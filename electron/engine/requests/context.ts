@@ -8,6 +8,7 @@ import type { EventHub } from '../event-hub.js';
 import type { JobStore } from '../store/jobs.js';
 import type { LaneRow, LaneStore } from '../store/lanes.js';
 import { notFound } from '../../../shared/errors.js';
+import { closestName } from '../../../shared/format.js';
 import type { Ledger } from '../store/ledger.js';
 import type { Queues } from '../queues/queues.js';
 import type { SharedLanes } from '../shared-lanes/shared-lanes.js';
@@ -45,7 +46,7 @@ export interface JobsPort {
   readonly events: Events<'emit' | 'lastSeq' | 'subscribe'>;
   readonly fleet: Pick<FleetPort, 'jobsArrived' | 'jobsLeft' | 'cancel' | 'jobsInWorkers'>;
   /** Existence checks name the lane a request names. */
-  readonly lanes: Pick<LaneStore, 'find'>;
+  readonly lanes: Pick<LaneStore, 'find' | 'list'>;
 }
 
 /** Cancelling and retrying many jobs at once, local and shared (bulk.ts, bulk-shared.ts). */
@@ -61,7 +62,7 @@ export interface BulkPort {
 /** Pausing all work and quieting a lane's nudge (pause.ts). */
 export interface PausePort {
   readonly pause: Pick<Pause, 'pause' | 'resume'>;
-  readonly lanes: Pick<LaneStore, 'find' | 'setQuiet'>;
+  readonly lanes: Pick<LaneStore, 'find' | 'list' | 'setQuiet'>;
   readonly board: Pick<StatusBoard, 'lane' | 'announce'>;
   readonly events: Events<'lastSeq'>;
 }
@@ -82,8 +83,10 @@ export interface LanesPort {
 export type RequestContext = JobsPort & BulkPort & PausePort & LanesPort;
 
 /** The lane a request names, or a not_found error naming the field that named it. */
-export function existingLane(e: { readonly lanes: Pick<LaneStore, 'find'> }, name: string, field = 'lane'): LaneRow {
+export function existingLane(e: { readonly lanes: Pick<LaneStore, 'find' | 'list'> }, name: string, field = 'lane'): LaneRow {
   const row = e.lanes.find(name);
-  if (!row) throw notFound(`there is no lane named "${name}"`, field);
-  return row;
+  if (row) return row;
+  // A typo gets the lane it most likely meant, as a mistyped command does.
+  const meant = closestName(name, e.lanes.list().map((l) => l.name));
+  throw notFound(`there is no lane named "${name}"${meant === null ? '' : ` — did you mean "${meant}"?`}`, field);
 }

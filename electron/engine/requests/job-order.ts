@@ -3,7 +3,7 @@
 // and that a shared lane is asked only for what its queue keeps. The shapes were checked before.
 import type { JobState } from '../../../shared/model.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
-import { isSharedId } from '../queues/ids.js';
+import { isSharedId } from '../store/job-ids.js';
 import type { LaneRow } from '../store/lanes.js';
 import type { JobsPort } from './context.js';
 

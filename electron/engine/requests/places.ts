@@ -1,17 +1,9 @@
 // Checks on the places a request names: a directory a job runs in. Done when the request arrives,
 // so a job that can never start is refused with a clear word instead of failing later as
 // "spawn ENOENT". (Whether a program can be found is the worker runtime's findProgram.)
-import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { badRequest } from '../../../shared/errors.js';
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
+import { isDirectory } from '../../job-control/find-program.js';
 
 /** An absolute path to an existing directory, or a bad_request naming `field`. */
 export function checkDirectory(path: string, field: string): void {

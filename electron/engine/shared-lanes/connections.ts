@@ -3,13 +3,21 @@
 // so a person hears it instead of waiting; the worker side waits for Redis to come back, so a
 // job that finished while it was away is still recorded when it returns. ioredis reconnects by
 // itself, backing off to one try every few seconds.
+//
+// A Redis that stops answering without closing the connection (a stopped process, a network that
+// drops packets, a laptop's Wi-Fi roaming) looks connected to ioredis for as long as the socket
+// lives. So a ping goes out every second; one unanswered for NOT_ANSWERING_MS makes the lane as
+// unreachable as a closed connection, from the moment that ping was sent.
 import { isIP } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
 import { redactedRedisUrl, type RedisAddress } from '../../../shared/redis-url.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
-/** A request that Redis does not answer within this is refused rather than left hanging. */
-const COMMAND_TIMEOUT_MS = 10_000;
+/** A request that Redis does not answer within this is refused rather than left hanging (`lanes add` included). */
+export const COMMAND_TIMEOUT_MS = 5_000;
+/** How often Redis is asked whether it answers, and how long an unanswered ask makes it "not answering". */
+const PROBE_MS = 1_000;
+export const NOT_ANSWERING_MS = 3_000;
 const RECONNECT_MAX_MS = 5_000;
 /** Redis' answers to a wrong password, an unknown or disabled user, or a user not allowed a command. */
 const REFUSED = /WRONGPASS|NOAUTH|NOPERM|invalid password|user is disabled/i;
@@ -40,6 +48,15 @@ export class LaneConnections {
   private lastError: string | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly refusals = new Set<(why: string) => void>();
+  /** Called when Redis stops being reachable: calls in flight stop waiting for it (work.ts). */
+  private readonly onAway = new Set<() => void>();
+  /** The ping on its way, since when; and since when Redis has not answered one, when it has not for NOT_ANSWERING_MS. */
+  private probeSentAt: number | null = null;
+  private silentSince: number | null = null;
+  private lastProbeAt = Date.now();
+  private readonly prober: NodeJS.Timeout;
+  private wasUp = false;
+  private closed = false;
 
   constructor(
     address: RedisAddress,
@@ -61,10 +78,57 @@ export class LaneConnections {
         this.check();
       });
     }
+    this.prober = setInterval(() => this.probe(), PROBE_MS);
+    this.prober.unref();
+  }
+
+  private get connected(): boolean {
+    return this.requests.status === 'ready' && this.work.status === 'ready';
   }
 
   get reachable(): boolean {
-    return this.requests.status === 'ready' && this.work.status === 'ready';
+    return this.connected && this.silentSince === null;
+  }
+
+  /** Connected, but Redis has not answered for a few seconds: stopped, or the network drops what is sent. */
+  get notAnswering(): boolean {
+    return this.connected && this.silentSince !== null;
+  }
+
+  /** A ping unless one is on its way; one that stays unanswered too long makes Redis not answering. */
+  private probe(): void {
+    const now = Date.now();
+    // This engine was the one not answering (its event loop held up): an answer may be waiting to be read.
+    const late = now - this.lastProbeAt > 2 * PROBE_MS;
+    this.lastProbeAt = now;
+    if (late) return;
+    if (this.probeSentAt !== null) {
+      if (this.silentSince === null && now - this.probeSentAt >= NOT_ANSWERING_MS && this.connected) {
+        this.silentSince = this.probeSentAt;
+        this.check();
+      }
+      return;
+    }
+    if (!this.connected) return;
+    const sentAt = (this.probeSentAt = now);
+    this.requests.ping().then(
+      () => {
+        if (this.probeSentAt === sentAt) this.probeSentAt = null;
+        if (this.silentSince === null) return;
+        this.silentSince = null;
+        this.check();
+      },
+      // Timed out (COMMAND_TIMEOUT_MS) or the connection closed: the next one asks again.
+      () => {
+        if (this.probeSentAt === sentAt) this.probeSentAt = null;
+      },
+    );
+  }
+
+  /** `abandon` is called if Redis stops being reachable before `off` is; for calls that should not wait for it. */
+  whileReachable(abandon: () => void): () => void {
+    this.onAway.add(abandon);
+    return () => this.onAway.delete(abandon);
   }
 
   get unreachableSince(): number | null {
@@ -91,11 +155,14 @@ export class LaneConnections {
 
   /** Why a request cannot be served now, in words that name the Redis (never its password). */
   awayReason(): string {
-    const since = this.downSince === null ? 'is still being connected to' : `has been unreachable since ${new Date(this.downSince).toLocaleTimeString('en-GB')}`;
+    const at = this.downSince === null ? '' : new Date(this.downSince).toLocaleTimeString('en-GB');
+    const since = this.downSince === null ? 'is still being connected to' : this.notAnswering ? `has not answered since ${at}` : `has been unreachable since ${at}`;
     return `Redis at ${this.redacted} ${since}${this.lastError ? ` (${this.lastError})` : ''}`;
   }
 
   private check(): void {
+    // Closed on purpose: the lane is gone, and says nothing more.
+    if (this.closed) return;
     if (this.reachable) {
       this.wasUp = true;
       for (const wake of this.waiters) wake();
@@ -105,15 +172,18 @@ export class LaneConnections {
       this.moved(true);
       return;
     }
-    // A connection that was up closed, or one never up failed: unreachable from that moment.
+    // A connection that was up closed or fell silent, or one never up failed: unreachable from that moment.
     if (this.downSince !== null || !(this.wasUp || this.lastError !== null)) return;
-    this.downSince = Date.now();
+    this.downSince = this.silentSince ?? Date.now();
+    if (!this.connected) this.silentSince = null;
+    for (const abandon of [...this.onAway]) abandon();
+    this.onAway.clear();
     this.moved(false);
   }
 
-  private wasUp = false;
-
   disconnect(): void {
+    this.closed = true;
+    clearInterval(this.prober);
     this.requests.disconnect();
     this.work.disconnect();
   }

@@ -18,6 +18,8 @@ export interface SharedLaneDeps {
   workArrived(lane: string): void;
   /** Another engine asks that a job stop; true when it runs here and was told to. */
   cancelHere(jobId: number): boolean;
+  /** Redis stopped being reachable, or is reachable again: a row in the scale ledger saying so. */
+  outage(lane: string, detail: string): void;
   /** What the lane's status shows moved (counts, reachability, other engines' workers). */
   changed(): void;
   log(line: string): void;

@@ -1,13 +1,40 @@
 // Shared jobs this engine holds and will not finish: a run that ended without an outcome (its
 // worker died, the engine stops), and the jobs in a hand whose worker went away before it went
 // on to them. Both go back through BullMQ at once, rather than waiting out their lock.
+import type { Job } from 'bullmq';
 import type { AttemptRecord, JobSummary } from '../../../shared/model.js';
 import type { Interruption, RunningRow } from '../store/jobs.js';
 import { describe } from './connections.js';
 import { attemptError, summaryOf } from './job-data.js';
 import { sizesOf, tailRow } from './logs.js';
 import { letGo, type Held, type LaneParts } from './parts.js';
-import { afterFailure, fieldsOfJob } from './work.js';
+import { afterFailure, fieldsOfJob } from './job-data.js';
+
+/**
+ * A job taken here that no worker will run: back to wait at once, on the attempt it was to be.
+ * BullMQ counted a start when it was taken, and Lanes numbers attempts by that count; the count
+ * is undone while the job is still locked here, before anyone else can take it. False when Redis
+ * would not have it back: BullMQ then gives it back once its lock runs out.
+ */
+export async function untake(p: LaneParts, job: Job, token: string): Promise<boolean> {
+  const key = p.queue.toKey(job.id!);
+  const why = (error: unknown) => p.deps.log(`lane ${p.lane.name}: job ${job.id} could not be given back (${describe(error)}); BullMQ gives it back once its lock expires`);
+  try {
+    await p.conns.work.hincrby(key, 'ats', -1);
+  } catch (error) {
+    why(error);
+    return false;
+  }
+  try {
+    await job.moveToWait(token);
+  } catch (error) {
+    // Its lock was lost meanwhile (Redis away longer than a lock lasts): the count goes back as it was.
+    void p.conns.work.hincrby(key, 'ats', 1).catch(() => {});
+    why(error);
+    return false;
+  }
+  return true;
+}
 
 export class GiveBack {
   /** Give-backs on their way to Redis: the lane waits for them before it closes. */
@@ -80,23 +107,7 @@ export class GiveBack {
   }
 
   private async unTake(id: number, h: Held): Promise<JobSummary | null> {
-    // BullMQ counted a start when it was taken, and Lanes numbers attempts by that count. The
-    // count is undone while the job is still locked here, before anyone else can take it.
-    const key = this.p.queue.toKey(h.job.id!);
-    try {
-      await this.p.conns.work.hincrby(key, 'ats', -1);
-    } catch (error) {
-      this.p.deps.log(`lane ${this.p.lane.name}: job ${id} could not be given back (${describe(error)}); BullMQ gives it back once its lock expires`);
-      return null;
-    }
-    try {
-      await h.job.moveToWait(h.token);
-    } catch (error) {
-      // Its lock was lost meanwhile (Redis away longer than a lock lasts): the count goes back as it was.
-      void this.p.conns.work.hincrby(key, 'ats', 1).catch(() => {});
-      this.p.deps.log(`lane ${this.p.lane.name}: job ${id} could not be given back (${describe(error)}); BullMQ gives it back once its lock expires`);
-      return null;
-    }
+    if (!(await untake(this.p, h.job, h.token))) return null;
     return summaryOf(id, this.p.lane.name, 'waiting', { ...fieldsOfJob(h.job), attemptsStarted: h.job.attemptsStarted - 1, processedOn: null, processedBy: null });
   }
 

@@ -8,8 +8,8 @@
 //   opts        attempts, Lanes' backoff, retention of finished jobs, one log row (logs.ts)
 //   progress    0, or { cancel: ms }: someone asked that it not run (cancel.ts)
 //   stacktrace  one entry per attempt that did not succeed: its record as JSON (attemptError)
-import { existsSync, statSync } from 'node:fs';
-import type { JobsOptions } from 'bullmq';
+import { isDirectory } from '../../job-control/find-program.js';
+import type { Job, JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { AttemptRecord, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
 import { parseSpec } from '../../../shared/schemas.js';
@@ -18,12 +18,17 @@ import { oneLine } from '../../../shared/format.js';
 import { commandLine } from '../store/job-rows.js';
 import type { NewJob } from '../store/jobs.js';
 
+/** Every key Lanes writes in a Redis starts with this. */
+export const PREFIX = 'lanes';
+
 /** Finished jobs kept in Redis per lane (and for at most a week): enough to look back, bounded whatever runs. */
 export const KEEP_SUCCEEDED = 2_000;
 export const KEEP_FAILED = 5_000;
 const KEEP_SECONDS = 7 * 86_400;
 /** Attempt records kept per job. */
 const HISTORY_MAX = 20;
+/** The data of a job whose record BullMQ could not read (bull-worker.ts): why. */
+export const UNREADABLE = 'lanesUnreadable';
 /** Lanes' own backoff (1 s doubling to 5 min), registered with each engine's BullMQ worker. */
 export const BACKOFF_TYPE = 'lanes';
 
@@ -65,29 +70,25 @@ const stored = z.object({
 
 /** What a claimed job runs, checked; or why it cannot run here (it is failed with those words, never run). */
 export function checkClaimed(data: unknown, persistentLane: boolean, machine: string): { spec: JobSpec; timeoutMs: number | null } | { problem: string; retry: boolean } {
+  const unreadable = data && typeof data === 'object' ? (data as Record<string, unknown>)[UNREADABLE] : undefined;
+  if (typeof unreadable === 'string') return { problem: `not a job Lanes queued: its record in Redis is not JSON (${unreadable})`, retry: false };
   const outer = stored.safeParse(data);
   if (!outer.success) return { problem: 'not a job Lanes queued (its data is not in the shape Lanes writes)', retry: false };
+  // The one parse every spec gets, wherever it is loaded: a relative cwd is refused here as at the API.
   const parsed = parseSpec(outer.data.spec);
   if ('problem' in parsed) return { problem: `its command is not one Lanes accepts: ${parsed.problem}`, retry: false };
   const spec = parsed.spec;
   if ((spec.kind === 'payload') !== persistentLane) {
     return { problem: persistentLane ? 'it is a command, and this lane runs payloads for a worker command' : 'it is a payload, and this lane runs commands', retry: false };
   }
-  // Another engine's directory may not exist on this machine: another engine may still run it.
+  // An absolute directory another engine's machine has may not exist on this one, and another
+  // engine may still run it.
   if (spec.kind !== 'payload' && spec.cwd !== undefined && !isDirectory(spec.cwd)) {
     return { problem: `its directory ${spec.cwd} does not exist on ${machine}`, retry: true };
   }
   return { spec, timeoutMs: outer.data.timeoutMs };
 }
 
-
-function isDirectory(path: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** An attempt that did not succeed, as BullMQ keeps a failure's stack: its record, in JSON. */
 export function attemptError(record: AttemptRecord, error: Error): Error {
@@ -117,6 +118,28 @@ export function attemptsOf(stacktrace: unknown): AttemptRecord[] {
     }
   }
   return out;
+}
+
+/**
+ * The attempts BullMQ started that left no record — their engine was killed, or lost the job's
+ * lock, so nothing wrote how it ended — put back in their place as cut short, so the history has
+ * one row per attempt. The machine is known only for the last one, while no engine has claimed
+ * the job since (BullMQ keeps who processed it last).
+ */
+export function withCutShort(history: AttemptRecord[], f: { attempts: number; state: JobState; machine?: string; at: number }): AttemptRecord[] {
+  const recorded = new Set(history.map((a) => a.attempt));
+  // The attempt running now, or the one that succeeded, ended (or ends) on its own.
+  const current = f.state === 'running' || f.state === 'succeeded' ? f.attempts : null;
+  const missing: AttemptRecord[] = [];
+  for (let n = Math.max(1, f.attempts - HISTORY_MAX + 1); n <= f.attempts; n++) {
+    if (recorded.has(n) || n === current) continue;
+    const last = n === f.attempts;
+    const where = last && f.machine !== undefined ? ` on ${f.machine}` : '';
+    const error = `cut short${where}: the engine running it stopped, or lost the lane's lock on it`;
+    // No engine saw it end: when it did is not known; the job's latest moment stands in.
+    missing.push({ attempt: n, startedAt: null, finishedAt: f.at, outcome: 'interrupted', exitCode: null, error, ...(last && f.machine !== undefined ? { machine: f.machine } : {}) });
+  }
+  return [...history, ...missing].sort((a, b) => a.attempt - b.attempt);
 }
 
 /** Someone asked that the job not run: since when. */
@@ -179,3 +202,22 @@ export function summaryOf(id: number, lane: string, state: BullState, f: BullFie
     ...(machine !== undefined ? { machine } : {}),
   };
 }
+
+export function fieldsOfJob(job: Job): BullFields {
+  return {
+    name: job.name,
+    timestamp: job.timestamp,
+    processedOn: job.processedOn,
+    finishedOn: job.finishedOn,
+    attemptsStarted: job.attemptsStarted,
+    maxAttempts: job.opts.attempts,
+    failedReason: job.failedReason,
+    stacktrace: job.stacktrace,
+    progress: job.progress,
+    processedBy: job.processedBy,
+    delay: job.delay,
+  };
+}
+
+/** Where BullMQ put a job it was told failed: for good, or back to wait out its backoff. */
+export const afterFailure = (job: Job): BullState => (job.finishedOn ? 'failed' : job.delay > 0 ? 'delayed' : 'waiting');

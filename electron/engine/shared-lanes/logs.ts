@@ -3,11 +3,12 @@
 // of each) goes to Redis as the job's
 // one BullMQ log row, while it runs (every couple of seconds, when it grew) and when it ends.
 // Any engine reads it from there; the engine that ran it reads its own files while it has them.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import { TRUNCATION_MARK } from '../../job-control/capped-log.js';
+import { anyLog, logFileFor } from '../../job-control/log-paths.js';
 
 /** Of each stream, the tail kept in Redis. */
 export const TAIL_BYTES = 16 * 1024;
@@ -56,14 +57,13 @@ function tailOf(path: string): StreamTail | null {
 
 /** The row for Redis, or null when the job has printed nothing (most jobs of a busy lane). */
 export function tailRow(paths: Paths): string | null {
-  // Every byte a job prints also goes to the file of both streams: without it, there is nothing
-  // to read (checked without opening, which costs an error object per file not there).
-  if (!lstatSync(paths.allPath, { throwIfNoEntry: false })) return null;
+  // Checked without opening, which costs an error object per file not there.
+  if (!anyLog(paths)) return null;
   const stdout = tailOf(paths.stdoutPath);
   const stderr = tailOf(paths.stderrPath);
   if (!stdout && !stderr) return null;
   const none = { size: 0, text: '', cut: false };
-  return JSON.stringify({ v: 1, stdout: stdout ?? none, stderr: stderr ?? none, all: tailOf(paths.allPath) ?? none } satisfies TailRow);
+  return JSON.stringify({ v: 1, stdout: stdout ?? none, stderr: stderr ?? none, all: tailOf(logFileFor(paths, 'all')) ?? none } satisfies TailRow);
 }
 
 /** How big the files are now: a running job's tail is sent again only when they grew. */

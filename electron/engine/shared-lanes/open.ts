@@ -2,7 +2,7 @@
 // from here down, so an engine without shared lanes never loads them.
 import { conflict, LanesError } from '../../../shared/errors.js';
 import type { RedisAddress } from '../../../shared/redis-url.js';
-import { slotOf } from '../queues/ids.js';
+import { slotOf } from '../store/job-ids.js';
 import type { SharedQueue } from '../queues/queues.js';
 import type { LaneRow } from '../store/lanes.js';
 import { describe } from './connections.js';

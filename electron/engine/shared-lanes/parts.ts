@@ -3,13 +3,15 @@
 import type { Job, Queue } from 'bullmq';
 import type { ClaimedJob } from '../store/jobs.js';
 import type { LaneRow } from '../store/lanes.js';
-import { bullIdOf, sharedId } from '../queues/ids.js';
+import { bullIdOf, sharedId } from '../store/job-ids.js';
 import type { LaneWorker } from './bull-worker.js';
 import type { LaneConnections } from './connections.js';
 import type { SharedLaneDeps } from './deps.js';
 
 /** Keys of Lanes' own beside BullMQ's, under `<prefix>:<lane>:lanes:`. */
-export const PREFIX = 'lanes';
+import { PREFIX } from './job-data.js';
+
+export { PREFIX };
 
 /**
  * A job this engine took from the queue and has not finished: its lock is ours. Taken for a

@@ -1,16 +1,15 @@
 // Reading a shared lane's jobs from Redis: one job (a summary, or in full), a page of the list,
 // a log. A page looks at a bounded window of each state's newest jobs, as the local store looks
 // through bounded windows of ids, so no listing costs Redis or the engine more than a few ms.
-import { existsSync } from 'node:fs';
 import type { JobType } from 'bullmq';
 import type { Job, JobPage, JobSpec, JobState, JobSummary, LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
-import { LanesError } from '../../../shared/errors.js';
 import { RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { readLog } from '../queues/read-log.js';
+import { anyLog, logFileFor } from '../../job-control/log-paths.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
-import { attemptsOf, checkClaimed, summaryOf, type BullFields, type BullState } from './job-data.js';
+import { attemptsOf, checkClaimed, summaryOf, withCutShort, type BullFields, type BullState } from './job-data.js';
 import { chunkOf } from './logs.js';
 import type { LaneParts } from './parts.js';
 
@@ -73,20 +72,17 @@ export class LaneReads {
 
   async get(id: number): Promise<Job | undefined> {
     const bullId = this.p.bullId(id);
-    let job;
-    try {
-      job = await this.p.queue.getJob(bullId);
-    } catch {
-      throw new LanesError('internal', `job ${id}'s record in Redis is not one Lanes can read`);
-    }
+    // Null: there, but its record is not one BullMQ can read (not written by Lanes); shown by its summary, with nothing to run.
+    const job = await this.p.queue.getJob(bullId).catch(() => null);
     const summary = await this.summary(id);
-    if (!job || !summary) return undefined;
+    if (job === undefined || !summary) return undefined;
+    if (job === null) return { ...summary, loadMs: null, spec: { kind: 'payload', payload: null }, result: null, timeoutMs: null, history: [] };
     const checked = checkClaimed(job.data, this.p.lane.workerCommand !== null, this.p.deps.machine);
     const data = job.data as { spec?: JobSpec; timeoutMs?: number | null } | null;
     // A spec this engine would not run (its directory missing here) is still shown as it is.
     const spec: JobSpec = 'spec' in checked ? checked.spec : checked.retry && data?.spec ? data.spec : { kind: 'payload', payload: null };
     const result = job.returnvalue === undefined || JSON.stringify(job.returnvalue ?? null).length > RESULT_MAX_BYTES ? null : (job.returnvalue as unknown);
-    return { ...summary, loadMs: null, spec, result, timeoutMs: 'spec' in checked ? checked.timeoutMs : null, history: attemptsOf(job.stacktrace) };
+    return { ...summary, loadMs: null, spec, result, timeoutMs: 'spec' in checked ? checked.timeoutMs : null, history: withCutShort(attemptsOf(job.stacktrace), { attempts: summary.attempts, state: summary.state, machine: summary.machine, at: summary.finishedAt ?? summary.startedAt ?? summary.createdAt }) };
   }
 
   /**
@@ -130,8 +126,7 @@ export class LaneReads {
   /** While this engine has the job's files (it runs it, or could not send its tail), they are read; otherwise the tail in Redis. */
   async log(id: number, input: ParsedInput<'logTail'>): Promise<LogChunk> {
     const paths = this.p.deps.logPaths(id);
-    const path = input.stream === 'stderr' ? paths.stderrPath : input.stream === 'all' ? paths.allPath : paths.stdoutPath;
-    if (existsSync(paths.allPath)) return readLog(path, input);
+    if (anyLog(paths)) return readLog(logFileFor(paths, input.stream), input);
     const { logs } = await this.p.queue.getJobLogs(this.p.bullId(id), 0, -1);
     return chunkOf(logs.at(-1), input);
   }

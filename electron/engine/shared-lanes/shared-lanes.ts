@@ -4,7 +4,7 @@ import type { LaneRow } from '../store/lanes.js';
 import type { SharedLaneDeps } from './deps.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
 import { isLoopback, parseRedisUrl, redactedRedisUrl, type RedisAddress } from '../../../shared/redis-url.js';
-import { slotOf } from '../queues/ids.js';
+import { slotOf } from '../store/job-ids.js';
 import type { Queues } from '../queues/queues.js';
 
 type SharedModule = typeof import('./open.js');

@@ -7,7 +7,6 @@ import type { Job, JobPage, JobSummary, LogChunk, SharedLaneStatus } from '../..
 import type { ParsedInput } from '../../../shared/requests.js';
 import { LanesError } from '../../../shared/errors.js';
 import type { RedisAddress } from '../../../shared/redis-url.js';
-import { backoffMs } from '../backoff.js';
 import type { SharedQueue } from '../queues/queues.js';
 import { NO_JOBS, type LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
@@ -16,20 +15,16 @@ import type { LaneRow } from '../store/lanes.js';
 import { LaneWorker } from './bull-worker.js';
 import { describe, LaneConnections, redisOptions } from './connections.js';
 import type { SharedLaneDeps } from './deps.js';
-import { BACKOFF_TYPE, cancelMark, storedJob, summaryOf } from './job-data.js';
+import { cancelMark, storedJob, summaryOf } from './job-data.js';
 import { laneParts, PREFIX, type LaneParts } from './parts.js';
+import { OutageLedger } from './outage.js';
 import { Presence } from './presence.js';
 import { LaneReads, QUEUED_STATES } from './reads.js';
 import { RemoteChanges } from './remote.js';
 import { GiveBack } from './give-back.js';
-import { fieldsOfJob, LaneWork } from './work.js';
+import { LaneWork } from './work.js';
+import { fieldsOfJob } from './job-data.js';
 
-/**
- * A job's lock lasts this long and is renewed halfway; every engine looks for jobs whose lock
- * ran out every STALLED_CHECK_MS. A killed engine's jobs are queued again 20–30 s after it died.
- */
-export const LOCK_MS = 20_000;
-export const STALLED_CHECK_MS = 10_000;
 /** How often the lane's counts and the other engines' workers are read. */
 const POLL_MS = 1_000;
 const CLOSE_WAIT_MS = 3_000;
@@ -51,6 +46,7 @@ export class BullLane implements SharedQueue {
   private polling = false;
   private closing = false;
   private lastError = '';
+  private readonly outages: OutageLedger;
   /** Lock renewal and the stalled check, started once Redis first answers. */
   readonly started: Promise<void>;
 
@@ -59,19 +55,7 @@ export class BullLane implements SharedQueue {
     this.slot = slot;
     const conns = new LaneConnections(address, (up) => this.reachability(up));
     const queue = new Queue(row.name, { connection: conns.requests, prefix: PREFIX });
-    const worker = new LaneWorker(row.name, {
-      connection: conns.work,
-      prefix: PREFIX,
-      // Stored on every job it takes: which machine ran it.
-      name: deps.machine,
-      lockDuration: LOCK_MS,
-      stalledInterval: STALLED_CHECK_MS,
-      // Stalled twice (its engine died under it twice): failed, as a local job held back after two crashes.
-      maxStalledCount: 1,
-      // Lifetime counts of succeeded and failed jobs, for the lane's status.
-      metrics: { maxDataPoints: 60 },
-      settings: { backoffStrategy: (attemptsMade: number, type?: string) => (type === BACKOFF_TYPE ? backoffMs(attemptsMade) : -1) },
-    });
+    const worker = new LaneWorker(row.name, conns.work, deps.machine);
     // An 'error' event without a listener would throw: each is said once, in the engine's log.
     queue.on('error', (error: Error) => this.trouble(error));
     worker.on('error', (error: Error) => this.trouble(error));
@@ -82,6 +66,7 @@ export class BullLane implements SharedQueue {
     this.reads = new LaneReads(this.p);
     const eventsConnection = { ...redisOptions(address), maxRetriesPerRequest: null } as QueueEventsOptions['connection'];
     this.remote = new RemoteChanges(this.p, { connection: eventsConnection, prefix: PREFIX });
+    this.outages = new OutageLedger(this.p);
     this.presence = new Presence(conns.requests, this.p.key('engines'), deps.engineId, deps.machine);
     this.started = conns.whenReachable().then(() => (this.closing ? undefined : worker.begin()));
     this.poller = setInterval(() => void this.poll(), POLL_MS);
@@ -98,18 +83,27 @@ export class BullLane implements SharedQueue {
     this.lastError = text;
   }
 
+  /**
+   * Redis went away or came back. Away, the lane counts nothing waiting (counts()), so the sizer
+   * gives its idle workers to lanes that wait, at once, or stops them by the usual shrink; back, it
+   * grows again as work is read. Both ends go in the ledger (outage.ts).
+   */
   private reachability(up: boolean): void {
+    if (this.closing) return;
     this.p.deps.log(`lane ${this.lane}: ${up ? `Redis at ${this.p.conns.redacted} reachable again` : this.p.conns.awayReason()}`);
+    this.outages.moved(up);
     this.p.deps.changed();
     if (up) {
       this.lastError = '';
       void this.poll();
-      this.p.deps.workArrived(this.lane);
     }
+    // Away: the sizer hands its idle workers on; back: they pull.
+    this.p.deps.workArrived(this.lane);
   }
 
   status(): SharedLaneStatus {
-    return { redis: this.p.conns.redacted, unreachableSince: this.p.conns.unreachableSince, error: this.p.conns.error, elsewhere: this.presence.elsewhere };
+    const c = this.p.conns;
+    return { redis: c.redacted, unreachableSince: c.unreachableSince, notAnswering: c.notAnswering, error: c.error, elsewhere: this.presence.elsewhere };
   }
 
   workersChanged(workers: number, busy: number): void {
@@ -209,6 +203,8 @@ export class BullLane implements SharedQueue {
    * local lane counts them: BullMQ has them active, yet no worker runs them yet.
    */
   counts(): ReadonlyMap<string, LaneCounts> {
+    // Away, nothing waits that this engine could take: no worker is kept or started for it.
+    if (!this.reachable) return new Map([[this.lane, { ...this.laneCounts, queued: 0 }]]);
     let inHand = 0;
     for (const h of this.p.held.values()) if (h.startedAt === null) inHand++;
     if (inHand === 0) return new Map([[this.lane, this.laneCounts]]);
@@ -218,12 +214,12 @@ export class BullLane implements SharedQueue {
   }
 
   delayed(now: number): ReadonlyMap<string, { n: number; next: number }> {
-    return this.delayedN > 0 ? new Map([[this.lane, { n: this.delayedN, next: now + POLL_MS }]]) : new Map();
+    return this.delayedN > 0 && this.reachable ? new Map([[this.lane, { n: this.delayedN, next: now + POLL_MS }]]) : new Map();
   }
 
   /** Since when this engine has seen work waiting (the queue's own order is BullMQ's). */
   oldestQueuedAt(): number | undefined {
-    return this.waitingSince ?? undefined;
+    return this.reachable ? (this.waitingSince ?? undefined) : undefined;
   }
 
   private guard<T>(read: () => Promise<T>): Promise<T> {
@@ -286,7 +282,7 @@ export class BullLane implements SharedQueue {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.poller);
-    const all = this.giveBack.settled().then(() => Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]));
+    const all = Promise.all([this.giveBack.settled(), this.work.away.settled()]).then(() => Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]));
     // Redis may be away: closing must not wait for it.
     await Promise.race([all, new Promise((done) => setTimeout(done, CLOSE_WAIT_MS).unref())]);
     this.p.conns.disconnect();

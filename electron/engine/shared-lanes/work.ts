@@ -9,42 +9,64 @@
 // worker that holds one goes from job to job while the engine talks to Redis. A job dropped from
 // a hand (cancelled) is set aside unrun; the hand of a worker that goes away is given back
 // (give-back.ts).
+//
+// No call here waits for a Redis that has gone away (closed, or not answering): the worker is
+// answered at once with nothing to run, so it is idle and the sizer can hand its room to another
+// lane. What the call was doing goes on by itself: a finished job's outcome is recorded when
+// Redis answers (its lock still renewed meanwhile), and a job that comes back too late for the
+// worker that asked is given back unrun.
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { AttemptRecord, JobSummary } from '../../../shared/model.js';
 import type { ClaimedJob, Report, Turn, TurnResult } from '../store/jobs.js';
 import { describe } from './connections.js';
-import { attemptError, cancelMark, checkClaimed, summaryOf, type BullFields, type BullState } from './job-data.js';
+import { afterFailure, attemptError, cancelMark, checkClaimed, fieldsOfJob, summaryOf, type BullState } from './job-data.js';
 import { removeFiles, tailRow } from './logs.js';
+import { AWAY, AwayCalls } from './away.js';
+import { untake } from './give-back.js';
 import { letGo, type Held, type LaneParts } from './parts.js';
 
 /** Jobs refused in a row before a worker is answered with none: a queue full of bad jobs must not hold a turn. */
 const REFUSALS_MAX = 20;
+/** Tries to record one outcome while its lock is still this engine's. */
+const RECORD_TRIES = 5;
 
 type Taken = { job: Job; token: string };
-
-export function fieldsOfJob(job: Job): BullFields {
-  return {
-    name: job.name,
-    timestamp: job.timestamp,
-    processedOn: job.processedOn,
-    finishedOn: job.finishedOn,
-    attemptsStarted: job.attemptsStarted,
-    maxAttempts: job.opts.attempts,
-    failedReason: job.failedReason,
-    stacktrace: job.stacktrace,
-    progress: job.progress,
-    processedBy: job.processedBy,
-    delay: job.delay,
-  };
-}
-
-/** Where BullMQ put a job it was told failed: for good, or back to wait out its backoff. */
-export const afterFailure = (job: Job): BullState => (job.finishedOn ? 'failed' : job.delay > 0 ? 'delayed' : 'waiting');
+/** What a finish answered: BullMQ's result (the next job, when one was fetched), or the next job it could not read. */
+type Finished = { res: unknown; unreadable?: Job; state?: BullState };
+type Recorded = Finished & { finished: JobSummary | null };
 
 export class LaneWork {
   private seq = 0;
+  /** Calls that do not wait for a Redis that went away; the lane waits for what they left under way before it closes. */
+  readonly away: AwayCalls;
 
-  constructor(private readonly p: LaneParts) {}
+  constructor(private readonly p: LaneParts) {
+    this.away = new AwayCalls(p.conns);
+  }
+
+  /** A job that came back for a worker no longer waiting for it: back to wait, unrun. */
+  private async giveBackLate(answer: Finished, token: string): Promise<void> {
+    const next = answer.unreadable ?? (await this.p.worker.fetched(answer.res, token));
+    if (next) await untake(this.p, next, token);
+  }
+
+  /**
+   * A finish that also took the next job, and BullMQ could not read that job's record (not JSON
+   * where it reads it before the data): the finish went through, and the next job is this
+   * engine's, locked with `token`. Its answer is then that job, to be failed once as unreadable,
+   * and where the finished one went, read back (BullMQ stopped before it said).
+   */
+  private async orUnreadableNext(job: Job, call: Promise<unknown>, token: string, fetching: boolean): Promise<Finished> {
+    try {
+      return { res: await call };
+    } catch (error) {
+      if (!fetching || !(error instanceof SyntaxError)) throw error;
+      const unreadable = await this.p.worker.takenUnreadable(this.p.conns.work, token, describe(error));
+      const state = (await this.p.queue.getJobState(job.id!)) as BullState;
+      if (state === 'completed' || state === 'failed') job.finishedOn ??= Date.now();
+      return { res: undefined, state, ...(unreadable ? { unreadable } : {}) };
+    }
+  }
 
   turns(turns: readonly Turn[]): Promise<TurnResult[]> {
     return Promise.all(turns.map((t) => this.turn(t)));
@@ -115,9 +137,12 @@ export class LaneWork {
     if (!this.p.conns.reachable) return undefined;
     const token = `${this.p.worker.id}:${++this.seq}`;
     try {
-      const job = await this.p.worker.getNextJob(token, { block: false });
-      return job ? { job, token } : undefined;
+      const job = await this.away.unlessAway(this.p.worker.getNextJob(token, { block: false }), async (late) => void (late && (await untake(this.p, late, token))));
+      return job && job !== AWAY ? { job, token } : undefined;
     } catch (error) {
+      // Taken, and its record not JSON where BullMQ reads it: failed with the reason (claim), not left to stall.
+      const unreadable = error instanceof SyntaxError ? await this.p.worker.takenUnreadable(this.p.conns.work, token, describe(error)).catch(() => undefined) : undefined;
+      if (unreadable) return { job: unreadable, token };
       this.p.deps.log(`lane ${this.p.lane.name}: could not take a job: ${describe(error)}`);
       return undefined;
     }
@@ -136,10 +161,15 @@ export class LaneWork {
     const record: AttemptRecord = { attempt: job.attemptsStarted, startedAt: null, finishedAt: Date.now(), outcome: cancelled ? 'cancelled' : 'failed', exitCode: null, error: why };
     try {
       const error = retry ? new Error(why) : new UnrecoverableError(why);
-      const res = await job.moveToFailed(attemptError(record, error), token, fetch && this.p.conns.reachable);
-      if (cancelled) await this.p.conns.work.hincrby(this.p.key('meta'), 'cancelled', 1);
-      this.announce(job, afterFailure(job));
-      const next = fetch ? await this.p.worker.fetched(res, token) : undefined;
+      const fetching = fetch && this.p.conns.reachable;
+      const failing = this.orUnreadableNext(job, job.moveToFailed(attemptError(record, error), token, fetching), token, fetching).then(async (answer) => {
+        if (cancelled) await this.p.conns.work.hincrby(this.p.key('meta'), 'cancelled', 1);
+        this.announce(job, answer.state ?? afterFailure(job));
+        return answer;
+      });
+      const answer = await this.away.unlessAway(failing, (late) => this.giveBackLate(late, token));
+      if (answer === AWAY) return undefined;
+      const next = answer.unreadable ?? (fetch ? await this.p.worker.fetched(answer.res, token) : undefined);
       return next ? { job: next, token } : undefined;
     } catch (error) {
       this.p.deps.log(`lane ${this.p.lane.name}: could not set aside job ${job.id}: ${describe(error)}`);
@@ -147,37 +177,77 @@ export class LaneWork {
     }
   }
 
-  /** Records a worker's outcome; with `fetch`, BullMQ hands back the next job in the same call. */
+  /**
+   * Records a worker's outcome; with `fetch`, BullMQ hands back the next job in the same call.
+   * Redis away: the worker hears at once that nothing was recorded yet, and the outcome is
+   * recorded (and announced) when Redis answers.
+   */
   private async finish(done: Report, fetch: boolean): Promise<{ finished: JobSummary | null; next?: Taken; asked: boolean }> {
     const bullId = this.p.bullId(done.jobId);
     const h = this.p.held.get(bullId);
     if (!h || h.worker !== done.worker || h.attempt !== done.attempt || h.startedAt === null) return { finished: null, asked: false };
-    this.letGo(bullId);
+    // No longer running here; its lock is renewed until its outcome is recorded.
+    this.p.held.delete(bullId);
+    const asked = fetch && this.p.conns.reachable;
+    const answer = await this.away.unlessAway(this.record(h, done, asked), async (late) => {
+      if (late.finished) this.p.deps.jobChanged(late.finished);
+      await this.giveBackLate(late, h.token);
+    });
+    if (answer === AWAY || !answer.finished) return { finished: null, asked: false };
+    const next = answer.unreadable ?? (asked ? await this.p.worker.fetched(answer.res, h.token) : undefined);
+    return { finished: answer.finished, asked, ...(next ? { next: { job: next, token: h.token } } : {}) };
+  }
+
+  /** One outcome into Redis, tried again while the lock is still ours (a call lost with a connection); never rejects. */
+  private async record(h: Held, done: Report, fetch: boolean): Promise<Recorded> {
+    const bullId = h.job.id!;
     const paths = this.p.deps.logPaths(done.jobId);
     const row = tailRow(paths);
     const o = done.outcome;
-    const asked = fetch && this.p.conns.reachable;
-    let res: unknown;
-    try {
-      // The tail goes first, on the same connection, so whoever sees the job finished can read it.
-      if (row) void h.job.log(row).catch(() => {});
-      if (o.state === 'succeeded') res = await h.job.moveToCompleted(o.result ?? null, h.token, asked);
-      else {
-        const record: AttemptRecord = { attempt: h.attempt, startedAt: h.startedAt, finishedAt: Date.now(), outcome: o.state, exitCode: o.exitCode, error: o.error };
-        const error = o.state === 'cancelled' ? new UnrecoverableError(o.error ?? 'cancelled while running') : new Error(o.error ?? 'failed');
-        res = await h.job.moveToFailed(attemptError(record, error), h.token, asked);
-        if (o.state === 'cancelled') await this.p.conns.work.hincrby(this.p.key('meta'), 'cancelled', 1);
+    let answer: Finished = { res: undefined };
+    // The tail goes first, on the same connection, so whoever sees the job finished can read it.
+    if (row) void h.job.log(row).catch(() => {});
+    for (let tries = 1; ; tries++) {
+      try {
+        const fetching = fetch && tries === 1;
+        if (o.state === 'succeeded') answer = await this.orUnreadableNext(h.job, h.job.moveToCompleted(o.result ?? null, h.token, fetching), h.token, fetching);
+        else {
+          const record: AttemptRecord = { attempt: h.attempt, startedAt: h.startedAt, finishedAt: Date.now(), outcome: o.state, exitCode: o.exitCode, error: o.error };
+          const error = o.state === 'cancelled' ? new UnrecoverableError(o.error ?? 'cancelled while running') : new Error(o.error ?? 'failed');
+          answer = await this.orUnreadableNext(h.job, h.job.moveToFailed(attemptError(record, error), h.token, fetching), h.token, fetching);
+          if (o.state === 'cancelled') await this.p.conns.work.hincrby(this.p.key('meta'), 'cancelled', 1);
+        }
+        break;
+      } catch (error) {
+        const now = tries < RECORD_TRIES ? await this.stillOurs(h) : 'lost';
+        if (now === 'ours') continue;
+        this.p.worker.letGo(bullId);
+        if (now === 'recorded') return { finished: this.finishedSummary(h, done, 'completed'), res: undefined };
+        // Its lock was lost (Redis away longer than the lock lasts): BullMQ gives the job to whoever checks for stalled ones.
+        this.p.deps.log(`lane ${this.p.lane.name}: the outcome of job ${done.jobId} could not be recorded (${describe(error)}); it will run again`);
+        return { finished: null, res: undefined };
       }
-    } catch (error) {
-      // Its lock was lost (Redis away longer than the lock lasts): BullMQ gives the job to whoever checks for stalled ones.
-      this.p.deps.log(`lane ${this.p.lane.name}: the outcome of job ${done.jobId} could not be recorded (${describe(error)}); it will run again`);
-      return { finished: null, asked: false };
     }
+    this.p.worker.letGo(bullId);
     if (row) removeFiles(paths);
-    // Started when the worker went on to it, not when it was taken for its hand: how long jobs run decides hands.
-    const finished = summaryOf(done.jobId, this.p.lane.name, o.state === 'succeeded' ? 'completed' : afterFailure(h.job), { ...fieldsOfJob(h.job), processedOn: h.startedAt });
-    const next = asked ? await this.p.worker.fetched(res, h.token) : undefined;
-    return { finished, asked, ...(next ? { next: { job: next, token: h.token } } : {}) };
+    return { ...answer, finished: this.finishedSummary(h, done, o.state === 'succeeded' ? 'completed' : (answer.state ?? afterFailure(h.job))) };
+  }
+
+  /** After a failed try: the lock still ours (try again, once Redis answers), the success already recorded by an earlier try, or lost. */
+  private async stillOurs(h: Held): Promise<'ours' | 'recorded' | 'lost'> {
+    try {
+      await this.p.conns.whenReachable();
+      const [lock, state] = await Promise.all([this.p.conns.work.get(`${this.p.queue.toKey(h.job.id!)}:lock`), this.p.queue.getJobState(h.job.id!)]);
+      if (state === 'completed') return 'recorded';
+      return lock === h.token && state === 'active' ? 'ours' : 'lost';
+    } catch {
+      return 'lost';
+    }
+  }
+
+  /** Started when the worker went on to it, not when it was taken for its hand: how long jobs run decides hands. */
+  private finishedSummary(h: Held, done: Report, state: BullState): JobSummary {
+    return summaryOf(done.jobId, this.p.lane.name, state, { ...fieldsOfJob(h.job), processedOn: h.startedAt });
   }
 
   private letGo(bullId: string): void {

@@ -1,17 +1,36 @@
 // The always-on loop: when a sizing pass (pass.ts) runs — on every tick, and at once on every
 // event that can move its inputs. Events in one turn of the event loop share one pass.
+// An engine with nothing to size sleeps: when a pass finds no lane holding work and no worker,
+// the tick stops and the machine is no longer read on its cadence, so an idle engine runs no
+// timer at all. The next event wakes it: the machine is read first and the pass runs on that
+// fresh sample, so the ceiling and the nudge are right from the first pass with work.
 import { DueTimer } from '../due-timer.js';
 
+/** What one pass says the loop needs to know. */
+export interface PassOutcome {
+  /** When a paced shrink is due, or null. */
+  wakeAt: number | null;
+  /** No lane held work and no worker existed: nothing to size until an event says otherwise. */
+  idle: boolean;
+}
+
 export interface LoopPorts {
-  /** One pass; returns when a paced shrink is due, or null. */
-  run(): number | null;
+  /** One pass. */
+  run(): PassOutcome;
   /** A pass failed: said, and the loop goes on (the next event or tick runs another). */
   failed(error: unknown): void;
+  /** Nothing to size: stop reading the machine on its cadence (its event-driven reads go on). */
+  sleep(): void;
+  /** Something to size again: read the machine now and on its cadence; settles once the read is in. */
+  wake(): Promise<unknown>;
 }
+
+type State = 'awake' | 'asleep' | 'waking';
 
 export class SizerLoop {
   private scheduled = false;
   private stopped = false;
+  private state: State = 'awake';
   private tick: NodeJS.Timeout | null = null;
   /** A paced shrink due between ticks. */
   private readonly wake: DueTimer;
@@ -25,14 +44,15 @@ export class SizerLoop {
   }
 
   start(): void {
-    this.tick = setInterval(() => this.pass(), this.tickMs);
-    this.tick.unref();
+    this.startTicking();
     this.pass();
   }
 
-  /** Something moved: run a pass soon, once, however many events arrive this turn. */
+  /** Something moved: run a pass soon, once, however many events arrive this turn. Asleep, the machine is read first. */
   poke(): void {
-    if (this.scheduled || this.stopped) return;
+    if (this.stopped) return;
+    if (this.state !== 'awake') return this.wakeUp();
+    if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -42,17 +62,58 @@ export class SizerLoop {
 
   stop(): void {
     this.stopped = true;
-    if (this.tick) clearInterval(this.tick);
+    this.stopTicking();
     this.wake.stop();
   }
 
-  /** One pass now. Callers that answer with the fleet's new shape run it synchronously. */
+  /**
+   * One pass now. Callers that answer with the fleet's new shape run it synchronously. Asleep, it
+   * runs on the facts as last read (nothing was sized on them since) and wakes the loop if it
+   * found work; while waking, the pass waits for the fresh sample.
+   */
   pass(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.state === 'waking') return;
+    let outcome: PassOutcome;
     try {
-      this.wake.arm(this.ports.run());
+      outcome = this.ports.run();
     } catch (error) {
       this.ports.failed(error);
+      return;
     }
+    this.wake.arm(outcome.wakeAt);
+    if (this.state === 'asleep' && !outcome.idle) this.wakeUp();
+    else if (this.state === 'awake' && outcome.idle) this.fallAsleep();
+  }
+
+  private fallAsleep(): void {
+    this.state = 'asleep';
+    this.stopTicking();
+    this.ports.sleep();
+  }
+
+  private wakeUp(): void {
+    if (this.state !== 'asleep') return;
+    this.state = 'waking';
+    const woken = () => {
+      if (this.stopped) return;
+      this.state = 'awake';
+      this.startTicking();
+      this.pass();
+    };
+    this.ports.wake().then(woken, (error: unknown) => {
+      // The machine's last facts stand (the watcher keeps them when a read fails); sizing goes on.
+      this.ports.failed(error);
+      woken();
+    });
+  }
+
+  private startTicking(): void {
+    this.tick ??= setInterval(() => this.pass(), this.tickMs);
+    this.tick.unref();
+  }
+
+  private stopTicking(): void {
+    if (this.tick) clearInterval(this.tick);
+    this.tick = null;
   }
 }

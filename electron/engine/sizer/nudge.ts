@@ -15,13 +15,12 @@ export interface NudgeFacts extends LaneDemand {
   perMinute: number;
   /** A person quieted it (lowered the cap, snoozed, dismissed): until then, unless the backlog grows past `backlog`. */
   quiet: { until: number; backlog: number } | null;
+  /** What bounds the lane when not the ceiling: the GPU's memory is said as such. */
+  limitBy?: string;
 }
 
 /** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
 export const grownPast = (backlog: number): number => Math.max(2 * backlog, backlog + 100);
-
-/** A backlog the suggested cap should clear within this much; no sooner than the machine can. */
-export const CLEAR_WITHIN_MS = 30 * 60_000;
 
 /** Quiet: a person said so, and the backlog has not grown materially since. */
 export const isQuiet = (f: Pick<NudgeFacts, 'quiet' | 'now' | 'waiting'>): boolean =>
@@ -39,7 +38,8 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
   const buys = estimate ? ` — ${aboutDuration(estimate.atCapMs)} at ${plural(f.cap, 'worker')}, ${aboutDuration(estimate.atSuggestedMs)} at ${suggestedCap}` : '';
   const most = machineAllows(f);
   // Where memory bounds the lane, the number the person reads is what fits, and it says so.
-  const allows = most < f.ceiling ? `this machine has memory for ${plural(most, 'of these workers', 'of these workers')}` : `this machine allows up to ${most}`;
+  const fits = plural(most, 'of these workers', 'of these workers');
+  const allows = most >= f.ceiling ? `this machine allows up to ${most}` : f.limitBy === 'gpu' ? `the GPU has memory for ${fits}` : `this machine has memory for ${fits}`;
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — ${allows}.`
@@ -51,15 +51,14 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
 const perWorker = (f: NudgeFacts): number | null => (f.perMinute > 0 && f.busy > 0 ? f.perMinute / f.busy : null);
 
 /**
- * A cap that clears the backlog within CLEAR_WITHIN_MS at the lane's pace, at least one more than
- * now and at most what the machine allows the lane (the ceiling, or fewer for its memory). Without
- * a pace yet: enough for every waiting job, within that.
+ * The cap to suggest: the headroom — what the machine allows the lane — or, for a backlog smaller
+ * than that, one worker per job (busy and waiting). Never from the pace: a suggestion that moved
+ * as the pace became known would say 7, then 2, then one step at a time, and a person would
+ * raise the cap three times for one backlog. The pace only says what the suggestion buys.
  */
 export function suggestCap(f: NudgeFacts): number {
-  const each = perWorker(f);
-  const enough = each === null ? f.busy + f.waiting : Math.ceil((f.busy + f.waiting) / (each * (CLEAR_WITHIN_MS / 60_000)));
   const most = machineAllows(f);
-  return Math.max(Math.min(f.cap + 1, most), Math.min(most, enough));
+  return Math.max(Math.min(f.cap + 1, most), Math.min(most, f.busy + f.waiting));
 }
 
 /** About how long the backlog takes at the current cap and at `cap`; null without a pace. */

@@ -12,7 +12,9 @@
 import type { LaneClass, MachineStatus } from '../../../shared/model.js';
 import type { BusyLane } from '../machine/critical.js';
 import type { MachineFacts } from '../machine/facts.js';
-import { machineLimits, type MachineLimits } from '../machine/limits.js';
+import { machineLimits, type GpuInputs, type MachineLimits } from '../machine/limits.js';
+import type { CardBudget } from '../machine/gpu-limits.js';
+import type { MlLane } from '../machine/machine.js';
 import type { LaneCost } from '../machine/lane-cost.js';
 import { machineStatus } from '../machine/machine-status.js';
 import { PRESUMED_BYTES } from '../machine/memory-limits.js';
@@ -20,6 +22,7 @@ import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import type { NotYet } from '../store/jobs.js';
 import { demandOf, type LaneDemand } from './demand.js';
 import { SizerHistory } from './history.js';
+import type { PassOutcome } from './loop.js';
 import { decide, type Decision, type LaneObservation, type Observation } from './policy.js';
 
 /** A worker as the pass sees it: plain data the fleet hands over. */
@@ -33,6 +36,8 @@ export interface WorkerView {
   since: number | null;
   /** Jobs in its hand (still queued in the store). */
   hand: number;
+  /** Leaving only because all work was paused, and still on its job: a resume keeps it. */
+  drainedForPause?: boolean;
 }
 
 /** What the pass reads, each a narrow port. */
@@ -44,7 +49,15 @@ export interface PassInputs {
   /** When a lane's next worker may start, its command having died as it started (possibly past); null if none is held off. */
   startsBlockedUntil(lane: string): number | null;
   /** The machine's latest sample and what the lanes' workers were measured to hold. */
-  machine: { facts(): MachineFacts; costOf(lane: string): LaneCost | null; measured(workerId: string): boolean };
+  machine: {
+    facts(): MachineFacts;
+    costOf(lane: string): LaneCost | null;
+    measured(workerId: string): boolean;
+    /** What the GPUs' limits need of the ml lanes (undefined where no card is read). */
+    gpuInputs?(ml: readonly MlLane[]): GpuInputs | undefined;
+    /** The cards' budgets as this pass judged them, for placing the next ml worker. */
+    judged?(budgets: CardBudget[] | undefined): void;
+  };
   paused(): boolean;
   now(): number;
   tickMs: number;
@@ -80,13 +93,13 @@ export class SizingPass {
     return this.last ?? this.publish(this.observe());
   }
 
-  /** One pass; returns when to look again for a paced shrink (null: the next event or tick). */
-  run(): number | null {
+  /** One pass; returns when to look again for a paced shrink (null: the next event or tick), and whether there was anything to size. */
+  run(): PassOutcome {
     const seen = this.observe();
     const decision = decide(seen.observation);
     this.apply(decision, seen);
     this.publish(seen);
-    return decision.wakeAt;
+    return { wakeAt: decision.wakeAt, idle: seen.idle };
   }
 
   forget(lane: string): void {
@@ -101,6 +114,7 @@ export class SizingPass {
     const counts = i.lanes.allCounts();
     const notYet = i.notYet(now);
     const workers = [...i.workers()];
+    const paused = i.paused();
     const hands = new Map<string, number>();
     const withWorkers = new Set<string>();
     for (const w of workers) {
@@ -112,9 +126,13 @@ export class SizingPass {
     const byLane = new Map<string, Mutable>();
     // A lane with no work and no worker has nothing to decide: it sits the pass out, so a pass
     // costs what the busy lanes cost, however many lanes there are.
+    // A job still running as the store has it counts as work, whether or not a worker holds it:
+    // one whose worker just died goes back to the queue without an event the loop hears.
+    let held = workers.length > 0;
     for (const l of lanes) {
       const c = counts.get(l.name);
       const d = demandOf({ queued: c?.queued ?? 0, running: c?.running ?? 0, notYet: notYet.get(l.name), inHand: hands.get(l.name) ?? 0 });
+      if ((c?.queued ?? 0) + (c?.running ?? 0) > 0 || d.notYet > 0) held = true;
       if (d.ready + d.inHand === 0 && d.notYet === 0 && !withWorkers.has(l.name)) continue;
       demand.set(l.name, d);
       byLane.set(l.name, laneObservation(l, d, this.history, i.startsBlockedUntil(l.name)));
@@ -122,10 +140,12 @@ export class SizingPass {
     for (const w of workers) {
       const l = byLane.get(w.lane);
       if (!l) continue;
-      // On its way to another lane: it leaves this one and arrives there.
-      const moving = w.moveTo === undefined ? undefined : byLane.get(w.moveTo);
+      // On its way to another lane: it leaves this one and arrives there. Not while all work is
+      // paused: then it is a busy worker here, drained with the rest, so it takes nothing there.
+      const moving = w.moveTo === undefined || paused ? undefined : byLane.get(w.moveTo);
       if (w.role === 'leaving' || moving) l.leaving++;
       else l[w.role].push(w.id);
+      if (w.role === 'leaving' && w.drainedForPause && !moving) l.drainedForPause.push(w.id);
       if (moving) moving.arriving++;
     }
     for (const l of lanes) {
@@ -140,7 +160,8 @@ export class SizingPass {
     for (const l of byLane.values()) {
       const m = limits.lanes.get(l.name);
       l.limit = m?.limit ?? Infinity;
-      l.limitText = m && m.limitedBy === 'memory' ? m.text : null;
+      // A lane's own limit (its memory, an ml lane's GPU) is worded; the ceiling's words are the ceiling's.
+      l.limitText = m && (m.limitedBy === 'memory' || m.limitedBy === 'gpu') ? m.text : null;
     }
     const observation: Observation = {
       now,
@@ -148,10 +169,10 @@ export class SizingPass {
       ceiling: limits.ceiling,
       ceilingText: limits.limits[0]!.text,
       lanes: [...byLane.values()],
-      paused: i.paused(),
+      paused,
       critical: { facts, lanes: busyLanes(workers, i.machine), lastAt: this.history.lastCriticalAt },
     };
-    return { observation, limits, facts, demand, lanes };
+    return { observation, limits, facts, demand, lanes, idle: !held && byLane.size === 0 };
   }
 
   /** Every lane has limits to show, one that sat the pass out too: what memory would let it run. */
@@ -170,8 +191,14 @@ export class SizingPass {
         cost: this.inputs.machine.costOf(l.name),
       };
     });
-    const { limits, state } = machineLimits(facts, inputs, this.history.machine);
+    const ml = lanes.filter((l) => l.class === 'ml').map((l): MlLane => {
+      const o = seen.get(l.name);
+      return { name: l.name, workers: o ? [...o.idle, ...o.busy] : [], active: o !== undefined && o.waiting + o.busy.length + o.idle.length + o.leaving > 0 };
+    });
+    const gpu = this.inputs.machine.gpuInputs?.(ml);
+    const { limits, state } = machineLimits(facts, inputs, this.history.machine, gpu);
     this.history.machine = state;
+    this.inputs.machine.judged?.(limits.gpus);
     return limits;
   }
 
@@ -201,9 +228,11 @@ interface Seen {
   facts: MachineFacts;
   demand: ReadonlyMap<string, LaneDemand>;
   lanes: readonly LaneRow[];
+  /** No lane holds a job (queued, running, or waiting out a backoff) and no worker exists (not even one leaving a removed lane). */
+  idle: boolean;
 }
 
-type Mutable = LaneObservation & { idle: string[]; busy: string[] };
+type Mutable = LaneObservation & { idle: string[]; busy: string[]; drainedForPause: string[] };
 
 function laneObservation(l: LaneRow, d: LaneDemand, history: SizerHistory, startsBlockedUntil: number | null): Mutable {
   return {
@@ -213,6 +242,7 @@ function laneObservation(l: LaneRow, d: LaneDemand, history: SizerHistory, start
     idle: [],
     busy: [],
     leaving: 0,
+    drainedForPause: [],
     arriving: 0,
     // Jobs in a hand are queued, but taken: no other worker could run them.
     waiting: d.ready,

@@ -20,6 +20,8 @@ export interface LaneObservation {
   busy: readonly string[];
   /** Workers on their way out: finishing a last job, or exiting. They still use the machine. */
   leaving: number;
+  /** Of those leaving, the ones still running a job that were drained only because all work was paused (counted in `leaving`). */
+  drainedForPause?: readonly string[];
   /** Queued, ready to run, and not yet in a worker's hand (retries waiting out their backoff are not counted). */
   waiting: number;
   /** The soonest moment a retry waiting out its backoff becomes ready; null when none waits. */
@@ -74,6 +76,8 @@ export type Action =
   | (Change & { kind: 'stop'; workers: string[] })
   /** Busy workers: finish the current job, then exit. Never killed to shrink. */
   | (Change & { kind: 'drain'; workers: string[] })
+  /** Draining workers, still on their job, drained only for a pause that has ended: they stay, as busy workers. */
+  | (Change & { kind: 'keep'; workers: string[] })
   /** A shell lane's worker goes on to another shell lane: an idle one now, a busy one after its job. */
   | (Change & { kind: 'move'; workers: string[]; target: { lane: string; from: number; to: number } })
   /** Memory is critically low: this busy worker stops now, its job queued again without spending an attempt. `at`: the reading. */
@@ -99,10 +103,11 @@ export function decide(o: Observation): Decision {
   const sorted = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
   const critical = stopForMemory(o);
   if (o.paused) return { actions: [...critical, ...sorted.flatMap(pauseAll)], wakeAt: null, surplus: [] };
-  const shares = shareMachine(sorted, o);
-  const moved = rehome(sorted, shares, o);
+  const resumed = unpause(sorted);
+  const shares = shareMachine(resumed.lanes, o);
+  const moved = rehome(resumed.lanes, shares, o);
   const back = giveBack(moved.lanes, shares, o);
-  const actions = [...critical, ...moved.actions, ...back.actions, ...grow(moved.lanes, shares, o)];
+  const actions = [...critical, ...resumed.actions, ...moved.actions, ...back.actions, ...grow(moved.lanes, shares, o)];
   return { actions, wakeAt: earliest([back.wakeAt, ...sorted.map((l) => dueLater(l, o))]), surplus: back.surplus };
 }
 
@@ -123,6 +128,23 @@ function pauseAll(l: LaneObservation): Action[] {
     actions.push({ kind: 'drain', lane: l.name, workers: [...l.busy], from: n, to: n, reason: 'pause', detail: `all work paused: ${plural(l.busy.length, 'job')} finishing first` });
   }
   return actions;
+}
+
+/**
+ * Resumed: a worker drained only for the pause and still on its job is busy again, not leaving —
+ * the pause was the one reason it had to go. The steps after this one see it as busy, so a cap
+ * lowered meanwhile drains it again, with that reason.
+ */
+export function unpause(lanes: readonly LaneObservation[]): { actions: Action[]; lanes: LaneObservation[] } {
+  const actions: Action[] = [];
+  const after = lanes.map((l) => {
+    const kept = l.drainedForPause ?? [];
+    if (kept.length === 0) return l;
+    const n = inService(l) + kept.length;
+    actions.push({ kind: 'keep', lane: l.name, workers: [...kept], from: n, to: n, reason: 'pause', detail: `work resumed: ${plural(kept.length, 'worker')} on ${kept.length === 1 ? 'its' : 'their'} job ${kept.length === 1 ? 'stays' : 'stay'}` });
+    return { ...l, busy: [...l.busy, ...kept], leaving: l.leaving - kept.length, drainedForPause: [] };
+  });
+  return { actions, lanes: after };
 }
 
 /** A retry becoming ready, a blocked lane that may start again, a turn ending: moments worth a look. */

@@ -45,6 +45,8 @@ export interface BoardDeps {
   pass(): PassSnapshot;
   /** What one worker of the lane typically holds (bytes), measured; null until it is. */
   costOf(lane: string): number | null;
+  /** What one worker of an ml lane typically holds on the GPU (bytes), measured; null until it is. */
+  gpuCostOf?(lane: string): number | null;
   recent: RecentFiguresBoard;
   paused(): Paused | null;
 }
@@ -71,6 +73,7 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     oldestQueuedAt: (lane) => d.jobs.oldestQueuedAt(lane),
     startsBlockedUntil: (lane) => d.workers.startsBlockedUntil(lane),
     workerMemory: (lane) => d.costOf(lane),
+    workerGpu: (lane) => d.gpuCostOf?.(lane) ?? null,
     shared: (lane) => d.shared(lane),
   };
   const changed: StatusBuilder = (stale) => {

@@ -7,6 +7,7 @@ import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { capIsTheLimit } from '../sizer/wants.js';
 import { demandOf, leftOf, retryingOf, waitingOf } from '../sizer/demand.js';
+import { estimate } from './eta.js';
 import type { RecentFigures } from './recent.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import type { NotYet } from '../store/jobs.js';
@@ -39,6 +40,8 @@ export interface StatusLookups {
   startsBlockedUntil(lane: string): number | null;
   /** What one of its workers typically holds (bytes); null until measured. */
   workerMemory(lane: string): number | null;
+  /** What one of an ml lane's workers typically holds on the GPU (bytes); null until measured. */
+  workerGpu?(lane: string): number | null;
   /** A shared lane's queue as last seen; undefined for a local lane. */
   shared?(lane: string): SharedLaneStatus | undefined;
 }
@@ -61,7 +64,7 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
   return [
     lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
     c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, inputs.delayed.get(lane.name)?.n, inputs.delayed.get(lane.name)?.afterJobs, inputs.delayed.get(lane.name)?.scheduledNext,
-    m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name),
+    m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
   ].join('|');
 }
 
@@ -81,8 +84,21 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
   const paced = recent.finishedLately >= ETA_AFTER_JOBS;
-  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet };
-  const left = leftOf(jobs);
+  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitBy: machine?.limitedBy };
+  // Running jobs as this engine saw them start; one it did not see start counts as just begun.
+  const since = recent.runningSince.slice(0, c.running);
+  const runningFor = [...since.map((t) => Math.max(0, inputs.now - t)), ...Array<number>(Math.max(0, c.running - since.length)).fill(0)];
+  const eta = estimate({
+    // What waits for other jobs or for its time counts only once it can run (sizer/demand.ts leftOf).
+    queued: leftOf(jobs) - jobs.running,
+    runningFor,
+    workers: running,
+    typicalMs: recent.typicalRunMs,
+    longestMs: recent.longestRunMs,
+    perMinute: paced ? recent.throughputPerMin : null,
+    paused: inputs.paused,
+    off: lane.cap === 0,
+  });
   const status: LaneStatus = {
     name: lane.name,
     class: lane.class,
@@ -106,14 +122,15 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     throughputPerMin: recent.throughputPerMin,
     medianWaitMs: recent.medianWaitMs,
     oldestQueuedAt,
-    // Only once a few jobs have finished at this pace: one fast job is not a forecast.
-    etaMs: left > 0 && recent.throughputPerMin > 0 && paced ? Math.round((left / recent.throughputPerMin) * 60_000) : null,
+    etaMs: eta.etaMs,
+    etaState: eta.etaState,
     workerLoadMs: recent.workerLoadMs,
     nudgeQuietUntil: isQuiet(facts) ? quiet!.until : null,
     mood: moodOf({ ...demand, running, paused: inputs.paused }),
     nudge: inputs.paused ? null : nudgeFor(facts),
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
     workerMemoryBytes: lookups.workerMemory(lane.name),
+    ...gpuCost(lookups.workerGpu?.(lane.name) ?? null),
     limit: heldByMachine(lane.cap, inputs.ceiling, machine),
   };
   const shared = lookups.shared?.(lane.name);
@@ -123,6 +140,9 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   }
   return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
 }
+
+/** Named only once measured: a lane that never ran on a GPU shows what it always did. */
+const gpuCost = (bytes: number | null): Pick<LaneStatus, 'workerGpuBytes'> => (bytes === null ? {} : { workerGpuBytes: bytes });
 
 /** What holds the lane below its cap, when the machine does: its memory, or the machine's ceiling and why. */
 function heldByMachine(cap: number, ceiling: number, m: MachineLaneLimit | undefined): LaneLimit | null {

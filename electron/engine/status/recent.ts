@@ -13,28 +13,53 @@ export interface RecentFigures {
   medianWaitMs: number | null;
   /** How long the lane's worker command took to load, the last time one did. */
   workerLoadMs: number | null;
+  /** The median and the longest of its recent runs (started to finished, ms); null before one finished. */
+  typicalRunMs: number | null;
+  longestRunMs: number | null;
+  /** When each of its jobs running now (as this engine saw them start) started. */
+  runningSince: number[];
 }
 
 /** Waits of the lane's most recently started jobs that the median is taken over. */
 const WAITS_KEPT = 200;
+/** Runs of the lane's most recently finished jobs its typical run is taken over. */
+const RUNS_KEPT = 50;
+
+interface Ring {
+  ring: number[];
+  next: number;
+}
 
 export class RecentFiguresBoard {
   private readonly rate = new RecentRate();
-  private readonly waits = new Map<string, { ring: number[]; next: number }>();
+  private readonly waits = new Map<string, Ring>();
+  private readonly runs = new Map<string, Ring>();
+  /** Jobs running now, per lane: id → when it started. */
+  private readonly running = new Map<string, Map<number, number>>();
   private readonly loads = new Map<string, number>();
 
   /** Follows the engine's events: finished jobs count, started ones say how long they waited. */
   readonly observe = (e: LanesEvent): void => {
     if (e.type === 'job' && e.data.finishedAt !== null && (e.data.state === 'succeeded' || e.data.state === 'failed')) {
       this.rate.add(e.data.lane, e.data.finishedAt);
+      if (e.data.startedAt !== null) keep(this.runs, e.data.lane, Math.max(0, e.data.finishedAt - e.data.startedAt), RUNS_KEPT);
+    }
+    if (e.type === 'job') {
+      let running = this.running.get(e.data.lane);
+      if (e.data.state === 'running' && e.data.startedAt !== null) {
+        if (!running) this.running.set(e.data.lane, (running = new Map()));
+        running.set(e.data.id, e.data.startedAt);
+      } else running?.delete(e.data.id);
     }
     if (e.type === 'job' && e.data.state === 'running' && e.data.startedAt !== null) {
       this.rate.active(e.data.lane, e.data.startedAt);
-      if (e.data.attempts === 1) this.waited(e.data.lane, e.data.startedAt - e.data.createdAt);
+      if (e.data.attempts === 1) keep(this.waits, e.data.lane, e.data.startedAt - e.data.createdAt, WAITS_KEPT);
     }
     if (e.type === 'laneRemoved') {
       this.rate.forget(e.data.name);
       this.waits.delete(e.data.name);
+      this.runs.delete(e.data.name);
+      this.running.delete(e.data.name);
       this.loads.delete(e.data.name);
     }
   };
@@ -46,16 +71,26 @@ export class RecentFiguresBoard {
 
   of(lane: string, now: number): RecentFigures {
     const pace = this.rate.pace(lane, now);
-    return { throughputPerMin: pace.perMinute, finishedLately: pace.finished, medianWaitMs: median(this.waits.get(lane)?.ring ?? []), workerLoadMs: this.loads.get(lane) ?? null };
+    const runs = this.runs.get(lane)?.ring ?? [];
+    return {
+      throughputPerMin: pace.perMinute,
+      finishedLately: pace.finished,
+      medianWaitMs: median(this.waits.get(lane)?.ring ?? []),
+      workerLoadMs: this.loads.get(lane) ?? null,
+      typicalRunMs: median(runs),
+      longestRunMs: runs.length > 0 ? Math.max(...runs) : null,
+      runningSince: [...(this.running.get(lane)?.values() ?? [])],
+    };
   }
+}
 
-  private waited(lane: string, ms: number): void {
-    let w = this.waits.get(lane);
-    if (!w) this.waits.set(lane, (w = { ring: [], next: 0 }));
-    if (w.ring.length < WAITS_KEPT) w.ring.push(ms);
-    else w.ring[w.next] = ms;
-    w.next = (w.next + 1) % WAITS_KEPT;
-  }
+/** The latest `most` values of a lane, oldest overwritten first. */
+function keep(rings: Map<string, Ring>, lane: string, value: number, most: number): void {
+  let r = rings.get(lane);
+  if (!r) rings.set(lane, (r = { ring: [], next: 0 }));
+  if (r.ring.length < most) r.ring.push(value);
+  else r.ring[r.next] = value;
+  r.next = (r.next + 1) % most;
 }
 
 function median(values: readonly number[]): number | null {

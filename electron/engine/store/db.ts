@@ -6,10 +6,14 @@ import { loadMigrations, migrate, NewerDatabaseError } from './migrate.js';
 
 export type Db = Database.Database;
 
+/** What the WAL is cut back to after a checkpoint. */
+export const WAL_KEEP_BYTES = 16 * 1_048_576;
+
 export function openDatabase(dataDir: string, migrationsDir: string): Db {
   const file = join(dataDir, 'lanes.db');
   const migrations = loadMigrations(migrationsDir);
-  if (existsSync(file)) {
+  const fresh = !existsSync(file);
+  if (!fresh) {
     // Read-only first: a database from a newer Lanes must be left exactly as it was, and even
     // switching it to WAL would write to it.
     const peek = new Database(file, { readonly: true, fileMustExist: true });
@@ -18,7 +22,12 @@ export function openDatabase(dataDir: string, migrationsDir: string): Db {
     if (version > migrations.length) throw new NewerDatabaseError(file, version, migrations.length);
   }
   const db = new Database(file);
+  // Before the first table: freed pages can then be given back a step at a time (space.ts; an
+  // older database is switched there, once it is small).
+  if (fresh) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
+  // After a checkpoint the WAL is cut back to this, so a burst of writes does not leave a large file.
+  db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`);
   // NORMAL in WAL survives a crashed process; only an OS crash can lose the last commits.
   // Writes a person made (enqueue, caps, lanes) go through `durably`, which forces a sync.
   db.pragma('synchronous = NORMAL');

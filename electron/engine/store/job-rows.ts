@@ -10,7 +10,7 @@ export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts
 /** A summary's columns, then what a worker needs to run the job. */
 export const CLAIMED_COLUMNS = `${SUMMARY_COLUMNS}, spec, timeout_ms`;
 /** Everything the detail shows. */
-export const FULL_COLUMNS = `${CLAIMED_COLUMNS}, result, load_ms`;
+export const FULL_COLUMNS = `${CLAIMED_COLUMNS}, result, load_ms, logs_trimmed`;
 
 /**
  * Rows are read raw, as arrays in the order of the column lists above: on the busiest path a row
@@ -41,8 +41,9 @@ export const SPEC_AT = 17;
 export const TIMEOUT_AT = 18;
 const RESULT_AT = 19;
 const LOAD_MS_AT = 20;
+const LOGS_TRIMMED_AT = 21;
 export type ClaimedRow = [...SummaryRow, spec: string, timeoutMs: number | null];
-export type FullRow = [...ClaimedRow, result: string | null, loadMs: number | null];
+export type FullRow = [...ClaimedRow, result: string | null, loadMs: number | null, logsTrimmed: number];
 
 export interface AttemptRow {
   attempt: number;
@@ -104,6 +105,7 @@ export function toJob(r: FullRow, history: AttemptRow[]): Job {
     result: r[RESULT_AT] === null ? null : (JSON.parse(r[RESULT_AT]) as unknown),
     timeoutMs: r[TIMEOUT_AT],
     loadMs: r[LOAD_MS_AT],
+    ...(r[LOGS_TRIMMED_AT] === 1 ? { logsTrimmed: true } : {}),
     history: history.map((h) => ({ attempt: h.attempt, startedAt: h.started_at, finishedAt: h.finished_at, outcome: h.outcome, exitCode: h.exit_code, error: h.error })),
   };
 }

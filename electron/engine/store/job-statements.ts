@@ -1,6 +1,6 @@
 // The SQL of the durable queue, prepared once. Every state change is one guarded UPDATE, so a
 // late answer from a worker that has already been given up on can never record a job twice. The
-// queue's own index (jobs_ready, migration 0011) is named where a query must use it: a claim
+// queue's own index (jobs_ready, migration 0013) is named where a query must use it: a claim
 // seeks the head of its lane's queue, whatever the rest of the table holds.
 import type { JobState } from '../../../shared/model.js';
 import type { Db } from './db.js';
@@ -18,18 +18,20 @@ export interface RunningRow {
 
 const RETURNING = `RETURNING ${SUMMARY_COLUMNS}`;
 const RUNNING_COLUMNS = 'id, lane, attempts, worker, interrupted';
-/** The running jobs, as their partial index holds them (migration 0011); a query must say so to use it. */
+/** The running jobs, as their partial index holds them (migration 0013); a query must say so to use it. */
 const RUNNING = "jobs INDEXED BY jobs_running WHERE state = 'running'";
 /**
- * The queue's head (jobs_ready, migration 0011): queued, waiting for no other job and no time,
+ * The queue's head (jobs_ready, migration 0013): queued, waiting for no other job and no time,
  * highest priority then oldest; a query must repeat the index's condition to use it.
  */
 const HEAD = "jobs INDEXED BY jobs_ready WHERE state = 'queued' AND deps_left = 0 AND not_before IS NULL";
 /** Past any retry wait, and in no worker's hand (`@skip`: a JSON array of ids). */
 const READY = "(run_after IS NULL OR run_after <= @now) AND id NOT IN (SELECT value FROM json_each(@skip))";
 const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled before it ran', run_after = NULL";
-/** Queued again: a job that runs after others counts afresh which of them it still waits for. */
-const REQUEUED = `state = 'queued', attempts = 0, started_at = NULL, finished_at = NULL,
+// A person's retry gives a fresh set of attempts, numbered on from those it had: its history never
+// holds two runs under one number. A job that runs after others counts afresh which of them it
+// still waits for.
+const REQUEUED = `state = 'queued', max_attempts = attempts + max_attempts, started_at = NULL, finished_at = NULL,
   exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0, deps_left = ${DEPS_LEFT}`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL`;
@@ -89,10 +91,11 @@ export function prepareJobStatements(db: Db) {
        WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
        ${RETURNING}`,
     ),
-    // A job whose worker died, was given up on, or was stopped with the engine.
+    // A job whose worker died, was given up on, or was stopped with the engine. A run that was
+    // not the job's fault (refunded) keeps its number in the history; the job gets one more.
     requeue: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET
-         attempts = CASE WHEN @refund THEN max(0, attempts - 1) ELSE attempts END,
+         max_attempts = CASE WHEN @refund THEN max_attempts + 1 ELSE max_attempts END,
          state = CASE WHEN @refund OR attempts < max_attempts THEN 'queued' ELSE 'failed' END,
          finished_at = CASE WHEN @refund OR attempts < max_attempts THEN NULL ELSE @now END,
          run_after = CASE WHEN @refund OR attempts >= max_attempts THEN NULL ELSE @retryAt END,

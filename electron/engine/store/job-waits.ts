@@ -1,7 +1,7 @@
 // What a queued job waits for besides a worker: other jobs (`--after`) and its time (`--delay`,
 // `--at`), and what it is filed under (labels). The SQL and the rules that go with it:
 // - a job is runnable once none of the jobs it runs after is unfinished or failed and its time
-//   has come; until then it is outside the queue's head (jobs_ready, migration 0011), so however
+//   has come; until then it is outside the queue's head (jobs_ready, migration 0013), so however
 //   many wait, a claim reads only what it takes;
 // - when a job ends, its dependents are settled in the same transaction: on success their count
 //   of jobs left is counted afresh; on failure or cancellation each fails too ("job 41 failed"),
@@ -32,7 +32,7 @@ export const dependencyEnded = (id: number, state: JobState): string => (state =
 
 /** The count a dependent keeps of the jobs it runs after that have not succeeded. */
 export const DEPS_LEFT = "(SELECT count(*) FROM job_deps d JOIN jobs a ON a.id = d.after WHERE d.job = jobs.id AND a.state != 'succeeded')";
-/** Queued jobs waiting for other jobs or for their time, as their index (migration 0011) holds them. */
+/** Queued jobs waiting for other jobs or for their time, as their index (migration 0013) holds them. */
 export const WAITING = 'jobs INDEXED BY jobs_waiting WHERE state = \'queued\' AND (deps_left > 0 OR not_before IS NOT NULL)';
 
 export class JobWaits {

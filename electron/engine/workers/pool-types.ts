@@ -49,6 +49,8 @@ export interface WorkerRecord {
   moveTo?: string;
   /** Told to leave after its job: why, for the ledger row written when it actually goes. */
   leaving?: { reason: ScaleReason; detail: string };
+  /** Told to leave, then to stay: if it had finished before it heard, it exits as asked first. */
+  kept?: boolean;
   /** Process groups this worker started; ended if the worker dies. */
   pgids: Set<number>;
   lastHeard: number;
@@ -67,6 +69,9 @@ export interface Kill {
   detail: string;
   refund?: boolean;
 }
+
+/** Added to a new worker's environment beyond jobEnv: where it is placed (the GPU it is given). */
+export type WorkerPlacement = (lane: string, id: string) => Record<string, string>;
 
 export interface PoolHooks {
   now(): number;

@@ -5,13 +5,14 @@ import type { ScaleReason } from '../../../shared/model.js';
 import { WORKER_ENV } from '../../worker-protocol/protocol.js';
 import type { WorkerCounts } from './pool-types.js';
 import type { Queues } from '../queues/queues.js';
-import { roleOf, type Kill, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
+import { roleOf, type Kill, type PoolHooks, type PoolOptions, type WorkerPlacement, type WorkerRecord } from './pool-types.js';
 import { checkMessage } from './messages.js';
 import { DeferredWrites } from './deferred.js';
 import { TurnRecorder } from './turns.js';
 import { workerExited, type ExitPort } from './worker-exit.js';
 import { handBackMs } from './hands.js';
 
+export type { WorkerPlacement } from './pool-types.js';
 export { roleOf, type PersistentCommand, type PoolHooks, type PoolOptions, type WorkerRecord, type WorkerRole, type WorkerState } from './pool-types.js';
 
 export class Pool {
@@ -52,7 +53,8 @@ export class Pool {
     return this.deferred.full;
   }
 
-  start(lane: string): WorkerRecord {
+  /** Starts a worker for the lane; `placed` adds to its environment what its placement says (the GPU it is given). */
+  start(lane: string, placed?: WorkerPlacement): WorkerRecord {
     const id = `${lane}#${++this.seq}.${process.pid}`;
     const command = this.hooks.workerCommand(lane);
     const proc = this.options.launcher.launch({
@@ -64,6 +66,7 @@ export class Pool {
         [WORKER_ENV.logCapBytes]: String(this.options.logCapBytes),
         [WORKER_ENV.handBackMs]: String(handBackMs(this.options.handBelowMs)),
         ...this.options.jobEnv,
+        ...placed?.(lane, id),
         ...(command ? { [WORKER_ENV.command]: JSON.stringify(command.argv) } : {}),
         ...(command?.cwd ? { [WORKER_ENV.cwd]: command.cwd } : {}),
         ...(this.options.cgroupBase ? { [WORKER_ENV.cgroup]: this.options.cgroupBase } : {}),
@@ -95,6 +98,21 @@ export class Pool {
       if (why) w.leaving = why;
       w.state = w.job ? 'draining' : 'stopping';
       w.proc.send({ t: 'drain' });
+    }
+  }
+
+  /**
+   * Draining workers still on their job, kept after all: they pull again when it ends. One that
+   * has already finished is on its way out and goes (its exit is still counted as asked for).
+   */
+  keep(ids: readonly string[]): void {
+    if (this.closed) return;
+    for (const id of ids) {
+      const w = this.workers.get(id);
+      if (!w || w.state !== 'draining' || !w.job) continue;
+      w.state = 'busy';
+      w.kept = true;
+      w.proc.send({ t: 'stay' });
     }
   }
 

@@ -4,7 +4,7 @@
 // again, wait, or keep the outcome a full disk still holds) reads as one sequence.
 import type { JobSummary } from '../../../shared/model.js';
 import { EXIT_COMMAND_WONT_START } from '../../worker-protocol/protocol.js';
-import { ENGINE_VAR, endJob, killQuietly, processesOfJobs, type JobRef } from '../../job-control/containment.js';
+import { ENGINE_VAR, endJob, type JobRef } from '../../job-control/containment.js';
 import { signalGroup } from '../../job-control/process-group.js';
 import { backoffMs } from '../backoff.js';
 import type { RunningRow } from '../store/jobs.js';
@@ -26,7 +26,7 @@ export interface ExitPort {
 export function workerExited(port: ExitPort, w: WorkerRecord, code: number | null, signal: string | null): void {
   const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
   giveBackItsJobs(port, w, how);
-  tellLedger(port.hooks, w, code, how);
+  tellLedger(port.hooks, w, code, how, signal);
 }
 
 function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: WorkerRecord, how: string): void {
@@ -39,20 +39,16 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
   if (unstarted.length > 0) handBack(hooks, q, w, unstarted);
   for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
   for (const job of running) {
-    const ended = endProcesses(options, { id: job.id, attempt: job.attempts });
+    const ended = endProcesses({ options, hooks }, w, { id: job.id, attempt: job.attempts });
     // Its outcome is waiting for room on the disk: the job did finish, it is not given back.
     if (deferred.holds(job.id)) continue;
     // Whoever killed it said whether its job was at fault; one that was not runs again at once, its attempt given back.
     const refund = w.killed?.refund === true;
     const why = refund ? `stopped during attempt ${job.attempts}: ${w.killed!.detail}` : `worker ${how} during attempt ${job.attempts}`;
     const giveBack = () => requeue(hooks, q, job, { why, retryAt: refund ? now : now + backoffMs(job.attempts), refund });
-    if (!refund) {
-      deferred.attempt(job.id, giveBack);
-      continue;
-    }
-    // A refunded run comes back under the same attempt number, which is how its processes are
-    // found and ended: it is queued again only once this run's are gone, or their ending would
-    // reach the next run.
+    // A run is over when its processes are gone: only then is its job recorded failed or queued
+    // again. Recorded sooner, a process the worker was starting as it died ran on after the
+    // record, and the ending of this run's processes (found by the job's id) could reach the next.
     void ended.then(() => {
       try {
         deferred.attempt(job.id, giveBack);
@@ -68,8 +64,9 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
  * One ledger row, or none: a worker told to leave is counted out as it asked to be (or as the
  * shutdown it was caught in); one that went on its own is lost, with the reason the engine had.
  */
-function tellLedger(hooks: ExitPort['hooks'], w: WorkerRecord, code: number | null, how: string): void {
-  const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null);
+function tellLedger(hooks: ExitPort['hooks'], w: WorkerRecord, code: number | null, how: string, signal: string | null): void {
+  // A kept worker that exits cleanly had finished before it heard it may stay: it left as first asked.
+  const expected = w.state === 'stopping' || (w.state === 'draining' && w.job === null) || (w.kept === true && code === 0 && !signal);
   if (w.leaving && (expected || w.leaving.reason === 'shutdown')) hooks.workerLeft(w, expected ? w.leaving : { reason: 'shutdown', detail: `the engine stopped before its job finished; ${how}` });
   const atStart = w.state === 'starting';
   if (code === EXIT_COMMAND_WONT_START) hooks.workerLost(w, 'crash', 'its worker command died before it could answer a job', true);
@@ -94,13 +91,13 @@ function requeue(hooks: Pick<PoolHooks, 'jobChanged' | 'log' | 'now'>, q: JobQue
 }
 
 /**
- * Ends what a dead worker's job left: now, and once more a moment later, since a process the
- * worker was starting as it died may not carry the job's id until it has finished starting.
+ * Ends what a dead worker's job left and resolves once none of it is left (bounded): its groups,
+ * anything carrying the job's id, and a child the worker was starting as it died, which carries
+ * the worker's id until it becomes the job.
  */
-async function endProcesses(options: ExitPort['options'], job: JobRef): Promise<void> {
-  await endJob(job, { engine: engineOf(options), cgroupBase: options.cgroupBase });
-  await new Promise((done) => setTimeout(done, 250));
-  for (const pid of await processesOfJobs(engineOf(options), (j) => j.id === job.id && j.attempt === job.attempt)) killQuietly(pid);
+async function endProcesses({ options, hooks }: Pick<ExitPort, 'options' | 'hooks'>, w: WorkerRecord, job: JobRef): Promise<void> {
+  const gone = await endJob(job, { engine: engineOf(options), pgids: [...w.pgids], deadWorker: w.id, cgroupBase: options.cgroupBase });
+  if (!gone) hooks.log(`job ${job.id}: a process of attempt ${job.attempt} would not end; recording it anyway`);
 }
 
 /** Which engine its jobs belong to, as their processes carry it: another engine's are never ended here. */

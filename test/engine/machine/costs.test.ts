@@ -25,6 +25,14 @@ describe('the typical cost of a lane’s worker', () => {
     expect(c!.rounds).toBe(3);
   });
 
+  it('a worker on its first job (perhaps still loading) can raise the cost but never settles it', () => {
+    let c = recordCost(null, 40 * MiB, 0, undefined, false);
+    for (const at of [150, 300, 450]) c = recordCost(c, 40 * MiB, at, undefined, false);
+    expect(c).toEqual({ bytes: 40 * MiB, at: 450, rounds: 0 });
+    c = recordCost(c, 420 * MiB, 600);
+    expect(c).toMatchObject({ bytes: 420 * MiB, rounds: 1 });
+  });
+
   it('a figure no worker can hold is not a measurement', () => {
     const c = recordCost(null, 300 * MiB, 0);
     expect(recordCost(c, 0, 10)).toEqual(c);
@@ -38,8 +46,22 @@ describe('the typical cost of a lane’s worker', () => {
     expect(parseLaneCost(JSON.parse(JSON.stringify(c)))).toEqual(c);
     expect(parseLaneCost(null)).toBeNull();
     expect(parseLaneCost({ bytes: '300', at: 1, rounds: 1 })).toBeNull();
-    expect(parseLaneCost({ bytes: 300 * MiB, at: 1, rounds: 0 })).toBeNull();
+    // Rounds 0: seen only on workers' first jobs, provisional; a negative count is no count.
+    expect(parseLaneCost({ bytes: 300 * MiB, at: 1, rounds: 0 })).toEqual({ bytes: 300 * MiB, at: 1, rounds: 0 });
+    expect(parseLaneCost({ bytes: 300 * MiB, at: 1, rounds: -1 })).toBeNull();
     expect(parseLaneCost({ bytes: 300 * MiB, at: -5, rounds: 2 })).toBeNull();
+  });
+});
+
+describe('an ml lane’s GPU cost', () => {
+  it('may be 0 (the lane uses no GPU), as a measurement and as what is stored', () => {
+    const none = recordCost(null, 0, 1000, 0);
+    expect(none).toEqual({ bytes: 0, at: 1000, rounds: 1 });
+    expect(recordCost(none, 6000 * MiB, 2000, 0)).toEqual({ bytes: 6000 * MiB, at: 2000, rounds: 2 });
+    expect(parseLaneCost({ bytes: 0, at: 1, rounds: 1 }, 0)).toEqual({ bytes: 0, at: 1, rounds: 1 });
+    // Not as a memory cost, whose floor stays.
+    expect(parseLaneCost({ bytes: 0, at: 1, rounds: 1 })).toBeNull();
+    expect(parseLaneCost({ bytes: -1, at: 1, rounds: 1 }, 0)).toBeNull();
   });
 });
 

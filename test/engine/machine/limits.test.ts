@@ -131,3 +131,53 @@ describe('memory names itself when it holds the work back', () => {
     expect(roomy.bytes).toBeCloseTo(4 * GiB - 2 * 0.05 * 16 * GiB, -3);
   });
 });
+
+describe('the GPU names itself when it holds an ml lane back', () => {
+  const card = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 18300 * MiB, heldByLanes: 18000 * MiB };
+  const gpu = (cards: (typeof card)[] | null, at: number | null = 1, failures = 0) => ({ gpu: { source: 'nvidia' as const, cards, at, override: null, failures } });
+  const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers: 3, measured: 3, cost: settled(400 * MiB) });
+  const inputs = (cost = { bytes: 6000 * MiB, rounds: 10 }) => ({
+    workers: Array.from({ length: 3 }, () => ({ lane: 'ml', card: 0, bytes: 6000 * MiB })),
+    lanes: new Map([['ml', { measured: 3, cost }]]),
+  });
+
+  it('LANES_CORES=8, a 24,576 MiB card, 6,000 MiB workers: 3, the GPU named, in its words', () => {
+    const { limits } = machineLimits({ ...facts({ cpu: override }), ...gpu([card]) }, [ml], INITIAL_LIMITS_STATE, inputs());
+    expect(limits.lanes.get('ml')).toMatchObject({ limit: 3, limitedBy: 'gpu', text: 'the GPU has memory for 3 of these workers, about 5.9 GB each' });
+    expect(limits.limitedBy).toBe('gpu');
+    expect(limits.text).toBe('ml: the GPU has memory for 3 of these workers, about 5.9 GB each');
+    expect(limits.gpus).toHaveLength(1);
+  });
+
+  it('memory, when it allows fewer still, is what is named', () => {
+    const { limits } = machineLimits({ ...facts({ memory: { override: 900 * MiB } }), ...gpu([card]) }, [ml], INITIAL_LIMITS_STATE, inputs());
+    expect(limits.lanes.get('ml')).toMatchObject({ limitedBy: 'memory' });
+    expect(limits.lanes.get('ml')!.limit).toBeLessThan(3);
+  });
+
+  it('a shell lane is never held by the GPU', () => {
+    const cpu = lane('worker', { demand: 40, workers: 3, measured: 3, cost: settled(20 * MiB) });
+    const { limits } = machineLimits({ ...facts(), ...gpu([card]) }, [cpu], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() });
+    expect(limits.lanes.get('worker')).toMatchObject({ limit: 7, limitedBy: 'cores' });
+    expect(limits.lanes.get('worker')!.gpu).toBeUndefined();
+  });
+
+  it('before the cards are first read, or while the first reads fail: one worker; once they keep failing: not known, no limit', () => {
+    // Its memory cost known (as after a restart), so that only the GPU holds it.
+    const fresh = lane('ml', { class: 'ml', cap: 7, demand: 40, cost: settled(400 * MiB) });
+    const before = machineLimits({ ...facts(), ...gpu(null, null) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
+    expect(before.lanes.get('ml')).toMatchObject({ limit: 1, limitedBy: 'gpu', text: 'GPU: reading the cards before starting more' });
+    const once = machineLimits({ ...facts(), ...gpu(null, 5, 1) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
+    expect(once.lanes.get('ml')).toMatchObject({ limit: 1, limitedBy: 'gpu' });
+    const failed = machineLimits({ ...facts(), ...gpu(null, 5, 3) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
+    expect(failed.lanes.get('ml')).toMatchObject({ limit: 7, limitedBy: 'cores' });
+    expect(failed.gpus).toBeUndefined();
+  });
+
+  it('no GPU facts (no nvidia-smi): exactly as before', () => {
+    const plain = machineLimits(facts(), [ml], INITIAL_LIMITS_STATE).limits;
+    const withInputs = machineLimits(facts(), [ml], INITIAL_LIMITS_STATE, inputs()).limits;
+    expect(withInputs).toEqual(plain);
+    expect(plain.gpus).toBeUndefined();
+  });
+});

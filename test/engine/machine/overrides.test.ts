@@ -40,3 +40,14 @@ describe('overrides from the environment', () => {
     expect(() => readOverrides(env)).toThrow(message);
   });
 });
+
+describe('LANES_GPU_MEMORY', () => {
+  it('is read like LANES_MEMORY, and named only when given', () => {
+    expect(readOverrides({ LANES_GPU_MEMORY: '20G' })).toEqual({ cores: null, memory: null, power: null, gpuMemory: 20 * 2 ** 30 });
+    expect(readOverrides({ LANES_GPU_MEMORY: '' })).not.toHaveProperty('gpuMemory');
+  });
+
+  it.each(['lots', '10M', '-2G'])('LANES_GPU_MEMORY=%j is refused, naming its own variable', (raw) => {
+    expect(() => readOverrides({ LANES_GPU_MEMORY: raw })).toThrow(/^LANES_GPU_MEMORY must be/);
+  });
+});

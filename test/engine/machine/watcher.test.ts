@@ -36,10 +36,15 @@ function fakeDesktop() {
   return { state, signals, listeners, emit: (e: DesktopEvent) => listeners.forEach((l) => l(e)) };
 }
 
-/** The next sample the watcher reports that matches. */
-function nextSample(hook: { sampled?: (s: MachineSample) => void }, match: (s: MachineSample) => boolean): Promise<MachineSample> {
-  return new Promise((resolve) => {
-    hook.sampled = (s) => match(s) && resolve(s);
+/** The next sample the watcher reports that matches; rejects, saying so, after `timeoutMs`. */
+function nextSample(hook: { sampled?: (s: MachineSample) => void }, match: (s: MachineSample) => boolean, timeoutMs = 10_000): Promise<MachineSample> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no matching sample within ${timeoutMs} ms`)), timeoutMs);
+    hook.sampled = (s) => {
+      if (!match(s)) return;
+      clearTimeout(timer);
+      resolve(s);
+    };
   });
 }
 
@@ -141,11 +146,17 @@ describe('the machine watcher', () => {
 
   it('reads on its own cadence once started', async () => {
     const hook: WatcherOptions = {};
-    let n = 0;
-    const w = await open({ sampleMs: 20, sampled: (s) => hook.sampled?.(s) });
-    const two = nextSample(hook, () => ++n === 2);
+    // Each read of memory finds a MiB less, so every sample shows which read it came from.
+    let reads = 0;
+    const memory = async () => ({ total: 16 * GiB, available: 12 * GiB - ++reads * MiB });
+    const w = await open({ sampleMs: 20, sampled: (s) => hook.sampled?.(s), readers: { memory } });
+    expect(reads).toBe(1);
+    const seen: number[] = [];
+    const two = nextSample(hook, (s) => seen.push(s.facts.memory.available) === 2);
     w.start();
     await two;
     w.stop();
+    // Two reads of its own after the first, nothing asked for by the test, each a fresh one.
+    expect(seen).toEqual([12 * GiB - 2 * MiB, 12 * GiB - 3 * MiB]);
   });
 });

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerMeter } from '../../../electron/engine/machine/worker-meter.js';
 import { tempDir } from '../../support/engine.js';
+import { within } from '../../support/poll.js';
 
 const MiB = 2 ** 20;
 const HELD = 200 * MiB;
@@ -44,7 +45,7 @@ async function startTree(): Promise<Tree> {
     const i = waiting.findIndex((w) => line.startsWith(w.prefix));
     if (i >= 0) waiting.splice(i, 1)[0]!.resolve(line);
   });
-  const next = (prefix: string) => new Promise<string>((resolve) => waiting.push({ prefix, resolve }));
+  const next = (prefix: string) => within(new Promise<string>((resolve) => waiting.push({ prefix, resolve })), `the worker's "${prefix}" line`);
   const line = await next('allocated');
   const tree = { worker, childPid: Number(line.split(' ')[1]), next };
   started.push(tree);
@@ -93,7 +94,7 @@ describe.skipIf(process.platform !== 'linux')('what a worker holds, from /proc',
     t.worker.kill('SIGKILL');
     await new Promise((r) => t.worker.once('exit', r));
     const { workers } = await meter.measure([{ id: 'gone', pid: t.worker.pid! }]);
-    expect(workers[0]).toEqual({ id: 'gone', bytes: 0, cpuMs: 0, processes: 0 });
+    expect(workers[0]).toEqual({ id: 'gone', bytes: 0, cpuMs: 0, processes: 0, pids: [] });
   });
 
   it('a process in a cgroup given for the worker counts at the cgroup’s working set, not twice', async () => {

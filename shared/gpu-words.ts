@@ -1,0 +1,27 @@
+// The GPU line, in the same words wherever it is shown: `lanes status`, the tray and the window.
+// Only where GPU memory is known (nvidia-smi) or is the system's (Apple silicon); on any other
+// machine there is no line at all. Pure, and free of Node, so the window uses it as it is.
+import type { MachineStatus } from './model.js';
+import { aboutBytes } from './format.js';
+
+/**
+ * One fact per card ("GPU" — "NVIDIA GeForce RTX 4090 — 24 GB, 19 GB in use (18 GB by Lanes'
+ * workers), 5.4 GB more for workers"), or the one saying where GPU memory comes from; none where
+ * it is not known.
+ */
+export function gpuFacts(machine: Pick<MachineStatus, 'gpuMemory' | 'gpus' | 'gpuError'>): { term: string; value: string }[] {
+  if (machine.gpuMemory === 'unified') return [{ term: 'GPU', value: 'shares the system memory (Apple silicon): the memory for workers covers it' }];
+  if (machine.gpuMemory !== 'nvidia') return [];
+  const gpus = machine.gpus ?? [];
+  if (machine.gpuError && gpus.length === 0) return [{ term: 'GPU', value: `not known: ${machine.gpuError}` }];
+  if (gpus.length === 0) return [{ term: 'GPU', value: 'read while an ml lane has work' }];
+  return gpus.map((g) => {
+    const held = g.heldByLanesBytes > 0 ? ` (${aboutBytes(g.heldByLanesBytes)} by Lanes' workers)` : '';
+    const more = Math.max(0, g.forWorkersBytes - g.heldByLanesBytes);
+    const name = g.name ? `${g.name} — ` : '';
+    return { term: gpus.length > 1 ? `GPU ${g.index}` : 'GPU', value: `${name}${aboutBytes(g.totalBytes)}, ${aboutBytes(g.usedBytes)} in use${held}, ${aboutBytes(more)} more for workers` };
+  });
+}
+
+/** The same as lines: "GPU: NVIDIA GeForce RTX 4090 — 24 GB, …". */
+export const gpuLines = (machine: Pick<MachineStatus, 'gpuMemory' | 'gpus' | 'gpuError'>): string[] => gpuFacts(machine).map((f) => `${f.term}: ${f.value}`);

@@ -1,0 +1,29 @@
+// The bare-spawn peer of the shell-job figure, run in a process of its own the size of a worker
+// runtime: a process's heap and mappings make each fork of it dearer (from the benchmark's
+// 400 MB process, spawn runs at a tenth of its rate from a 50 MB one), so the peer is spawned
+// from a small process, as Lanes' worker runtime spawns each job. It imports nothing but Node.
+//   node dist/test/bench/spawn-loop.js N PARALLEL ARGV…  →  prints {"jobsPerSecond", "rssBytes"}
+import { spawn } from 'node:child_process';
+
+/** Runs `argv` `n` times straight from Node, `parallel` at a time, reading its output through pipes. */
+async function spawnRate(argv: string[], n: number, parallel: number): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  const run = () =>
+    new Promise<void>((resolve) => {
+      const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      child.stdout.resume();
+      child.stderr.resume();
+      child.once('close', () => resolve());
+    });
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next++ < n) await run();
+    }),
+  );
+  return (n / (performance.now() - t0)) * 1000;
+}
+
+const [n, parallel, ...argv] = process.argv.slice(2);
+const jobsPerSecond = await spawnRate(argv, Number(n), Number(parallel));
+process.stdout.write(JSON.stringify({ jobsPerSecond, rssBytes: process.memoryUsage().rss }) + '\n');
