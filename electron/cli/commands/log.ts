@@ -88,8 +88,12 @@ export function registerLog(program: Command): void {
       if (opts.json && opts.follow) throw new UsageError('--json reads the log once; --follow keeps printing it: choose one');
       let stream: 'stdout' | 'stderr' | 'all' = opts.all ? 'all' : opts.stderr ? 'stderr' : 'stdout';
       if (!opts.stdout && !opts.stderr && !opts.all) {
-        const job = await client.call('job', { id });
-        if (job.state === 'failed') {
+        // A job that is gone (cleaned, or never was) is answered by logTail, in its own words.
+        const job = await client.call('job', { id }).catch((error: unknown) => {
+          if ((error as { code?: string }).code === 'not_found') return null;
+          throw error;
+        });
+        if (job?.state === 'failed') {
           stream = 'stderr';
           // On stderr, so what follows on stdout is exactly what the job wrote there.
           const why = job.exitCode !== null && job.error ? ` — ${job.error}` : '';
