@@ -109,7 +109,11 @@ export class EventStreams {
     /** Since when the client has had more waiting than the socket takes; null while it keeps up. */
     let behindSince: number | null = null;
     res.on('drain', () => (behindSince = null));
+    // A client's socket failing fails that client's stream, never the engine.
+    res.on('error', () => res.destroy());
     const send = (text: string) => {
+      // Ended (closeAll at shutdown) but not yet closed: events still announced meanwhile go nowhere.
+      if (res.writableEnded || res.destroyed) return;
       if ((behindSince !== null && Date.now() - behindSince > this.stallLimitMs) || res.writableLength > this.maxBufferedBytes) {
         res.destroy();
         return;
@@ -148,7 +152,7 @@ export class EventStreams {
   private startHeartbeat(): void {
     if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {
-      for (const res of this.open) res.write(': keepalive\n\n');
+      for (const res of this.open) if (!res.writableEnded && !res.destroyed) res.write(': keepalive\n\n');
     }, this.heartbeatMs);
     // A quiet stream must not keep a stopping process alive.
     this.heartbeat.unref();

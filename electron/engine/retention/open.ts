@@ -57,6 +57,7 @@ export function openRetention(o: RetentionOptions) {
     }
   };
   const unsubscribe = o.events.subscribe((ev) => {
+    if (ev.type === 'jobs' || (ev.type === 'job' && FINISHED_STATES.includes(ev.data.state))) retention.finished();
     if (ev.type !== 'job' || !isSharedId(ev.data.id) || !FINISHED_STATES.includes(ev.data.state)) return;
     seen.push(ev.data);
     timer ??= setTimeout(flush, REMEMBER_EVERY_MS);

@@ -34,11 +34,15 @@ export interface CleanResult {
 const LOG_CHECK_EVERY = 5;
 /** While jobs are being removed, the file is cut back at most this often (giveSpaceBack). */
 const CHECKPOINT_EVERY_MS = 60_000;
+/** The longest a Node timer waits; a later moment is looked at again then. */
+const TIMER_MAX_MS = 2 ** 31 - 1;
 
 export class Retention {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private passes = 0;
+  /** A job finished since the last pass began. */
+  private active = false;
   private stopped = false;
   /** How long each kind of step held the event loop (wall ms) and worked (CPU ms), for the benchmark and the docs. */
   readonly steps = new Map<string, StepTimes>();
@@ -57,16 +61,41 @@ export class Retention {
     return passEveryMs(this.d.keep);
   }
 
-  /** The first pass soon after start (an engine left off for a while has work waiting), then one every `everyMs`. */
+  /**
+   * The first pass soon after start (an engine left off for a while has work waiting). Then one
+   * every `everyMs` while jobs finish; once none has since the last pass, the next waits for the
+   * first moment anything could be past its keep (the oldest job's queueing plus the shortest
+   * keep), so an idle engine holds no clock of retention's (docs/retention.md).
+   */
   start(): void {
-    const schedule = (ms: number) => {
-      if (this.stopped) return;
-      this.timer = setTimeout(() => {
-        void this.pass().finally(() => schedule(this.everyMs));
-      }, ms);
-      this.timer.unref();
-    };
-    schedule(Math.min(this.everyMs, 5_000));
+    this.schedule(Math.min(this.everyMs, 5_000));
+  }
+
+  /** A job finished: retention looks within `everyMs`, as long as jobs keep finishing. */
+  finished(): void {
+    this.active = true;
+    if (!this.timer && !this.stopped) this.schedule(this.everyMs);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.active = false;
+      void this.pass().finally(() => this.scheduleNext());
+    }, ms);
+    this.timer.unref();
+  }
+
+  private scheduleNext(): void {
+    if (this.stopped || this.timer) return;
+    if (this.active) return this.schedule(this.everyMs);
+    const oldest = this.d.cleaner.oldestQueuedAt();
+    // No job at all: nothing can come due until one finishes (finished() looks then).
+    if (oldest === null) return;
+    const shortest = Math.min(this.d.keep.succeeded, this.d.keep.failed, this.d.keep.cancelled);
+    this.schedule(Math.min(TIMER_MAX_MS, Math.max(this.everyMs, oldest + shortest - this.now())));
   }
 
   /** One pass now (after any that is running): what is past its keep, the logs' bound, the space. */

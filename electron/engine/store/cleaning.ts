@@ -117,6 +117,11 @@ export class JobCleaner {
     })();
   }
 
+  /** When the oldest job the store still holds was queued: nothing finished before it, so nothing is past its keep sooner. Null: no job. */
+  oldestQueuedAt(): number | null {
+    return this.s.firstCreated.get(0)?.created_at ?? null;
+  }
+
   find(id: number): CleanedRecord | undefined {
     const r = this.s.find.get(id);
     return r ? { id: r.id, lane: r.lane, state: r.state, exitCode: r.exit_code, finishedAt: r.finished_at, cleanedAt: r.cleaned_at } : undefined;
