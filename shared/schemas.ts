@@ -111,22 +111,27 @@ function checkTime(v: { delaySeconds?: number | undefined; notBefore?: number | 
   if (typeof v.notBefore === 'number' && v.notBefore > Date.now() + SCHEDULE_MAX_MS) ctx.addIssue({ code: 'custom', path: ['notBefore'], message: 'notBefore must be within a year from now' });
 }
 
+/** What a job runs and how: the fields an add takes and an edit may change, checked the same way. */
+const commandFields = {
+  /** A program and its arguments, run without a shell. */
+  argv: z.array(text).min(1, 'command is empty').optional(),
+  /** A command line for the person's shell. */
+  shell: text.optional(),
+  /** For lanes with a persistent worker command: one JSON value per job. */
+  payload: z.unknown().optional(),
+  /** An absolute directory; the engine checks that it exists when the job is added. */
+  cwd: text.pipe(z.string().min(1)).refine(isAbsolutePath, { message: 'cwd must be an absolute directory' }).optional(),
+  env: envAdditions.optional(),
+  maxAttempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).optional(),
+  /** Default: the lane's timeout, if it has one. */
+  timeoutSeconds: timeoutSeconds.optional(),
+};
+
 const addJob = z
   .object({
     ...ordering,
     lane: laneName.default(DEFAULT_LANE),
-    /** A program and its arguments, run without a shell. */
-    argv: z.array(text).min(1, 'command is empty').optional(),
-    /** A command line for the person's shell. */
-    shell: text.optional(),
-    /** For lanes with a persistent worker command: one JSON value per job. */
-    payload: z.unknown().optional(),
-    /** An absolute directory; the engine checks that it exists when the job is added. */
-    cwd: text.pipe(z.string().min(1)).refine(isAbsolutePath, { message: 'cwd must be an absolute directory' }).optional(),
-    env: envAdditions.optional(),
-    maxAttempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).optional(),
-    /** Default: the lane's timeout, if it has one. */
-    timeoutSeconds: timeoutSeconds.optional(),
+    ...commandFields,
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -164,13 +169,7 @@ function checkCommand(v: { argv?: string[] | undefined; shell?: string | undefin
 const editJob = z
   .object({
     id: z.number().int().positive(),
-    argv: z.array(text).min(1, 'command is empty').optional(),
-    shell: text.optional(),
-    payload: z.unknown().optional(),
-    cwd: text.pipe(z.string().min(1)).refine(isAbsolutePath, { message: 'cwd must be an absolute directory' }).optional(),
-    env: envAdditions.optional(),
-    maxAttempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).optional(),
-    timeoutSeconds: timeoutSeconds.optional(),
+    ...commandFields,
     ...ordering,
     notBefore: ordering.notBefore.unwrap().nullable().optional(),
   })

@@ -62,28 +62,37 @@ function builtAt(): number {
  */
 export async function ensureBuilt(): Promise<void> {
   const stale = () => builtAt() < Math.max(newestSource(join(ROOT, 'electron')), newestSource(join(ROOT, 'shared')));
+  await buildOnce('.test-build-lock', stale, () => {
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.node.json'], { cwd: ROOT, encoding: 'utf8' });
+    // tsc emits even with type errors elsewhere in the tree; only a missing CLI is fatal here.
+    if (builtAt() === 0) throw new Error(`build failed:\n${tsc.stdout}${tsc.stderr}`);
+    // The CLI as it ships: one bundled file (bin/lanes.js falls back to tsc's output without it).
+    spawnSync(process.execPath, [join(ROOT, 'electron', 'cli', 'bundle.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  });
+}
+
+/**
+ * Runs `build` when `stale` says so, once across test files running in parallel: a lock
+ * directory in dist/ keeps it to one builder, and each waiter looks again once the lock goes.
+ */
+export async function buildOnce(lockName: string, stale: () => boolean, build: () => void): Promise<void> {
   if (!stale()) return;
-  const lock = join(ROOT, 'dist', '.test-build-lock');
+  const lock = join(ROOT, 'dist', lockName);
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   for (;;) {
     try {
       mkdirSync(lock);
       break;
     } catch {
-      // Someone else is compiling: wait for their lock to go, then see whether we still must.
+      // Someone else is building: wait for their lock to go, then see whether we still must.
       await new Promise((done) => setTimeout(done, 200));
       const held = statSync(lock, { throwIfNoEntry: false });
-      // A lock older than any build is left from a run that died mid-compile.
+      // A lock older than any build is left from a run that died mid-build.
       if (held && Date.now() - held.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
     }
   }
   try {
-    if (!stale()) return;
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.node.json'], { cwd: ROOT, encoding: 'utf8' });
-    // tsc emits even with type errors elsewhere in the tree; only a missing CLI is fatal here.
-    if (builtAt() === 0) throw new Error(`build failed:\n${tsc.stdout}${tsc.stderr}`);
-    // The CLI as it ships: one bundled file (bin/lanes.js falls back to tsc's output without it).
-    spawnSync(process.execPath, [join(ROOT, 'electron', 'cli', 'bundle.mjs')], { cwd: ROOT, encoding: 'utf8' });
+    if (stale()) build();
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
