@@ -1,7 +1,7 @@
 // A lane's demand, defined once (sizer/demand.ts): each queued job in exactly one part, and what
 // an estimate counts. Jobs waiting for other jobs or for their time are not yet, and not left.
 import { describe, expect, it } from 'vitest';
-import { demandOf, leftOf, retryingOf, waitingOf } from '../../electron/engine/sizer/demand.js';
+import { demandOf, leftOf, retryingOf, toRunOf, waitingOf } from '../../electron/engine/sizer/demand.js';
 
 describe('demand', () => {
   it.each([
@@ -16,5 +16,6 @@ describe('demand', () => {
     const d = demandOf({ queued, running, notYet, inHand });
     expect([d.ready, d.inHand, d.notYet, d.afterJobs, d.scheduled, waitingOf(d), leftOf(d)]).toEqual([ready, hand, nYet, after, scheduled, waiting, left]);
     expect(retryingOf(d)).toBe(d.notYet - d.afterJobs - d.scheduled);
+    expect(toRunOf(d)).toBe(left! - d.running);
   });
 });

@@ -57,5 +57,8 @@ export const waitingOf = (d: LaneDemand): number => d.ready + d.inHand;
 /** Retries waiting out their backoff: what of `notYet` is neither waiting for other jobs nor scheduled. */
 export const retryingOf = (d: LaneDemand): number => d.notYet - d.afterJobs - d.scheduled;
 
-/** Everything still to do that an estimate counts: what waits, what runs, and retries soon due; not what waits for other jobs or its time. */
-export const leftOf = (d: LaneDemand): number => d.ready + d.inHand + retryingOf(d) + d.running;
+/** The queued jobs an estimate counts: what waits, and retries soon due; not what waits for other jobs or its time. */
+export const toRunOf = (d: LaneDemand): number => waitingOf(d) + retryingOf(d);
+
+/** Everything still to do that an estimate counts: what it will run, and what runs now. */
+export const leftOf = (d: LaneDemand): number => toRunOf(d) + d.running;

@@ -6,7 +6,7 @@ import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { capIsTheLimit } from '../sizer/wants.js';
-import { demandOf, leftOf, retryingOf, waitingOf } from '../sizer/demand.js';
+import { demandOf, retryingOf, toRunOf, waitingOf } from '../sizer/demand.js';
 import { estimate } from './eta.js';
 import type { RecentFigures } from './recent.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
@@ -89,8 +89,8 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const since = recent.runningSince.slice(0, c.running);
   const runningFor = [...since.map((t) => Math.max(0, inputs.now - t)), ...Array<number>(Math.max(0, c.running - since.length)).fill(0)];
   const eta = estimate({
-    // What waits for other jobs or for its time counts only once it can run (sizer/demand.ts leftOf).
-    queued: leftOf(jobs) - jobs.running,
+    // What waits for other jobs or for its time counts only once it can run.
+    queued: toRunOf(jobs),
     runningFor,
     workers: running,
     typicalMs: recent.typicalRunMs,
