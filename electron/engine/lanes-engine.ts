@@ -172,7 +172,7 @@ export class LanesEngine implements Engine {
           lanes: { list: () => lanes.list(), allCounts: () => queues.allCounts() },
           notYet: (now) => queues.delayed(now),
           workers: () => fleet.workerViews(),
-          startsBlockedUntil: (lane) => fleet.startsHeldOffUntil(lane),
+          startsBlockedUntil: (lane) => fleet.startsBlockedUntil(lane),
           machine: sampler,
           paused: () => pause.state !== null,
           now: Date.now,

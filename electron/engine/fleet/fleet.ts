@@ -156,11 +156,6 @@ export class Fleet {
     return { running, inHand };
   }
 
-  /** When a lane's next worker may start (its command keeps dying at start), as recorded; null if none is held off. */
-  startsHeldOffUntil(lane: string): number | null {
-    return this.startFailures.until(lane);
-  }
-
   /** Until when a lane holds off starting workers; null if it does not. */
   startsBlockedUntil(lane: string): number | null {
     return this.startFailures.blockedUntil(lane, Date.now());

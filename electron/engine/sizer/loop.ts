@@ -33,14 +33,14 @@ export class SizerLoop {
   private state: State = 'awake';
   private tick: NodeJS.Timeout | null = null;
   /** A paced shrink due between ticks. */
-  private readonly wake: DueTimer;
+  private readonly shrinkDue: DueTimer;
 
   constructor(
     private readonly ports: LoopPorts,
     private readonly tickMs: number,
     now: () => number,
   ) {
-    this.wake = new DueTimer(() => this.pass(), now, Math.min(1000, tickMs));
+    this.shrinkDue = new DueTimer(() => this.pass(), now, Math.min(1000, tickMs));
   }
 
   start(): void {
@@ -63,7 +63,7 @@ export class SizerLoop {
   stop(): void {
     this.stopped = true;
     this.stopTicking();
-    this.wake.stop();
+    this.shrinkDue.stop();
   }
 
   /**
@@ -80,7 +80,7 @@ export class SizerLoop {
       this.ports.failed(error);
       return;
     }
-    this.wake.arm(outcome.wakeAt);
+    this.shrinkDue.arm(outcome.wakeAt);
     if (this.state === 'asleep' && !outcome.idle) this.wakeUp();
     else if (this.state === 'awake' && outcome.idle) this.fallAsleep();
   }

@@ -46,7 +46,7 @@ export interface PassInputs {
   /** Queued jobs not runnable yet, per lane, and the soonest one's moment. */
   notYet(now: number): ReadonlyMap<string, NotYet>;
   workers(): Iterable<WorkerView>;
-  /** When a lane's next worker may start, its command having died as it started (possibly past); null if none is held off. */
+  /** Until when a lane's next worker waits, its command having died as it started; null if it need not. */
   startsBlockedUntil(lane: string): number | null;
   /** The machine's latest sample and what the lanes' workers were measured to hold. */
   machine: {
@@ -128,11 +128,12 @@ export class SizingPass {
     // costs what the busy lanes cost, however many lanes there are.
     // A job still running as the store has it counts as work, whether or not a worker holds it:
     // one whose worker just died goes back to the queue without an event the loop hears.
-    let held = workers.length > 0;
+    let anyWork = workers.length > 0;
     for (const l of lanes) {
       const c = counts.get(l.name);
       const d = demandOf({ queued: c?.queued ?? 0, running: c?.running ?? 0, notYet: notYet.get(l.name), inHand: hands.get(l.name) ?? 0 });
-      if ((c?.queued ?? 0) + (c?.running ?? 0) > 0 || d.notYet > 0) held = true;
+      // Every job not yet run is queued, whatever it waits for: queued and running say it all.
+      if ((c?.queued ?? 0) + (c?.running ?? 0) > 0) anyWork = true;
       if (d.ready + d.inHand === 0 && d.notYet === 0 && !withWorkers.has(l.name)) continue;
       demand.set(l.name, d);
       byLane.set(l.name, laneObservation(l, d, this.history, i.startsBlockedUntil(l.name)));
@@ -172,7 +173,7 @@ export class SizingPass {
       paused,
       critical: { facts, lanes: busyLanes(workers, i.machine), lastAt: this.history.lastCriticalAt },
     };
-    return { observation, limits, facts, demand, lanes, idle: !held && byLane.size === 0 };
+    return { observation, limits, facts, demand, lanes, idle: !anyWork && byLane.size === 0 };
   }
 
   /** Every lane has limits to show, one that sat the pass out too: what memory would let it run. */

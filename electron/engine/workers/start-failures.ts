@@ -19,14 +19,9 @@ export class StartFailures {
     this.byLane.delete(lane);
   }
 
-  /** When the lane's next worker may start, as recorded (possibly past); null if none is held off. */
-  until(lane: string): number | null {
-    return this.byLane.get(lane)?.until ?? null;
-  }
-
   /** Until when the lane holds off starting workers; null if it does not (any more). */
   blockedUntil(lane: string, now: number): number | null {
-    const until = this.until(lane);
+    const until = this.byLane.get(lane)?.until ?? null;
     return until !== null && until > now ? until : null;
   }
 
