@@ -10,7 +10,7 @@ import { openDatabase, type Db } from '../../electron/engine/store/db.js';
 import { JobCounts } from '../../electron/engine/store/counts.js';
 import { JobCleaner } from '../../electron/engine/store/cleaning.js';
 import { StoreSpace } from '../../electron/engine/store/space.js';
-import { cutoffs, DEFAULT_KEEP, keepFromEnv, logsToTrim, passEveryMs } from '../../electron/engine/retention/policy.js';
+import { cutoffs, DEFAULT_KEEP, keepFromEnv, logsToTrim, nextPassInMs, passEveryMs, TIMER_MAX_MS } from '../../electron/engine/retention/policy.js';
 import { LogFiles } from '../../electron/engine/retention/log-files.js';
 import { Retention } from '../../electron/engine/retention/retention.js';
 import { EventHub } from '../../electron/engine/event-hub.js';
@@ -53,6 +53,19 @@ describe('retention policy', () => {
     [86_400_000, 60_000],
   ])('passes every quarter of a %d ms keep, within 1 s and a minute', (keep, every) => {
     expect(passEveryMs({ succeeded: keep, failed: keep * 2, cancelled: keep * 2 })).toBe(every);
+  });
+
+  const DAY = 86_400_000;
+  const NOW = 10 * DAY;
+  it.each([
+    ['jobs finished since the last pass: the next at the pass period', true, NOW - DAY, 60_000],
+    ['none finished, no job at all: none until one finishes', false, null, null],
+    ['none finished: when the oldest job could first be past its keep (the shortest keep after its queueing)', false, NOW - DAY / 4, DAY / 4],
+    ['none finished, the oldest already due: no sooner than the pass period', false, NOW - DAY, 60_000],
+    ['none finished, due past what a timer waits: looked at again then', false, NOW + 60 * DAY, TIMER_MAX_MS],
+  ] as const)('%s', (_what, jobsFinished, oldestQueuedAt, want) => {
+    const keep = { succeeded: DAY / 2, failed: DAY, cancelled: DAY };
+    expect(nextPassInMs(keep, { jobsFinished, oldestQueuedAt, now: NOW })).toBe(want);
   });
 
   const files = [

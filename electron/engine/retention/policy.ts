@@ -30,6 +30,23 @@ export function passEveryMs(keep: KeepPolicy): number {
   return Math.max(1_000, Math.min(60_000, Math.round(shortest / 4)));
 }
 
+/** The longest a Node timer waits; a later moment is looked at again then. */
+export const TIMER_MAX_MS = 2 ** 31 - 1;
+
+/**
+ * When the next pass runs, in ms from now; null: none until a job finishes. While jobs finish, a
+ * pass every `passEveryMs`. Once none has since the last pass, at the first moment anything could
+ * be past its keep: nothing finished before the oldest job still held was queued, so not before
+ * its queueing plus the shortest keep. No job at all: nothing can come due.
+ */
+export function nextPassInMs(keep: KeepPolicy, o: { jobsFinished: boolean; oldestQueuedAt: number | null; now: number }): number | null {
+  const every = passEveryMs(keep);
+  if (o.jobsFinished) return every;
+  if (o.oldestQueuedAt === null) return null;
+  const shortest = Math.min(keep.succeeded, keep.failed, keep.cancelled);
+  return Math.min(TIMER_MAX_MS, Math.max(every, o.oldestQueuedAt + shortest - o.now));
+}
+
 export interface SizedLog {
   id: number;
   bytes: number;

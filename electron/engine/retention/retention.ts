@@ -9,7 +9,7 @@ import type { EventHub } from '../event-hub.js';
 import type { CleanedRecord, CleanSelect, FinishedState, JobCleaner } from '../store/cleaning.js';
 import type { StoreSpace } from '../store/space.js';
 import type { LogFiles } from './log-files.js';
-import { cutoffs, logsToTrim, passEveryMs, type KeepPolicy } from './policy.js';
+import { cutoffs, logsToTrim, nextPassInMs, passEveryMs, type KeepPolicy } from './policy.js';
 
 export interface RetentionDeps {
   cleaner: JobCleaner;
@@ -34,8 +34,6 @@ export interface CleanResult {
 const LOG_CHECK_EVERY = 5;
 /** While jobs are being removed, the file is cut back at most this often (giveSpaceBack). */
 const CHECKPOINT_EVERY_MS = 60_000;
-/** The longest a Node timer waits; a later moment is looked at again then. */
-const TIMER_MAX_MS = 2 ** 31 - 1;
 
 export class Retention {
   private timer: NodeJS.Timeout | null = null;
@@ -90,13 +88,10 @@ export class Retention {
 
   private scheduleNext(): void {
     if (this.stopped || this.timer) return;
-    if (this.active) return this.schedule(this.everyMs);
-    const oldest = this.d.cleaner.oldestQueuedAt();
-    // No job at all: nothing can come due until one finishes (finished() looks then).
-    if (oldest === null) return;
-    const shortest = Math.min(this.d.keep.succeeded, this.d.keep.failed, this.d.keep.cancelled);
-    this.schedule(Math.min(TIMER_MAX_MS, Math.max(this.everyMs, oldest + shortest - this.now())));
+    const ms = nextPassInMs(this.d.keep, { jobsFinished: this.active, oldestQueuedAt: this.d.cleaner.oldestQueuedAt(), now: this.now() });
+    if (ms !== null) this.schedule(ms);
   }
+
 
   /** One pass now (after any that is running): what is past its keep, the logs' bound, the space. */
   pass(): Promise<void> {
