@@ -60,18 +60,14 @@ export class JobQueries {
     const past = newest ? 'id < ?' : 'id > ?';
     const lane = f.lane ? ['lane = ?'] : [];
     const laneArg: Args = f.lane ? [f.lane] : [];
+    // The filter's state and text, where a query reads them from the rows themselves.
+    const narrowed = (where: string[], args: Args): [string[], Args] => [
+      [...where, ...(f.state ? ['state = ?'] : []), ...(f.text ? [TEXT_CONDITION] : [])],
+      [...args, ...(f.state ? [f.state] : []), ...(f.text ? [likeText(f.text)] : [])],
+    ];
     const seek = (from: string, where: string[], args: Args) => ({ rows: this.select(from, where, args, f.limit, newest), windowEnd: null });
     if (f.label) {
-      const where = ['id IN (SELECT job FROM job_labels WHERE label = ?)', ...lane, past];
-      const args: Args = [f.label, ...laneArg, cursor];
-      if (f.state) {
-        where.push('state = ?');
-        args.push(f.state);
-      }
-      if (f.text) {
-        where.push(TEXT_CONDITION);
-        args.push(likeText(f.text));
-      }
+      const [where, args] = narrowed(['id IN (SELECT job FROM job_labels WHERE label = ?)', ...lane, past], [f.label, ...laneArg, cursor]);
       return seek('jobs', where, args);
     }
     if (!f.text) {
@@ -86,16 +82,7 @@ export class JobQueries {
     const { lo, hi } = this.bounds.get() ?? { lo: null, hi: null };
     if (lo === null || hi === null) return { rows: [], windowEnd: null };
     const [from, to] = newest ? [Math.max(lo, Math.min(cursor, hi + 1) - SCAN_WINDOW), Math.min(cursor, hi + 1)] : [Math.max(cursor, lo - 1), Math.min(hi, Math.max(cursor, lo - 1) + SCAN_WINDOW)];
-    const where = [...lane, newest ? 'id >= ?' : 'id > ?', newest ? 'id < ?' : 'id <= ?'];
-    const args: Args = [...laneArg, from, to];
-    if (f.state) {
-      where.push('state = ?');
-      args.push(f.state);
-    }
-    if (f.text) {
-      where.push(TEXT_CONDITION);
-      args.push(likeText(f.text));
-    }
+    const [where, args] = narrowed([...lane, newest ? 'id >= ?' : 'id > ?', newest ? 'id < ?' : 'id <= ?'], [...laneArg, from, to]);
     const rows = this.select(f.lane ? 'jobs INDEXED BY jobs_lane' : 'jobs', where, args, f.limit, newest);
     const done = newest ? from <= lo : to >= hi;
     return { rows, windowEnd: rows.length > f.limit || done ? null : newest ? from : to };

@@ -6,7 +6,7 @@ import { ERROR_MAX_CHARS } from '../../../shared/limits.js';
 import { durably, type Db } from './db.js';
 import type { JobCounts, Move } from './counts.js';
 import { GroupSync } from './group-sync.js';
-import { SPEC_AT, TIMEOUT_AT, commandLine, describedSpec, toJob, toSummary, type ClaimedRow } from './job-rows.js';
+import { SPEC_AT, TIMEOUT_AT, commandLine, describedSpec, toJob, toSummary, type ClaimedRow, type SummaryRow } from './job-rows.js';
 import { parseSpecJson } from '../../../shared/schemas.js';
 import { prepareJobStatements, type JobStatements, type RunningRow } from './job-statements.js';
 import { JobWaits } from './job-waits.js';
@@ -231,14 +231,7 @@ export class JobStore {
 
   /** `lanes restart --in-place`: a finished job queued again under its own id; null when it is not finished. */
   requeueFinished(id: number): JobSummary | null {
-    return this.write(true, (moves) => {
-      const from = this.s.state.get(id)?.state;
-      const r = this.s.requeueFinished.get(id);
-      const summary = r ? toSummary(r) : null;
-      if (summary && from) moves.push({ lane: summary.lane, from, to: 'queued' });
-      this.waits.changed();
-      return summary;
-    });
+    return this.queueAgain(id, this.s.requeueFinished);
   }
 
   /** Lets go of the scheduled times that have come (before each sizing pass); the lanes where jobs became runnable. */
@@ -387,10 +380,16 @@ export class JobStore {
     });
   }
 
+  /** A failed or cancelled job queued again; null when it is neither. */
   retry(id: number): JobSummary | null {
+    return this.queueAgain(id, this.s.retry);
+  }
+
+  /** One job queued again by `statement` (which says from which states), counted as it moves. */
+  private queueAgain(id: number, statement: { get(id: number): SummaryRow | undefined }): JobSummary | null {
     return this.write(true, (moves) => {
       const from = this.s.state.get(id)?.state;
-      const r = this.s.retry.get(id);
+      const r = statement.get(id);
       const summary = r ? toSummary(r) : null;
       if (summary && from) moves.push({ lane: summary.lane, from, to: 'queued' });
       this.waits.changed();
