@@ -182,6 +182,7 @@ export class LanesEngine implements Engine {
           // A new ml worker is placed on the card with room for it (machine/gpu-book.ts).
           carryOut: (decision, seen) => fleet.carryOut(decision, seen, (lane, id) => sampler.workerEnv(lane, id)),
           published: (snapshot) => machineMoved.fire(snapshot),
+          gpusJudged: (ml, budgets) => sampler.judged(ml, budgets),
         },
       );
       // Before each pass, scheduled jobs whose time has come join their lane's queue (job-waits.ts).

@@ -116,22 +116,25 @@ export class MachineSampler {
 
   /**
    * What the GPU's limits need of the ml lanes, as the pass observed them; undefined where no
-   * NVIDIA card is read. Also what says whether the cards are worth reading at all: an ml lane
-   * that just got work has them read now rather than at the next sample.
+   * NVIDIA card is read.
    */
   gpuInputs(ml: readonly MlLane[]): GpuInputs | undefined {
     const facts = this.watcher.facts;
-    this.ml = new Set(ml.map((l) => l.name));
-    const wanted = facts.gpu?.source === 'nvidia' && ml.some((l) => l.active);
-    if (wanted && !this.gpuWanted) void this.watcher.refresh();
-    this.gpuWanted = wanted;
     if (facts.gpu?.source !== 'nvidia' || ml.length === 0) return undefined;
     return this.gpu.inputs(ml, this.d.workers(), this.budgets?.[0]?.index ?? facts.gpu.cards?.[0]?.index ?? 0);
   }
 
-  /** The cards' budgets as the pass judged them, for placing the next ml worker. */
-  judged(budgets: CardBudget[] | undefined): void {
+  /**
+   * What a pass judged of the GPUs: the ml lanes as it saw them and the cards' budgets, for placing
+   * the next ml worker. The cards are read only while an ml lane holds work or workers; one that
+   * just got work has them read now rather than at the next sample.
+   */
+  judged(ml: readonly MlLane[], budgets: CardBudget[] | undefined): void {
+    this.ml = new Set(ml.map((l) => l.name));
     this.budgets = budgets;
+    const wanted = this.watcher.facts.gpu?.source === 'nvidia' && ml.some((l) => l.active);
+    if (wanted && !this.gpuWanted) void this.watcher.refresh();
+    this.gpuWanted = wanted;
   }
 
   /**

@@ -55,8 +55,6 @@ export interface PassInputs {
     measured(workerId: string): boolean;
     /** What the GPUs' limits need of the ml lanes (undefined where no card is read). */
     gpuInputs?(ml: readonly MlLane[]): GpuInputs | undefined;
-    /** The cards' budgets as this pass judged them, for placing the next ml worker. */
-    judged?(budgets: CardBudget[] | undefined): void;
   };
   paused(): boolean;
   now(): number;
@@ -68,6 +66,8 @@ export interface PassOutputs {
   carryOut(decision: Decision, lanes: readonly LaneObservation[]): void;
   /** The snapshot of this pass, for everyone who shows it. */
   published(snapshot: PassSnapshot): void;
+  /** What this pass judged of the GPUs: the ml lanes as seen, and the cards' budgets (to place the next ml worker). */
+  gpusJudged?(ml: readonly MlLane[], budgets: CardBudget[] | undefined): void;
 }
 
 /** What one pass saw and decided, as the status board, the nudge and the tray read it. */
@@ -157,7 +157,7 @@ export class SizingPass {
       if (o) [o.servedSince, o.waitingSince] = [servedSince, waitingSince];
     }
     const facts = i.machine.facts();
-    const limits = this.judgeMachine(facts, lanes, byLane);
+    const { limits, ml } = this.judgeMachine(facts, lanes, byLane);
     for (const l of byLane.values()) {
       const m = limits.lanes.get(l.name);
       l.limit = m?.limit ?? Infinity;
@@ -173,11 +173,11 @@ export class SizingPass {
       paused,
       critical: { facts, lanes: busyLanes(workers, i.machine), lastAt: this.history.lastCriticalAt },
     };
-    return { observation, limits, facts, demand, lanes, idle: !anyWork && byLane.size === 0 };
+    return { observation, limits, facts, demand, lanes, ml, idle: !anyWork && byLane.size === 0 };
   }
 
   /** Every lane has limits to show, one that sat the pass out too: what memory would let it run. */
-  private judgeMachine(facts: MachineFacts, lanes: readonly LaneRow[], seen: ReadonlyMap<string, Mutable>): MachineLimits {
+  private judgeMachine(facts: MachineFacts, lanes: readonly LaneRow[], seen: ReadonlyMap<string, Mutable>): { limits: MachineLimits; ml: MlLane[] } {
     const inputs = lanes.map((l) => {
       const o = seen.get(l.name);
       const ids = o ? [...o.idle, ...o.busy] : [];
@@ -199,8 +199,7 @@ export class SizingPass {
     const gpu = this.inputs.machine.gpuInputs?.(ml);
     const { limits, state } = machineLimits(facts, inputs, this.history.machine, gpu);
     this.history.machine = state;
-    this.inputs.machine.judged?.(limits.gpus);
-    return limits;
+    return { limits, ml };
   }
 
   /** Step 3: the fleet acts; the pass keeps what the next one needs to know. */
@@ -212,6 +211,7 @@ export class SizingPass {
       if (a.kind === 'stop' && a.reason === 'idle') this.history.lastShrinkAt.set(a.lane, now);
       if (a.kind === 'critical') this.history.lastCriticalAt = a.at;
     }
+    this.outputs.gpusJudged?.(seen.ml, seen.limits.gpus);
     this.outputs.carryOut(decision, seen.observation.lanes);
   }
 
@@ -229,6 +229,7 @@ interface Seen {
   facts: MachineFacts;
   demand: ReadonlyMap<string, LaneDemand>;
   lanes: readonly LaneRow[];
+  ml: readonly MlLane[];
   /** No lane holds a job (queued, running, or waiting out a backoff) and no worker exists (not even one leaving a removed lane). */
   idle: boolean;
 }
