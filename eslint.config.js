@@ -55,6 +55,8 @@ export default tseslint.config(
     files: [files],
     rules: { 'no-restricted-imports': ['error', { patterns, ...(patterns.includes(node) ? { paths: nodeModules } : {}) }] },
   })),
+  // The `lanes` entry is CommonJS (bin/package.json): it starts without Node's ES module loader.
+  { files: ['bin/**/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // The window runs in a sandboxed page.
   { files: ['renderer/**', 'shared/**'], languageOptions: { globals: { ...globals.browser } } },
 );

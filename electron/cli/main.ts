@@ -1,4 +1,4 @@
-// Entry point of the `lanes` command (bin/lanes.js imports this).
+// Entry point of the `lanes` command (bin/lanes.js runs its bundle, dist/cli/lanes.cjs).
 import { EXIT_FAILURE } from './errors.js';
 import { run } from './program.js';
 

@@ -28,8 +28,8 @@ export function cliFigures(rounds: number): Promise<Figure[]> {
     await d.api('addLane', { name: 'parked', cap: 0 });
     const calls = [
       { what: '`lanes --version`', argv: [CLI, '--version'], slack: 20 },
-      { what: '`lanes add -- true`', argv: [CLI, '--data-dir', d.dataDir, 'add', '--lane', 'parked', '--', 'true'], slack: 60 },
-      { what: '`lanes status`', argv: [CLI, '--data-dir', d.dataDir, 'status'], slack: 60 },
+      { what: '`lanes add -- true`', argv: [CLI, '--data-dir', d.dataDir, 'add', '--lane', 'parked', '--', 'true'], slack: 25 },
+      { what: '`lanes status`', argv: [CLI, '--data-dir', d.dataDir, 'status'], slack: 25 },
       { what: '`node electron/native/abi.mjs node` with nothing to do', argv: [join(appRoot, 'electron', 'native', 'abi.mjs'), 'node'], slack: 120 },
     ];
     const bare: number[] = [];
