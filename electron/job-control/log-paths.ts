@@ -1,30 +1,80 @@
 // Where a job's output lies, for the worker that writes it and the engine that reads it. A job
 // that writes to one stream only (most of them) keeps one file: that stream's, which then is
 // also "both together". The file of both streams is made only once the second stream speaks,
-// starting as a copy of the first one's, so a kept shell job leaves at most one file unless it
-// wrote to both stdout and stderr.
-import { lstatSync } from 'node:fs';
+// starting as a copy of the first one's. When a job that wrote to both ends, its worker joins the
+// three into one file (log-join.ts), so a kept job leaves one file whatever it wrote.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { joinedSpans } from './log-join.js';
 
-/** A job's log files: each stream, and both together with a line between attempts. */
+/** A job's log files: each stream, both together with a line between attempts, and all three joined. */
 export interface LogPaths {
   stdoutPath: string;
   stderrPath: string;
   allPath: string;
+  joinedPath: string;
 }
 
 export type LogStream = 'stdout' | 'stderr' | 'all';
 
+/** Where one stream's log is: a whole file, or a part of the joined one. */
+export interface LogSpan {
+  path: string;
+  start: number;
+  /** Bytes from `start`; null: to the end of the file as it is when read. */
+  size: number | null;
+}
+
 const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
-/** The file to read for `stream`: for both together, the one stream's file when only one spoke. */
-export function logFileFor(paths: LogPaths, stream: LogStream): string {
-  if (stream === 'stdout') return paths.stdoutPath;
-  if (stream === 'stderr') return paths.stderrPath;
-  if (exists(paths.allPath)) return paths.allPath;
-  return exists(paths.stderrPath) && !exists(paths.stdoutPath) ? paths.stderrPath : paths.stdoutPath;
+/** Where to read `stream`: for both together, the one stream's file when only one spoke. */
+export function logSpanFor(paths: LogPaths, stream: LogStream): LogSpan {
+  if (exists(paths.joinedPath)) {
+    // A joined file that does not parse is read as an empty log, never as another stream's bytes.
+    const spans = joinedSpans(paths.joinedPath);
+    return spans?.[stream] ?? { path: paths.joinedPath, start: 0, size: 0 };
+  }
+  const whole = (path: string): LogSpan => ({ path, start: 0, size: null });
+  if (stream === 'stdout') return whole(paths.stdoutPath);
+  if (stream === 'stderr') return whole(paths.stderrPath);
+  if (exists(paths.allPath)) return whole(paths.allPath);
+  return whole(exists(paths.stderrPath) && !exists(paths.stdoutPath) ? paths.stderrPath : paths.stdoutPath);
 }
 
 /** Whether the job wrote anything at all. */
 export function anyLog(paths: LogPaths): boolean {
-  return exists(paths.stdoutPath) || exists(paths.stderrPath);
+  return exists(paths.stdoutPath) || exists(paths.stderrPath) || exists(paths.joinedPath);
 }
+
+/** An open span: its descriptor (the caller closes it), where it starts and how long it is now. */
+export interface OpenSpan {
+  fd: number;
+  start: number;
+  size: number;
+}
+
+/** Opens a span for reading, never through a link; null when its file is not there. */
+export function openSpan(span: LogSpan): OpenSpan | null {
+  let fd: number;
+  try {
+    fd = openSync(span.path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return null;
+  }
+  const fileSize = fstatSync(fd).size;
+  const size = span.size === null ? fileSize : Math.max(0, Math.min(span.size, fileSize - span.start));
+  return { fd, start: span.start, size };
+}
+
+/** Reads `length` bytes of an open span from `at` (relative to its start). */
+export function readSpan(open: OpenSpan, at: number, length: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, Math.min(length, open.size - at)));
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(open.fd, buf, got, buf.length - got, open.start + at + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === buf.length ? buf : buf.subarray(0, got);
+}
+
+export const closeSpan = (open: OpenSpan) => closeSync(open.fd);

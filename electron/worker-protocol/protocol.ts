@@ -11,10 +11,11 @@ export interface JobAssignment {
   specJson: string;
   /** The most this run may take; at the limit it fails and its processes are ended. Null: no limit. */
   timeoutMs: number | null;
-  /** Where this job's stdout and stderr go (capped, tail kept), and both together. */
+  /** Where this job's stdout and stderr go (capped, tail kept), both together, and the three joined when it ends. */
   stdoutPath: string;
   stderrPath: string;
   allPath: string;
+  joinedPath: string;
 }
 
 export type ToWorker =

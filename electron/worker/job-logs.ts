@@ -3,8 +3,11 @@
 // The third is made only once both streams have spoken (job-control/log-paths.ts): until then the
 // one stream's file is the whole story, and a job leaves one file instead of two.
 // Every file an attempt after the first writes to begins that attempt with a line saying so.
+// A job that ends having written to both keeps one file: the three joined (job-control/log-join.ts).
 import { copyFileSync, constants, lstatSync } from 'node:fs';
 import { CappedLog } from '../job-control/capped-log.js';
+import { joinLogs, splitLogs } from '../job-control/log-join.js';
+import type { LogPaths } from '../job-control/log-paths.js';
 import type { JobAssignment } from '../worker-protocol/protocol.js';
 
 export interface LogWriter {
@@ -30,11 +33,20 @@ export class JobLogs {
   readonly stdout: LogWriter;
   readonly stderr: LogWriter;
   private readonly all: CappedLog;
+  private readonly paths: LogPaths;
 
-  constructor(job: Pick<JobAssignment, 'attempt' | 'stdoutPath' | 'stderrPath' | 'allPath'>, cap: number) {
+  constructor(job: Pick<JobAssignment, 'attempt' | 'stdoutPath' | 'stderrPath' | 'allPath' | 'joinedPath'>, cap: number) {
+    this.paths = { stdoutPath: job.stdoutPath, stderrPath: job.stderrPath, allPath: job.allPath, joinedPath: job.joinedPath };
+    const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+    if (job.attempt > 1 && exists(job.joinedPath)) {
+      try {
+        splitLogs(this.paths);
+      } catch {
+        // No room to split: this attempt's output starts files of its own beside the joined one.
+      }
+    }
     this.all = new CappedLog(job.allPath, cap);
     const marked = new Set<CappedLog>();
-    const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
     /** Whether both together go to a file of their own: once both streams have a file (an earlier attempt's counts). */
     let together = exists(job.allPath);
     // Opened lazily as before: a job that prints nothing leaves no file, and no attempt line.
@@ -81,5 +93,6 @@ export class JobLogs {
     this.stdout.close();
     this.stderr.close();
     this.all.close();
+    joinLogs(this.paths);
   }
 }

@@ -16,7 +16,7 @@ import { Retention } from '../../electron/engine/retention/retention.js';
 import { EventHub } from '../../electron/engine/event-hub.js';
 import { JobStore } from '../../electron/engine/store/jobs.js';
 import { JobLogs } from '../../electron/worker/job-logs.js';
-import { logFileFor } from '../../electron/job-control/log-paths.js';
+import { logSpanFor } from '../../electron/job-control/log-paths.js';
 import { parseSpan } from '../../shared/span.js';
 import { tempDir } from '../support/engine.js';
 
@@ -165,7 +165,7 @@ describe('the store cleaner', () => {
 });
 
 describe('log files', () => {
-  it('keeps one file for a job that writes one stream, three once it writes both', () => {
+  it('keeps one file for a job that writes one stream, and one once a job that wrote both ends', () => {
     const logs = new LogFiles(dir);
     const one = logs.paths(1234);
     expect(one.stdoutPath).toBe(join(dir, 'logs', '1', '1234.stdout.log'));
@@ -173,16 +173,21 @@ describe('log files', () => {
     a.stdout.write('hello\n');
     a.close();
     expect(readdirSync(join(dir, 'logs', '1'))).toEqual(['1234.stdout.log']);
-    expect(logFileFor(one, 'all')).toBe(one.stdoutPath);
+    expect(logSpanFor(one, 'all')).toEqual({ path: one.stdoutPath, start: 0, size: null });
 
     const two = logs.paths(1235);
     const b = new JobLogs({ attempt: 1, ...two }, 1 << 20);
     b.stdout.write('out\n');
     b.stderr.write('err\n');
     b.stdout.write('more\n');
+    expect(readdirSync(join(dir, 'logs', '1')).sort()).toEqual(['1234.stdout.log', '1235.log', '1235.stderr.log', '1235.stdout.log']);
     b.close();
-    expect(readFileSync(logFileFor(two, 'all'), 'utf8')).toBe('out\nerr\nmore\n');
-    expect(readFileSync(two.stderrPath, 'utf8')).toBe('err\n');
+    expect(readdirSync(join(dir, 'logs', '1')).sort()).toEqual(['1234.stdout.log', '1235.logs']);
+    const text = (stream: 'stdout' | 'stderr' | 'all') => {
+      const span = logSpanFor(two, stream);
+      return readFileSync(span.path).subarray(span.start, span.start + span.size!).toString('utf8');
+    };
+    expect([text('stdout'), text('stderr'), text('all')]).toEqual(['out\nmore\n', 'err\n', 'out\nerr\nmore\n']);
   });
 
   it('removes the logs of cleaned jobs, and a folder once it is empty', async () => {

@@ -20,7 +20,7 @@ import type { TurnMessage } from '../../electron/engine/workers/reports.js';
 import { TurnRecorder } from '../../electron/engine/workers/turns.js';
 import { tempDir } from '../support/engine.js';
 
-const logPaths = (id: number) => ({ stdoutPath: `${id}.out`, stderrPath: `${id}.err`, allPath: `${id}.log` });
+const logPaths = (id: number) => ({ stdoutPath: `${id}.out`, stderrPath: `${id}.err`, allPath: `${id}.log`, joinedPath: `${id}.logs` });
 const shellLane = (name: string) => ({ name, class: 'cpu' as const, cap: 1, workerCommand: null, workerCwd: null, timeoutMs: null, nudgeQuietUntil: null, nudgeQuietBacklog: null, queue: null });
 
 describe('turns of one worker, as it hears them', () => {

@@ -29,7 +29,7 @@ describe('the worker runtime with jobs in hand', () => {
     children.push(child);
     const jobs: JobAssignment[] = argvs.map((argv, i) => {
       const out = (ext: string) => join(dir.dir, `${i + 1}.${ext}`);
-      return { id: i + 1, attempt: 1, specJson: JSON.stringify({ kind: 'argv', argv }), timeoutMs: null, stdoutPath: out('out'), stderrPath: out('err'), allPath: out('log') };
+      return { id: i + 1, attempt: 1, specJson: JSON.stringify({ kind: 'argv', argv }), timeoutMs: null, stdoutPath: out('out'), stderrPath: out('err'), allPath: out('log'), joinedPath: out('logs') };
     });
     return new Promise((resolve, reject) => {
       child.on('exit', (code) => reject(new Error(`the worker exited (${code}) before it reported`)));

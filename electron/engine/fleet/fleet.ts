@@ -19,6 +19,7 @@ import { carryOut } from './apply.js';
 import type { ScaleLedger } from './ledger.js';
 import { shutdown, type Shutdown } from './shutdown.js';
 import { EscapeeSweep } from './sweep.js';
+import type { LogPaths } from '../../job-control/log-paths.js';
 
 export interface FleetDeps {
   /** Jobs shorter than this on average get jobs in hand (workers/hands.ts); default 25 ms. */
@@ -35,7 +36,7 @@ export interface FleetDeps {
   cgroupBase: string | null;
   /** Added to every worker's (and so every job's) environment. */
   jobEnv: Record<string, string>;
-  logPaths(jobId: number): { stdoutPath: string; stderrPath: string; allPath: string };
+  logPaths(jobId: number): LogPaths;
   log(line: string): void;
   /** A job changed state: claimed, finished, or given back to the queue. */
   jobChanged(job: JobSummary): void;

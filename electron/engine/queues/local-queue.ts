@@ -4,7 +4,7 @@ import type { Job, JobPage, JobSummary, LogChunk } from '../../../shared/model.j
 import type { ParsedInput } from '../../../shared/requests.js';
 import type { LogPaths } from './queue.js';
 import { readLog } from './read-log.js';
-import { logFileFor } from '../../job-control/log-paths.js';
+import { logSpanFor } from '../../job-control/log-paths.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter, JobQueries } from '../store/job-queries.js';
 import type { Interruption, JobStore, NewJob, NotYet, RunningRow, Turn, TurnResult } from '../store/jobs.js';
@@ -65,7 +65,7 @@ export class LocalQueue implements JobQueue {
   }
 
   log(id: number, input: ParsedInput<'logTail'>): LogChunk {
-    return readLog(logFileFor(this.logPaths(id), input.stream), input);
+    return readLog(logSpanFor(this.logPaths(id), input.stream), input);
   }
 
   cancelQueued(id: number, now: number): JobSummary | null {

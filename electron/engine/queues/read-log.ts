@@ -1,37 +1,32 @@
 // Reading a job's log for a client: a tail, or from an offset to follow it, never splitting a
 // UTF-8 character, and saying whether the head was dropped to keep the file within its cap.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import { TRUNCATION_MARK } from '../../job-control/capped-log.js';
+import { closeSpan, openSpan, readSpan, type LogSpan } from '../../job-control/log-paths.js';
 
-export function readLog(path: string, input: ParsedInput<'logTail'>): LogChunk {
+/** Offsets are within the stream's own log, wherever it lies: a job's logs joined as it ends keep a follower's place. */
+export function readLog(span: LogSpan, input: ParsedInput<'logTail'>): LogChunk {
   const jobId = input.id;
-  let fd: number;
+  // Never through a link: a log is a file the worker wrote, or nothing.
+  const open = openSpan(span);
+  if (!open) return { jobId, stream: input.stream, offset: 0, nextOffset: 0, text: '', truncated: false };
   try {
-    // Never through a link: a log is a file the worker wrote, or nothing.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch {
-    return { jobId, stream: input.stream, offset: 0, nextOffset: 0, text: '', truncated: false };
-  }
-  try {
-    const size = fstatSync(fd).size;
+    const size = open.size;
     // A log compacted since the caller's last read is shorter than their offset: start over.
     const from = input.offset !== undefined && input.offset <= size ? input.offset : Math.max(0, size - input.maxBytes);
     const wanted = Math.min(input.maxBytes, size - from);
-    const raw = Buffer.alloc(wanted);
-    readSync(fd, raw, 0, wanted, from);
+    const raw = readSpan(open, from, wanted);
     // Never hand out half a character: skip a split one at the start (a tail read), and leave
     // one split at the end for the next read.
     const skip = input.offset === undefined ? leadingContinuation(raw) : 0;
     const end = completeUtf8Length(raw);
     const buf = raw.subarray(skip, Math.max(skip, end));
     const mark = Buffer.from(TRUNCATION_MARK);
-    const head = Buffer.alloc(Math.min(mark.length, size));
-    readSync(fd, head, 0, head.length, 0);
+    const head = readSpan(open, 0, mark.length);
     return { jobId, stream: input.stream, offset: from + skip, nextOffset: from + skip + buf.length, text: buf.toString('utf8'), truncated: head.equals(mark) };
   } finally {
-    closeSync(fd);
+    closeSpan(open);
   }
 }
 

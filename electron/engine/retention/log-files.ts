@@ -1,5 +1,5 @@
 // Where jobs' logs live in the data directory, and removing them. Each job's files go in a folder
-// of a thousand ids — logs/<id ÷ 1000>/<id>.stdout.log — so no folder ever holds more than a few
+// of a thousand ids — logs/<id ÷ 1000>/<id>.log — so no folder ever holds more than a few
 // thousand entries (a flat logs/ held two files per job: millions after a year), and the logs of
 // the oldest jobs are the oldest folders. Logs an older Lanes wrote flat in logs/ are still read
 // and removed with their jobs.
@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import type { LogPaths } from '../../job-control/log-paths.js';
 
 export const SHARD_IDS = 1000;
-const LOG_FILE = /^(\d+)\.(?:stdout\.|stderr\.)?log$/;
+// <id>.log, .stdout.log, .stderr.log, .logs (joined) and .logs.part (a join under way).
+const LOG_FILE = /^(\d+)\.(?:(?:stdout\.|stderr\.)?log|logs(?:\.part)?)$/;
 const SHARD = /^\d+$/;
 
-const files = (base: string): LogPaths => ({ stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log` });
+const files = (base: string): LogPaths => ({ stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log`, joinedPath: `${base}.logs` });
 const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
 /** One log file found: whose it is and how big. */
@@ -46,7 +47,7 @@ export class LogFiles {
     }
     const at = files(join(folder, String(id)));
     // A job an older Lanes ran keeps its flat files until it is cleaned.
-    if (this.legacy && !exists(at.stdoutPath) && !exists(at.stderrPath)) {
+    if (this.legacy && !exists(at.stdoutPath) && !exists(at.stderrPath) && !exists(at.joinedPath)) {
       const flat = files(join(this.dir, String(id)));
       if (exists(flat.stdoutPath) || exists(flat.stderrPath)) return flat;
     }

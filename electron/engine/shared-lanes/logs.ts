@@ -3,12 +3,12 @@
 // of each) goes to Redis as the job's
 // one BullMQ log row, while it runs (every couple of seconds, when it grew) and when it ends.
 // Any engine reads it from there; the engine that ran it reads its own files while it has them.
-import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { z } from 'zod';
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import { TRUNCATION_MARK } from '../../job-control/capped-log.js';
-import { anyLog, logFileFor } from '../../job-control/log-paths.js';
+import { anyLog, closeSpan, logSpanFor, openSpan, readSpan, type LogPaths, type LogSpan } from '../../job-control/log-paths.js';
 
 /** Of each stream, the tail kept in Redis. */
 export const TAIL_BYTES = 16 * 1024;
@@ -29,60 +29,49 @@ export interface TailRow {
   all?: StreamTail;
 }
 
-type Paths = { stdoutPath: string; stderrPath: string; allPath: string };
-
-/** The end of a log file, never starting inside a character; null when the job wrote nothing there. */
-function tailOf(path: string): StreamTail | null {
-  let fd: number;
+/** The end of a stream's log, never starting inside a character; null when the job wrote nothing there. */
+function tailOf(span: LogSpan): StreamTail | null {
+  const open = openSpan(span);
+  if (!open) return null;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(fd).size;
+    const size = open.size;
     const from = Math.max(0, size - TAIL_BYTES);
-    const buf = Buffer.alloc(size - from);
-    readSync(fd, buf, 0, buf.length, from);
+    const buf = readSpan(open, from, size - from);
     let skip = 0;
     while (from > 0 && skip < buf.length && skip < 3 && (buf[skip]! & 0xc0) === 0x80) skip++;
     const mark = Buffer.from(TRUNCATION_MARK);
-    const head = Buffer.alloc(Math.min(mark.length, size));
-    readSync(fd, head, 0, head.length, 0);
+    const head = readSpan(open, 0, mark.length);
     return { size, text: buf.subarray(skip).toString('utf8'), cut: from + skip > 0 || head.equals(mark) };
   } finally {
-    closeSync(fd);
+    closeSpan(open);
   }
 }
 
 /** The row for Redis, or null when the job has printed nothing (most jobs of a busy lane). */
-export function tailRow(paths: Paths): string | null {
+export function tailRow(paths: LogPaths): string | null {
   // Checked without opening, which costs an error object per file not there.
   if (!anyLog(paths)) return null;
-  const stdout = tailOf(paths.stdoutPath);
-  const stderr = tailOf(paths.stderrPath);
+  const stdout = tailOf(logSpanFor(paths, 'stdout'));
+  const stderr = tailOf(logSpanFor(paths, 'stderr'));
   if (!stdout && !stderr) return null;
   const none = { size: 0, text: '', cut: false };
-  return JSON.stringify({ v: 1, stdout: stdout ?? none, stderr: stderr ?? none, all: tailOf(logFileFor(paths, 'all')) ?? none } satisfies TailRow);
+  return JSON.stringify({ v: 1, stdout: stdout ?? none, stderr: stderr ?? none, all: tailOf(logSpanFor(paths, 'all')) ?? none } satisfies TailRow);
 }
 
-/** How big the files are now: a running job's tail is sent again only when they grew. */
-export function sizesOf(paths: Paths): number {
+/** How big the logs are now: a running job's tail is sent again only when they grew. */
+export function sizesOf(paths: LogPaths): number {
   let n = 0;
-  for (const p of [paths.stdoutPath, paths.stderrPath]) {
-    try {
-      const fd = openSync(p, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-      n += fstatSync(fd).size;
-      closeSync(fd);
-    } catch {
-      // Not written yet.
-    }
+  for (const stream of ['stdout', 'stderr'] as const) {
+    const open = openSpan(logSpanFor(paths, stream));
+    if (!open) continue; // not written yet
+    n += open.size;
+    closeSpan(open);
   }
   return n;
 }
 
-export function removeFiles(paths: Paths): void {
-  for (const p of [paths.stdoutPath, paths.stderrPath, paths.allPath]) rmSync(p, { force: true });
+export function removeFiles(paths: LogPaths): void {
+  for (const p of Object.values(paths)) rmSync(p, { force: true });
 }
 
 const streamShape = z.object({ size: z.number().int().min(0), text: z.string().max(TAIL_BYTES * 2), cut: z.boolean() });

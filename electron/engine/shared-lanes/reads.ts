@@ -6,7 +6,7 @@ import type { Job, JobPage, JobSpec, JobState, JobSummary, LogChunk } from '../.
 import type { ParsedInput } from '../../../shared/requests.js';
 import { RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { readLog } from '../queues/read-log.js';
-import { anyLog, logFileFor } from '../../job-control/log-paths.js';
+import { anyLog, logSpanFor } from '../../job-control/log-paths.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
 import { attemptsOf, checkClaimed, summaryOf, withCutShort, type BullFields, type BullState } from './job-data.js';
@@ -126,7 +126,7 @@ export class LaneReads {
   /** While this engine has the job's files (it runs it, or could not send its tail), they are read; otherwise the tail in Redis. */
   async log(id: number, input: ParsedInput<'logTail'>): Promise<LogChunk> {
     const paths = this.p.deps.logPaths(id);
-    if (anyLog(paths)) return readLog(logFileFor(paths, input.stream), input);
+    if (anyLog(paths)) return readLog(logSpanFor(paths, input.stream), input);
     const { logs } = await this.p.queue.getJobLogs(this.p.bullId(id), 0, -1);
     return chunkOf(logs.at(-1), input);
   }

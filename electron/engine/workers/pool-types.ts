@@ -1,6 +1,7 @@
 // What the pool keeps about each worker, and what it needs from the engine and is told to do.
 import type { JobSummary, ScaleReason } from '../../../shared/model.js';
 import type { WorkerLauncher, WorkerProcess } from './launcher.js';
+import type { LogPaths } from '../../job-control/log-paths.js';
 
 export interface JobRef {
   id: number;
@@ -77,7 +78,7 @@ export interface PoolHooks {
   now(): number;
   /** The lane's persistent command and where it runs, if it has one. */
   workerCommand(lane: string): PersistentCommand | null;
-  logPaths(jobId: number): { stdoutPath: string; stderrPath: string; allPath: string };
+  logPaths(jobId: number): LogPaths;
   jobChanged(job: JobSummary): void;
   /** Something the sizer observes moved: a worker went idle, started, or exited. */
   fleetChanged(): void;
