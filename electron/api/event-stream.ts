@@ -20,9 +20,9 @@ export const HEARTBEAT_MS = 15_000;
 export const STALL_LIMIT_MS = 30_000;
 /**
  * Whatever the pace, all clients together may hold this much unsent in the engine's memory: past
- * it, the client furthest behind is cut, and reconnects with its last id like a stalled one. One
- * bound for all, not one per client: 40 clients that never read once took the engine from 78 to
- * 542 MiB, and a per-client bound times the connection limit was 8 GiB.
+ * it, the client furthest behind is cut, and reconnects with its last id like a stalled one. A
+ * client is written to only while its socket takes more (serve), so this is the backstop, not the
+ * rule: 40 clients that never read once took the engine from 78 to 542 MiB.
  */
 export const STREAMS_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
@@ -98,7 +98,16 @@ export class EventStreams {
     }
   }
 
-  /** Validate the resume point before calling: this writes the 200 at once. */
+  /**
+   * Validate the resume point before calling: this writes the 200 at once.
+   *
+   * A client whose socket is full is not written to: what it has not taken stays in the hub's
+   * ring, and it is sent on from there when the socket drains. The engine so holds no backlog per
+   * client (each write it buffers is one more object to free when the client goes, and 40 clients
+   * that never read once held tens of thousands each), and a client that comes back finds the
+   * events in order. One the ring has moved past, or that has not read for the stall limit, is cut
+   * and resumes with its last id, as any dropped client does.
+   */
   serve(req: IncomingMessage, res: ServerResponse, since: number): void {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
@@ -106,30 +115,53 @@ export class EventStreams {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    /** Since when the client has had more waiting than the socket takes; null while it keeps up. */
+    /** Since when the client's socket has been full; null while it keeps up. */
     let behindSince: number | null = null;
-    res.on('drain', () => (behindSince = null));
+    /** The last event written to this client: where it is sent on from when it drains. */
+    let sentSeq = 0;
     // A client's socket failing fails that client's stream, never the engine.
     res.on('error', () => res.destroy());
-    const send = (text: string) => {
+    const gone = () => res.writableEnded || res.destroyed;
+    const write = (text: string) => {
+      if (!res.write(text)) behindSince ??= Date.now();
+    };
+    const send = (event: LanesEvent) => {
       // Ended (closeAll at shutdown) but not yet closed: events still announced meanwhile go nowhere.
-      if (res.writableEnded || res.destroyed) return;
-      if ((behindSince !== null && Date.now() - behindSince > this.stallLimitMs) || res.writableLength > this.maxBufferedBytes) {
+      if (gone()) return;
+      if (behindSince !== null) {
+        if (Date.now() - behindSince > this.stallLimitMs) res.destroy();
+        return;
+      }
+      write(this.frame(event));
+      sentSeq = event.seq;
+    };
+    res.on('drain', () => {
+      behindSince = null;
+      if (gone()) return;
+      const missed = this.hub.since(sentSeq);
+      if (missed === null) {
         res.destroy();
         return;
       }
-      if (!res.write(text)) behindSince ??= Date.now();
-    };
-    send('retry: 1000\n\n');
+      for (const event of missed) {
+        write(frameOf(event));
+        sentSeq = event.seq;
+        if (behindSince !== null) return;
+      }
+    });
+    write('retry: 1000\n\n');
     // First a `start` (or `reset`) naming the seq the feed goes on after: a client that asked
     // "from now" learns where now is, so its next reconnect resumes instead of starting afresh.
     const unsubscribe = this.hub.follow(
       since,
       (event) => {
-        send(this.frame(event));
+        send(event);
         this.bound(event.seq);
       },
-      (seq, reset) => send(`id: ${seq}\nevent: ${reset ? RESET_EVENT : START_EVENT}\ndata: ${JSON.stringify({ seq })}\n\n`),
+      (seq, reset) => {
+        sentSeq = seq;
+        write(`id: ${seq}\nevent: ${reset ? RESET_EVENT : START_EVENT}\ndata: ${JSON.stringify({ seq })}\n\n`);
+      },
     );
     this.open.add(res);
     this.startHeartbeat();

@@ -1,7 +1,8 @@
 // Memory no client can run up: 40 event-stream clients that never read a byte, connected through
 // the engine's socket while no-op jobs go through, beside the same run without them. Reported:
 // the engine's peak RSS both ways, `status` answered meanwhile (each call timed from here), and
-// how many of the clients the engine cut to stay within its one bound.
+// how many of the clients the engine cut (not read for the stall limit, or left behind by the
+// hub's ring).
 // Before one bound for all streams, 40 such clients during 30,000 jobs took the engine from 78 to
 // 542 MiB and a status to 5 s and more.
 import { connect, type Socket } from 'node:net';
@@ -114,7 +115,7 @@ export async function unreadClientFigures(jobs: number): Promise<Figure[]> {
     },
     {
       section: SECTION,
-      what: `clients of the ${CLIENTS} the engine cut to keep all streams within one bound (each resumes from its last id)`,
+      what: `clients of the ${CLIENTS} the engine cut: not read for 30 s, or behind what the event ring holds (each resumes from its last id)`,
       unit: 'clients',
       lanes: summarize([withThem.cut]),
     },
