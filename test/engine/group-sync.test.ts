@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupSync } from '../../electron/engine/store/group-sync.js';
+import { GroupSync, INLINE_SYNC_MS, syncInline } from '../../electron/engine/store/group-sync.js';
 import { tempDir } from '../support/engine.js';
 
 /** Syncs that end when the test says so; transactions counted, each writer's context its round. */
@@ -66,6 +66,25 @@ describe('group sync', () => {
     await expect(a).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     await expect(b).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     expect(failing.syncs).toHaveLength(0);
+  });
+
+  it.each([
+    [1, 0.2, true],
+    [1, INLINE_SYNC_MS, false],
+    [1, 40, false],
+    [2, 0.2, false],
+    [50, 0.2, false],
+  ])('a round of %i write(s) with syncs typically taking %f ms syncs on the event loop: %s', (writes, typicalMs, inline) => {
+    expect(syncInline(writes, typicalMs)).toBe(inline);
+  });
+
+  it('really syncs the file it is given, one writer after another and many at once', async () => {
+    const wal = join(dir, 'lanes.db-wal');
+    writeFileSync(wal, 'x');
+    const group = new GroupSync<void>(wal, (body) => body());
+    for (let i = 0; i < 20; i++) await expect(group.commit(() => i)).resolves.toBe(i);
+    await expect(Promise.all(Array.from({ length: 20 }, (_, i) => group.commit(() => i)))).resolves.toHaveLength(20);
+    await group.close();
   });
 
   it('really syncs the file it is given', async () => {

@@ -4,7 +4,19 @@
 // WAL file off the event loop, and answers them all. Writes that arrive during a round's sync wait
 // for the next round, which starts as soon as that sync ends: the busier it is, the more each
 // round carries, and no write waits for more than the sync before it and its own.
-import { closeSync, fsync, openSync } from 'node:fs';
+//
+// A round of one write (adds one after another) syncs on the event loop while syncs are quick:
+// there is nothing to overlap with, and the thread pool's two hops cost as much as the sync itself
+// (sequential adds ran 15–25 % faster so, side by side). Once a sync takes longer than
+// INLINE_SYNC_MS (a slow or busy disk), syncs go off the loop until they are quick again, so the
+// engine never stops answering for a slow disk.
+import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
+
+/** The longest a sync may typically take to be done on the event loop. */
+export const INLINE_SYNC_MS = 1;
+
+/** Whether a round syncs on the event loop: it is alone, and syncs have been quick. */
+export const syncInline = (writes: number, typicalMs: number) => writes === 1 && typicalMs < INLINE_SYNC_MS;
 
 interface Waiting<C> {
   write: (context: C) => unknown;
@@ -18,6 +30,8 @@ export class GroupSync<C = void> {
   private scheduled = false;
   /** The round whose sync is under way. */
   private running: Promise<void> | null = null;
+  /** How long syncs take, smoothed over the last few (starts as slow: the first syncs off the loop). */
+  private typicalMs = INLINE_SYNC_MS;
 
   constructor(
     private readonly walPath: string,
@@ -58,7 +72,7 @@ export class GroupSync<C = void> {
       this.schedule();
       return;
     }
-    const round = this.sync().then(
+    const round = this.sync(batch.length).then(
       () => batch.forEach((w, i) => w.resolve(results[i])),
       (error: unknown) => batch.forEach((w) => w.reject(error)),
     );
@@ -68,10 +82,28 @@ export class GroupSync<C = void> {
     });
   }
 
-  protected sync(): Promise<void> {
+  /** Syncs the WAL (its data and size: what a reader needs after a crash) for a round of `writes`. */
+  protected sync(writes: number): Promise<void> {
     // Opened on first use: the WAL exists once the database has been written to.
     this.fd ??= openSync(this.walPath, 'r');
     const fd = this.fd;
-    return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+    const t0 = performance.now();
+    const took = () => (this.typicalMs = 0.75 * this.typicalMs + 0.25 * (performance.now() - t0));
+    if (syncInline(writes, this.typicalMs)) {
+      try {
+        fdatasyncSync(fd);
+        took();
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return new Promise((resolve, reject) =>
+      fdatasync(fd, (error) => {
+        took();
+        if (error) reject(error);
+        else resolve();
+      }),
+    );
   }
 }
