@@ -6,11 +6,19 @@ import { WORKER_ENV, type JobAssignment } from '../worker-protocol/protocol.js';
 // Variables that wire a worker to its engine; a job has no business seeing them.
 const INTERNAL = new Set<string>([...Object.values(WORKER_ENV), 'ELECTRON_RUN_AS_NODE', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
 
-/** The engine's environment without Lanes' wiring: what a persistent command starts with. */
+/**
+ * The engine's environment without Lanes' wiring: what a persistent command starts with. Read
+ * once per worker (nothing in the worker changes its environment): each read of process.env is a
+ * call into the runtime, and copying it cost a `true` job some 75 µs of a 4 ms run.
+ */
+let base: Readonly<NodeJS.ProcessEnv> | null = null;
 export function baseEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!INTERNAL.has(k)) env[k] = v;
-  return env;
+  if (base === null) {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!INTERNAL.has(k)) env[k] = v;
+    base = Object.freeze(env);
+  }
+  return { ...base };
 }
 
 export function jobEnv(job: Pick<JobAssignment, 'id' | 'attempt'>, additions: Record<string, string> | undefined): NodeJS.ProcessEnv {
