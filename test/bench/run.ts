@@ -68,7 +68,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
   ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
   ['unread', 'event-stream clients that never read', () => unreadClientFigures(quick ? 5_000 : 30_000)],
-  ['soak', 'a soak with retention (LANES_BENCH_SOAK=PAYLOAD,SHELL for full size)', () => soakFigures(soakSize(quick), log)],
+  ['soak', 'a soak with retention (LANES_BENCH_SOAK=PAYLOAD,SHELL for other sizes)', () => soakFigures(soakSize(quick), log)],
 ];
 
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');

@@ -4,8 +4,9 @@
 // the start, the middle and the end; the longest a cleaning step held the event loop; and no-op
 // throughput with pruning beside throughput without it, run alternately (A B A B).
 //
-// Full size is the issue's 1,000,000 payload jobs and 100,000 shell jobs; the default is smaller
-// (LANES_BENCH_SOAK=PAYLOAD,SHELL sets it, e.g. 1000000,100000).
+// A full run pushes 1,000,000 payload jobs and 100,000 shell jobs, each shell job writing to both
+// stdout and stderr (the case that kept three log files before they were joined); --quick pushes
+// 20,000 and 1,000. LANES_BENCH_SOAK=PAYLOAD,SHELL sets other sizes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -27,7 +28,7 @@ export interface SoakSize {
 
 export function soakSize(quick: boolean, env: NodeJS.ProcessEnv = process.env): SoakSize {
   const given = env.LANES_BENCH_SOAK?.split(',').map(Number);
-  const base = quick ? { payload: 20_000, shell: 1_000, pairJobs: 10_000, pairs: 2 } : { payload: 200_000, shell: 10_000, pairJobs: 40_000, pairs: 3 };
+  const base = quick ? { payload: 20_000, shell: 1_000, pairJobs: 10_000, pairs: 2 } : { payload: 1_000_000, shell: 100_000, pairJobs: 40_000, pairs: 3 };
   if (given && given.length === 2 && given.every((n) => Number.isSafeInteger(n) && n >= 0)) return { ...base, payload: given[0]!, shell: given[1]! };
   return base;
 }
@@ -96,7 +97,7 @@ export async function soakFigures(size: SoakSize, log: (s: string) => void): Pro
       };
       await push(d, 'soak', size.payload, { payload: {} }, () => ran('soak', size.payload), () => rss.push(rssMiB(d.pid)));
       log(`  ${size.payload.toLocaleString('en-US')} payload jobs in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-      await push(d, 'worker', size.shell, { argv: ['echo', 'soak'] }, () => ran('worker', size.shell), () => {});
+      await push(d, 'worker', size.shell, { argv: ['sh', '-c', 'echo soak; echo soak >&2'] }, () => ran('worker', size.shell), () => {});
       log(`  ${size.shell.toLocaleString('en-US')} shell jobs by ${((performance.now() - t0) / 1000).toFixed(0)} s`);
       rss.push(rssMiB(d.pid));
       // Kept now: what retention has not reached yet (it runs every quarter of the keep).
