@@ -5,7 +5,7 @@
 //
 // The joined file is written beside its final name and renamed into place, so a reader finds the
 // three files or the one, never a half-written join; the three go only after the rename.
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import type { LogPaths, LogSpan, LogStream } from './log-paths.js';
 
 const HEADER = /^lanes-log 1 (\d{1,15}) (\d{1,15}) (\d{1,15})\n/;
@@ -77,6 +77,8 @@ function copyInto(to: number, from: number, start: number, size: number): void {
  * are and the partial file goes: nothing the job wrote is lost to the join.
  */
 export function joinLogs(paths: LogPaths): boolean {
+  // Both together exist only once both streams spoke: most jobs stop here, at one stat that throws nothing.
+  if (lstatSync(paths.allPath, { throwIfNoEntry: false }) === undefined) return false;
   const sizes = ORDER.map((s) => sizeOf(pathOf(paths, s)));
   if (sizes.some((s) => s === null)) return false;
   const partial = `${paths.joinedPath}.part`;
