@@ -26,19 +26,23 @@ export interface LogSpan {
 
 const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
-/** Where to read `stream`: for both together, the one stream's file when only one spoke. */
-export function logSpanFor(paths: LogPaths, stream: LogStream): LogSpan {
+/**
+ * Where each stream's log lies now: the joined file's parts, read from its header once, or each
+ * stream's own file, with both together being the one stream's file when only one spoke.
+ */
+export function logSpans(paths: LogPaths): Record<LogStream, LogSpan> {
   if (exists(paths.joinedPath)) {
     // A joined file that does not parse is read as an empty log, never as another stream's bytes.
-    const spans = joinedSpans(paths.joinedPath);
-    return spans?.[stream] ?? { path: paths.joinedPath, start: 0, size: 0 };
+    const empty: LogSpan = { path: paths.joinedPath, start: 0, size: 0 };
+    return joinedSpans(paths.joinedPath) ?? { stdout: empty, stderr: empty, all: empty };
   }
   const whole = (path: string): LogSpan => ({ path, start: 0, size: null });
-  if (stream === 'stdout') return whole(paths.stdoutPath);
-  if (stream === 'stderr') return whole(paths.stderrPath);
-  if (exists(paths.allPath)) return whole(paths.allPath);
-  return whole(exists(paths.stderrPath) && !exists(paths.stdoutPath) ? paths.stderrPath : paths.stdoutPath);
+  const all = exists(paths.allPath) ? paths.allPath : exists(paths.stderrPath) && !exists(paths.stdoutPath) ? paths.stderrPath : paths.stdoutPath;
+  return { stdout: whole(paths.stdoutPath), stderr: whole(paths.stderrPath), all: whole(all) };
 }
+
+/** Where to read `stream`. */
+export const logSpanFor = (paths: LogPaths, stream: LogStream): LogSpan => logSpans(paths)[stream];
 
 /** Whether the job wrote anything at all. */
 export function anyLog(paths: LogPaths): boolean {

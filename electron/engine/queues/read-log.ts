@@ -3,7 +3,7 @@
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import { TRUNCATION_MARK } from '../../job-control/capped-log.js';
-import { closeSpan, openSpan, readSpan, type LogSpan } from '../../job-control/log-paths.js';
+import { closeSpan, openSpan, readSpan, type LogSpan, type OpenSpan } from '../../job-control/log-paths.js';
 
 /** Offsets are within the stream's own log, wherever it lies: a job's logs joined as it ends keep a follower's place. */
 export function readLog(span: LogSpan, input: ParsedInput<'logTail'>): LogChunk {
@@ -22,16 +22,20 @@ export function readLog(span: LogSpan, input: ParsedInput<'logTail'>): LogChunk 
     const skip = input.offset === undefined ? leadingContinuation(raw) : 0;
     const end = completeUtf8Length(raw);
     const buf = raw.subarray(skip, Math.max(skip, end));
-    const mark = Buffer.from(TRUNCATION_MARK);
-    const head = readSpan(open, 0, mark.length);
-    return { jobId, stream: input.stream, offset: from + skip, nextOffset: from + skip + buf.length, text: buf.toString('utf8'), truncated: head.equals(mark) };
+    return { jobId, stream: input.stream, offset: from + skip, nextOffset: from + skip + buf.length, text: buf.toString('utf8'), truncated: headDropped(open) };
   } finally {
     closeSpan(open);
   }
 }
 
+/** Whether the log's head was dropped to keep it within its cap: it then starts with the mark. */
+export function headDropped(open: OpenSpan): boolean {
+  const mark = Buffer.from(TRUNCATION_MARK);
+  return readSpan(open, 0, mark.length).equals(mark);
+}
+
 /** Bytes at the start that continue a character begun before them. */
-function leadingContinuation(b: Buffer): number {
+export function leadingContinuation(b: Buffer): number {
   let i = 0;
   while (i < b.length && i < 3 && (b[i]! & 0xc0) === 0x80) i++;
   return i;

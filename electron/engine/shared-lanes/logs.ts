@@ -7,8 +7,8 @@ import { rmSync } from 'node:fs';
 import { z } from 'zod';
 import type { LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
-import { TRUNCATION_MARK } from '../../job-control/capped-log.js';
-import { anyLog, closeSpan, logSpanFor, openSpan, readSpan, type LogPaths, type LogSpan } from '../../job-control/log-paths.js';
+import { headDropped, leadingContinuation } from '../queues/read-log.js';
+import { anyLog, closeSpan, logSpans, openSpan, readSpan, type LogPaths, type LogSpan } from '../../job-control/log-paths.js';
 
 /** Of each stream, the tail kept in Redis. */
 export const TAIL_BYTES = 16 * 1024;
@@ -37,11 +37,8 @@ function tailOf(span: LogSpan): StreamTail | null {
     const size = open.size;
     const from = Math.max(0, size - TAIL_BYTES);
     const buf = readSpan(open, from, size - from);
-    let skip = 0;
-    while (from > 0 && skip < buf.length && skip < 3 && (buf[skip]! & 0xc0) === 0x80) skip++;
-    const mark = Buffer.from(TRUNCATION_MARK);
-    const head = readSpan(open, 0, mark.length);
-    return { size, text: buf.subarray(skip).toString('utf8'), cut: from + skip > 0 || head.equals(mark) };
+    const skip = from > 0 ? leadingContinuation(buf) : 0;
+    return { size, text: buf.subarray(skip).toString('utf8'), cut: from + skip > 0 || headDropped(open) };
   } finally {
     closeSpan(open);
   }
@@ -51,18 +48,20 @@ function tailOf(span: LogSpan): StreamTail | null {
 export function tailRow(paths: LogPaths): string | null {
   // Checked without opening, which costs an error object per file not there.
   if (!anyLog(paths)) return null;
-  const stdout = tailOf(logSpanFor(paths, 'stdout'));
-  const stderr = tailOf(logSpanFor(paths, 'stderr'));
+  const spans = logSpans(paths);
+  const stdout = tailOf(spans.stdout);
+  const stderr = tailOf(spans.stderr);
   if (!stdout && !stderr) return null;
   const none = { size: 0, text: '', cut: false };
-  return JSON.stringify({ v: 1, stdout: stdout ?? none, stderr: stderr ?? none, all: tailOf(logSpanFor(paths, 'all')) ?? none } satisfies TailRow);
+  return JSON.stringify({ v: 1, stdout: stdout ?? none, stderr: stderr ?? none, all: tailOf(spans.all) ?? none } satisfies TailRow);
 }
 
 /** How big the logs are now: a running job's tail is sent again only when they grew. */
 export function sizesOf(paths: LogPaths): number {
   let n = 0;
+  const spans = logSpans(paths);
   for (const stream of ['stdout', 'stderr'] as const) {
-    const open = openSpan(logSpanFor(paths, stream));
+    const open = openSpan(spans[stream]);
     if (!open) continue; // not written yet
     n += open.size;
     closeSpan(open);
