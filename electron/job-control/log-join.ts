@@ -45,19 +45,6 @@ export function joinedSpans(path: string): Record<LogStream, LogSpan> | null {
   }
 }
 
-const sizeOf = (path: string) => {
-  try {
-    const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    try {
-      return fstatSync(fd).size;
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
-};
-
 /** Copies `size` bytes of `from` (at `start`) to the end of `to`. */
 function copyInto(to: number, from: number, start: number, size: number): void {
   const buf = Buffer.alloc(Math.min(CHUNK, Math.max(1, size)));
@@ -79,29 +66,25 @@ function copyInto(to: number, from: number, start: number, size: number): void {
 export function joinLogs(paths: LogPaths): boolean {
   // Both together exist only once both streams spoke: most jobs stop here, at one stat that throws nothing.
   if (lstatSync(paths.allPath, { throwIfNoEntry: false }) === undefined) return false;
-  const sizes = ORDER.map((s) => sizeOf(pathOf(paths, s)));
-  if (sizes.some((s) => s === null)) return false;
+  const parts: number[] = [];
   const partial = `${paths.joinedPath}.part`;
   let out: number | null = null;
   try {
+    for (const stream of ORDER) parts.push(openSync(pathOf(paths, stream), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)));
+    const sizes = parts.map((fd) => fstatSync(fd).size);
     out = openSync(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o600);
-    const header = Buffer.from(`lanes-log 1 ${sizes.join(' ')}\n`);
-    writeSync(out, header);
-    ORDER.forEach((stream, i) => {
-      const from = openSync(pathOf(paths, stream), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-      try {
-        copyInto(out!, from, 0, sizes[i]!);
-      } finally {
-        closeSync(from);
-      }
-    });
+    writeSync(out, Buffer.from(`lanes-log 1 ${sizes.join(' ')}\n`));
+    parts.forEach((fd, i) => copyInto(out!, fd, 0, sizes[i]!));
     closeSync(out);
     out = null;
     renameSync(partial, paths.joinedPath);
   } catch {
+    // One of the three missing (nothing to join), or no room: the files stay as they are.
     if (out !== null) closeSync(out);
     rmSync(partial, { force: true });
     return false;
+  } finally {
+    for (const fd of parts) closeSync(fd);
   }
   for (const stream of ORDER) rmSync(pathOf(paths, stream), { force: true });
   return true;
