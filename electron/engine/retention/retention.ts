@@ -92,7 +92,6 @@ export class Retention {
     if (ms !== null) this.schedule(ms);
   }
 
-
   /** One pass now (after any that is running): what is past its keep, the logs' bound, the space. */
   pass(): Promise<void> {
     const run = async () => {
