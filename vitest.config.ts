@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A test reads the machine it runs on only when it says so (test/setup/real-machine-guard.ts).
+    setupFiles: ['test/setup/real-machine-guard.ts'],
   },
 });

@@ -6,6 +6,7 @@ import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
 import type { JobPage, Status } from '../../shared/model.js';
 import { api, raw, openRawStream } from '../support/http.js';
 import { ensureBuilt, tempDataDir } from '../support/daemon.js';
+import { quietMachine } from '../support/machine.js';
 
 const isPosix = process.platform !== 'win32';
 
@@ -16,7 +17,7 @@ describe('API access', () => {
 
   beforeAll(async () => {
     await ensureBuilt();
-    host = await hostEngine({ dataDir: tmp.dir, cores: 3, tickMs: 100, log: () => {} });
+    host = await hostEngine({ machineReaders: quietMachine(), dataDir: tmp.dir, cores: 3, tickMs: 100, log: () => {} });
     port = host.port;
   });
   afterAll(async () => {
@@ -101,9 +102,9 @@ describe('the window token', () => {
     await ensureBuilt();
     const tmp = tempDataDir();
     try {
-      const first = await hostEngine({ dataDir: tmp.dir, cores: 3, log: () => {} });
+      const first = await hostEngine({ machineReaders: quietMachine(), dataDir: tmp.dir, cores: 3, log: () => {} });
       await first.close({ graceMs: 0 });
-      const second = await hostEngine({ dataDir: tmp.dir, cores: 3, log: () => {} });
+      const second = await hostEngine({ machineReaders: quietMachine(), dataDir: tmp.dir, cores: 3, log: () => {} });
       try {
         expect(second.token).not.toBe(first.token);
         expect(second.port).toBe(first.port);

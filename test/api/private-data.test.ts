@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostEngine } from '../../electron/api/host.js';
 import { ensureBuilt, lanes, tempDataDir } from '../support/daemon.js';
 import { jobsFinished } from '../support/engine.js';
+import { quietMachine } from '../support/machine.js';
 
 const posix = process.platform !== 'win32';
 const root = process.getuid?.() === 0;
@@ -20,7 +21,7 @@ describe.runIf(posix)('the data directory', () => {
   afterAll(() => tmp.remove());
 
   const open = async (dir: string, log: string[] = []) => {
-    const host = await hostEngine({ dataDir: dir, cores: 3, tickMs: 100, log: (l) => log.push(l) });
+    const host = await hostEngine({ machineReaders: quietMachine(), dataDir: dir, cores: 3, tickMs: 100, log: (l) => log.push(l) });
     return host;
   };
 
@@ -147,7 +148,7 @@ describe.runIf(posix)('the CLI', () => {
   it('keeps the socket private when the data directory’s path is too long for one', async () => {
     // A socket path longer than the OS holds would be cut short, landing somewhere else.
     const dir = join(tmp.dir, 'a-data-directory-with-a-long-name'.repeat(3));
-    const host = await hostEngine({ dataDir: dir, cores: 3, tickMs: 100, log: () => {} });
+    const host = await hostEngine({ machineReaders: quietMachine(), dataDir: dir, cores: 3, tickMs: 100, log: () => {} });
     try {
       expect(Buffer.byteLength(host.socket)).toBeLessThanOrEqual(103);
       expect(lstatSync(host.socket).isSocket()).toBe(true);

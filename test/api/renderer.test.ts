@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
 import { raw } from '../support/http.js';
 import { ensureBuilt, tempDataDir } from '../support/daemon.js';
+import { quietMachine } from '../support/machine.js';
 
 describe('the window at /', () => {
   const tmp = tempDataDir();
@@ -22,8 +23,8 @@ describe('the window at /', () => {
     writeFileSync(join(renderer, 'assets', 'app-1a2b.js'), 'console.log("lanes")');
     writeFileSync(join(renderer, 'assets', 'app-1a2b.css'), 'body{}');
     writeFileSync(join(site.dir, 'secret.txt'), 'not for the web');
-    host = await hostEngine({ dataDir: tmp.dir, cores: 3, log: () => {}, rendererDir: renderer });
-    bare = await hostEngine({ dataDir: join(tmp.dir, 'second'), cores: 3, log: () => {}, rendererDir: join(site.dir, 'not-built') });
+    host = await hostEngine({ machineReaders: quietMachine(), dataDir: tmp.dir, cores: 3, log: () => {}, rendererDir: renderer });
+    bare = await hostEngine({ machineReaders: quietMachine(), dataDir: join(tmp.dir, 'second'), cores: 3, log: () => {}, rendererDir: join(site.dir, 'not-built') });
   });
   afterAll(async () => {
     await host?.close({ graceMs: 0 });

@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
 import { ensureBuilt, lanes, tempDataDir } from '../support/daemon.js';
+import { quietMachine } from '../support/machine.js';
 
 const posix = process.platform !== 'win32';
 /** The name the engine used to take in the temporary directory, which anyone could make first. */
@@ -31,7 +32,7 @@ describe.runIf(posix)('the socket of a data directory whose path is too long for
 
   /** Starts an engine for `dir`, checks its socket is private and reachable by the CLI, and returns it. */
   async function startAndReach(dir: string): Promise<HostedEngine> {
-    host = await hostEngine({ dataDir: dir, cores: 3, tickMs: 100, log: () => {} });
+    host = await hostEngine({ machineReaders: quietMachine(), dataDir: dir, cores: 3, tickMs: 100, log: () => {} });
     expect(Buffer.byteLength(host.socket)).toBeLessThanOrEqual(103);
     expect(lstatSync(host.socket).isSocket()).toBe(true);
     const folder = lstatSync(dirname(host.socket));

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IPC, type Result } from '../../shared/client/ipc.js';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Status } from '../../shared/model.js';
@@ -16,6 +16,7 @@ import { findItem } from '../../electron/shell/tray-menu.js';
 import { connect } from '../../electron/cli/connect.js';
 import { workerEntry } from '../../electron/paths/app-files.js';
 import { recorded, app, type FakeTray } from './fake-electron.js';
+import { quietMachine, realMachine } from '../support/machine.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
@@ -49,14 +50,17 @@ beforeAll(async () => {
     if (!fs.existsSync(path.join(root, file))) throw new Error(`${file} is missing: run \`npm run build\` first`);
   }
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lanes-shell-'));
-  Object.assign(process.env, { LANES_DATA_DIR: path.join(tmp, 'data'), LANES_CORES: '4', LANES_TICK_MS: '200', XDG_CONFIG_HOME: path.join(tmp, 'config') });
+  // The app's own engine reads the machine as the app does; these make what it reads not move its sizing.
+  Object.assign(process.env, { LANES_DATA_DIR: path.join(tmp, 'data'), LANES_CORES: '4', LANES_MEMORY: '8G', LANES_POWER: 'ac', LANES_TICK_MS: '200', XDG_CONFIG_HOME: path.join(tmp, 'config') });
   // Another engine (a `lanes daemon`, say) already holds the data directory when the app starts.
   fs.mkdirSync(path.join(tmp, 'data'), { recursive: true });
-  blocker = await openEngine({ dataDir: path.join(tmp, 'data'), cores: 4, tickMs: 200, log: () => {} });
+  blocker = await openEngine({ dataDir: path.join(tmp, 'data'), cores: 4, tickMs: 200, log: () => {}, machineReaders: quietMachine() });
   await import('../../electron/shell/main.js');
 });
 
 let blocker: Engine;
+// The shell's real wiring is under test, machine readers and all (the overrides above fix what they decide).
+beforeEach(() => realMachine());
 
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

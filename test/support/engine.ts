@@ -6,14 +6,16 @@ import { join } from 'node:path';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Job } from '../../shared/model.js';
 import { openEngine, type Engine, type EngineOptions } from '../../electron/engine/index.js';
+import { quietMachine } from './machine.js';
 
 export function tempDir(prefix = 'lanes-test-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** An engine on a quiet fake machine (test/support/machine.ts); `o.machineReaders` replaces any of its readers. */
 export async function startEngine(dataDir: string, o: Partial<EngineOptions> = {}): Promise<Engine> {
-  return openEngine({ dataDir, cores: 4, tickMs: 200, heartbeatMs: 1000, cancelGraceMs: 500, log: () => {}, ...o });
+  return openEngine({ dataDir, cores: 4, tickMs: 200, heartbeatMs: 1000, cancelGraceMs: 500, log: () => {}, ...o, machineReaders: quietMachine(o.machineReaders) });
 }
 
 export interface EngineEachTest {

@@ -7,6 +7,7 @@ import type { LanesClient } from '../../shared/client/client.js';
 import { SseParser, type SseMessage } from '../../shared/client/sse.js';
 import type { LanesEvent } from '../../shared/events.js';
 import { ensureBuilt, httpClient } from './daemon.js';
+import { quietMachine } from './machine.js';
 
 export interface RawResponse {
   status: number;
@@ -67,7 +68,7 @@ export function api(port: number, token: string) {
 /** An engine with its API in this process, built first; raw calls for it, and the client. */
 export async function startHostedApi(dataDir: string): Promise<{ host: HostedEngine; call: ReturnType<typeof api>; client: LanesClient }> {
   await ensureBuilt();
-  const host = await hostEngine({ dataDir, cores: 3, tickMs: 100, log: () => {} });
+  const host = await hostEngine({ machineReaders: quietMachine(), dataDir, cores: 3, tickMs: 100, log: () => {} });
   return { host, call: api(host.port, host.token), client: httpClient(host.port, host.token) };
 }
 

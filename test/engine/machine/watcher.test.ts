@@ -5,20 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { readCgroupLimits } from '../../../electron/engine/machine/cgroup.js';
 import type { DesktopEvent, DesktopSignals, MachineFacts } from '../../../electron/engine/machine/facts.js';
 import { INITIAL_LIMITS_STATE, machineLimits } from '../../../electron/engine/machine/limits.js';
-import { MachineWatcher, type MachineReaders, type MachineSample, type WatcherOptions } from '../../../electron/engine/machine/watcher.js';
+import { MachineWatcher, type MachineSample, type WatcherOptions } from '../../../electron/engine/machine/watcher.js';
+import { quietMachine } from '../../support/machine.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'machine');
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
-/** A plain machine: 8 cores, 16 GiB with 12 free, no cgroup, on the wall. */
-const plain: Partial<MachineReaders> = {
-  cores: async () => 8,
-  affinity: () => 8,
-  memory: async () => ({ total: 16 * GiB, available: 12 * GiB }),
-  cgroup: () => ({ cpus: null, memoryMax: null, memoryFree: null, cpuUsage: null }),
-  power: async () => ({ source: 'ac', percent: null, from: 'observed' }),
-};
+/** A plain machine: 8 cores, 16 GiB with 12 free, no cgroup, on the wall, nothing else busy. */
+const plain = quietMachine();
 
 const open = (o: WatcherOptions = {}) => MachineWatcher.open({ env: {}, ...o, readers: { ...plain, ...o.readers } });
 const ceilingOf = (facts: MachineFacts) => machineLimits(facts, [], INITIAL_LIMITS_STATE).limits;
