@@ -16,8 +16,9 @@ export default defineConfig({
   testDir: 'test/ui',
   testMatch: '**/*.spec.ts',
   outputDir: `test-results/ui-${process.env.LANES_UI_RUN}`,
-  // Each test owns a daemon and its worker processes; on a 2-core machine one at a time is honest.
-  workers: 1,
+  // Each test owns a daemon, its worker processes and a browser, and waits on them far more than
+  // it computes: two at a time halve the run even on two cores, and every wait is for an event.
+  workers: 2,
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },
