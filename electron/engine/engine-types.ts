@@ -1,6 +1,6 @@
 // What embedders see of the engine (the desktop app, `lanes daemon`, the tests): the options it
 // opens with and the Engine they get back. Apart from engine.ts so that the running engine
-// (lanes-engine.ts) and its opening can both name them without importing each other.
+// (lanes-engine.ts) and its parts (engine-parts.ts) can name them without importing each other.
 import type { RequestName, RequestOutput } from '../../shared/requests.js';
 import type { Status } from '../../shared/model.js';
 import type { DesktopSignals } from './machine/facts.js';
@@ -17,11 +17,11 @@ export interface EngineOptions {
   desktop?: DesktopSignals | null;
   /** Where the machine's facts come from (LANES_MEMORY, LANES_POWER…); default process.env. */
   env?: NodeJS.ProcessEnv;
-  /** How often the machine is read; default LANES_SAMPLE_MS, else 15 000. */
+  /** How often the machine is read; default LANES_SAMPLE_MS, else ENGINE_DEFAULTS (defaults.ts, where every default is). */
   sampleMs?: number;
   /** Tests replace some of the machine's readers (fixtures for cgroups, memory). */
   machineReaders?: Partial<MachineReaders>;
-  /** Sizer tick; default: LANES_TICK_MS, else 60 000. */
+  /** Sizer tick; default: LANES_TICK_MS, else ENGINE_DEFAULTS. */
   tickMs?: number;
   /** How worker processes are started; default: forked Node children. */
   launcher?: WorkerLauncher;
@@ -29,16 +29,16 @@ export interface EngineOptions {
   workerEntry?: string;
   /** Where the engine writes its own diagnostics; default: stderr. */
   log?: (line: string) => void;
-  /** How often workers are pinged; one silent for three pings is replaced. Default 5 000. */
+  /** How often workers are pinged; one silent for three pings is replaced. */
   heartbeatMs?: number;
   /**
    * A lane whose jobs run shorter than this on average hands its workers the next jobs while they
-   * run one. Default 25 ms; tests that need hands on a loaded machine set it higher.
+   * run one. Tests that need hands on a loaded machine set it higher.
    */
   handBelowMs?: number;
-  /** Grace for a cancelled job between TERM and KILL. Default CANCEL_GRACE_MS (5 s). */
+  /** Grace for a cancelled job between TERM and KILL. */
   cancelGraceMs?: number;
-  /** Each job's stdout and stderr are kept to this many bytes (the tail). Default 1 MiB. */
+  /** Each job's stdout and stderr are kept to this many bytes (the tail). */
   logCapBytes?: number;
   /**
    * Give each job a cgroup of its own where the OS lets the engine make one (Linux), so nothing a
@@ -47,7 +47,7 @@ export interface EngineOptions {
   cgroups?: boolean;
   /** How long finished jobs are kept, by final state (ms); default: LANES_KEEP, else 14 days succeeded, 30 failed or cancelled. */
   keep?: { succeeded: number; failed: number; cancelled: number };
-  /** All kept jobs' logs together; default 1 GiB. */
+  /** All kept jobs' logs together. */
   logsMaxBytes?: number;
 }
 
@@ -60,12 +60,9 @@ export interface Engine {
   /** Validates `input` against the contract's schema, runs it; throws LanesError for bad input. */
   request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>>;
   status(): Status;
-  /** Stop taking work, let running jobs finish within `graceMs`, then stop workers. */
+  /** Stop taking work, let running jobs finish within `graceMs` (default ENGINE_DEFAULTS.stopGraceMs), then stop workers. */
   stop(options?: { graceMs?: number }): Promise<void>;
 }
-
-/** A cancelled job's grace between TERM and KILL, unless the engine is told otherwise. */
-export const CANCEL_GRACE_MS = 5_000;
 
 /** Where the engine writes its own diagnostics unless told otherwise. */
 export const defaultLog = (line: string) => process.stderr.write(`lanes: ${line}\n`);

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { migrationsDir } from '../paths/app-files.js';
 import { makePrivate, preparePrivateDir, privateSubdir, privateUmask } from '../paths/private-dir.js';
 import { engineCgroup } from '../job-control/containment.js';
-import { sampleFromEnv, tickFromEnv } from './timing.js';
+import { engineSettings } from './settings.js';
 import { acquireLock } from './lock.js';
 import { openDatabase } from './store/db.js';
-import { defaultLog, type Engine, type EngineOptions } from './engine-types.js';
+import type { Engine, EngineOptions } from './engine-types.js';
 import { LanesEngine } from './lanes-engine.js';
 
 export type { Engine, EngineOptions } from './engine-types.js';
@@ -17,18 +17,17 @@ export type { Engine, EngineOptions } from './engine-types.js';
 export async function openEngine(options: EngineOptions): Promise<Engine> {
   // Before the first file: SQLite makes its side files (engine.lock-journal) with the umask.
   privateUmask();
-  preparePrivateDir(options.dataDir, options.log ?? defaultLog);
+  const settings = engineSettings(options);
+  preparePrivateDir(options.dataDir, settings.log);
   privateSubdir(join(options.dataDir, 'logs'));
   const startedAt = Date.now();
-  const tickMs = options.tickMs ?? tickFromEnv();
-  const sampleMs = options.sampleMs ?? sampleFromEnv(options.env);
   const lock = acquireLock(options.dataDir, startedAt);
   try {
     const db = openDatabase(options.dataDir, migrationsDir);
     // Files an older engine made before it ran under umask 077.
     for (const file of ['lanes.db', 'lanes.db-wal', 'lanes.db-shm', 'engine.lock', 'engine.lock-journal']) makePrivate(join(options.dataDir, file));
     const cgroupBase = options.cgroups === false ? null : await engineCgroup();
-    const engine = await LanesEngine.open({ options, db, lock, tickMs, sampleMs, startedAt, cgroupBase });
+    const engine = await LanesEngine.open({ options, settings, db, lock, startedAt, cgroupBase });
     await engine.begin();
     return engine;
   } catch (e) {

@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { MachineWatcher, SAMPLE_MS } from '../../electron/engine/machine/watcher.js';
+import { MachineWatcher } from '../../electron/engine/machine/watcher.js';
+import { ENGINE_DEFAULTS } from '../../electron/engine/defaults.js';
 import { WorkerMeter, type WorkerTarget } from '../../electron/engine/machine/worker-meter.js';
 import { summarize, type Figure } from './stats.js';
 
@@ -70,14 +71,14 @@ export async function machineMeasures(samples = 40): Promise<Figure[]> {
     const share = (ms: number, every: number) => (ms / every) * 100;
     const section = 'Watching the machine';
     const sample = summarize(whole.cpu);
-    const perSample = summarize(whole.cpu.map((ms) => share(ms, SAMPLE_MS)));
+    const perSample = summarize(whole.cpu.map((ms) => share(ms, ENGINE_DEFAULTS.sampleMs)));
     const perTick = summarize(whole.cpu.map((ms) => share(ms, TICK_MS)));
     return [
       { section, what: `measure ${WORKERS} workers (${onMachine} processes on the machine), /proc`, unit: 'ms', lanes: summarize(scan.cpu), note: `wall ${summarize(scan.wall).median.toFixed(1)} ms` },
       { section, what: 'of which per process on the machine (a desktop has 300–1,000)', unit: 'µs', lanes: summarize(scan.cpu.map((ms) => (ms / onMachine) * 1000)) },
       { section, what: 'the same through systeminformation (the macOS and Windows path)', unit: 'ms', lanes: summarize(portable.cpu), note: `wall ${summarize(portable.wall).median.toFixed(1)} ms` },
       { section, what: 'one machine sample with those workers', unit: 'ms', lanes: sample },
-      { section, what: `machine samples (every ${SAMPLE_MS / 1000} s), share of one core`, unit: '%', lanes: perSample, target: '≤ 1 %', judge: (f) => f.lanes.median <= 1 },
+      { section, what: `machine samples (every ${ENGINE_DEFAULTS.sampleMs / 1000} s), share of one core`, unit: '%', lanes: perSample, target: '≤ 1 %', judge: (f) => f.lanes.median <= 1 },
       { section, what: `the same per sizer tick (${TICK_MS / 1000} s), had it sampled once a tick`, unit: '%', lanes: perTick, target: '≤ 1 %', judge: (f) => f.lanes.median <= 1 },
     ];
   } finally {

@@ -18,6 +18,7 @@ import { DeferredWrites } from '../../electron/engine/workers/deferred.js';
 import type { WorkerRecord } from '../../electron/engine/workers/pool-types.js';
 import type { TurnMessage } from '../../electron/engine/workers/reports.js';
 import { TurnRecorder } from '../../electron/engine/workers/turns.js';
+import { ENGINE_DEFAULTS } from '../../electron/engine/defaults.js';
 import { tempDir } from '../support/engine.js';
 
 const logPaths = (id: number) => ({ stdoutPath: `${id}.out`, stderrPath: `${id}.err`, allPath: `${id}.log`, joinedPath: `${id}.logs` });
@@ -64,6 +65,7 @@ describe('turns of one worker, as it hears them', () => {
       misbehaved: (_w, why) => {
         throw new Error(why);
       },
+      handBelowMs: ENGINE_DEFAULTS.handBelowMs,
     });
   });
 

@@ -6,6 +6,8 @@ import type { JobSummary, ScaleReason } from '../../../shared/model.js';
 import type { LiveWorker } from '../machine/machine.js';
 import { workerCgroups } from '../machine/worker-meter.js';
 import { ENGINE_VAR } from '../../job-control/containment.js';
+import { privateUmask } from '../../paths/private-dir.js';
+import { WORKER_ENV } from '../../worker-protocol/protocol.js';
 import type { Decision, LaneObservation } from '../sizer/policy.js';
 import type { WorkerView } from '../sizer/pass.js';
 import type { Queues } from '../queues/queues.js';
@@ -22,8 +24,10 @@ import { EscapeeSweep } from './sweep.js';
 import type { LogPaths } from '../../job-control/log-paths.js';
 
 export interface FleetDeps {
-  /** Jobs shorter than this on average get jobs in hand (workers/hands.ts); default 25 ms. */
-  handBelowMs?: number;
+  /** Jobs shorter than this on average get jobs in hand (workers/hands.ts). */
+  handBelowMs: number;
+  /** A worker told to stop that has not exited by then is killed. */
+  workerStopMs: number;
   /** Where each lane's jobs are queued: the local store, or a shared queue on Redis. */
   queues: Queues;
   lanes: { list(): readonly LaneRow[] };
@@ -34,8 +38,8 @@ export interface FleetDeps {
   logCapBytes: number;
   /** The engine's cgroup for jobs, or null where the OS offers none. */
   cgroupBase: string | null;
-  /** Added to every worker's (and so every job's) environment. */
-  jobEnv: Record<string, string>;
+  /** Who this engine is where engines meet (machine-name.ts): every job is told. */
+  identity: { machine: string; engineId: string };
   logPaths(jobId: number): LogPaths;
   log(line: string): void;
   /** A job changed state: claimed, finished, or given back to the queue. */
@@ -56,6 +60,9 @@ export class Fleet {
   private readonly sweep: EscapeeSweep | null;
 
   constructor(private readonly d: FleetDeps) {
+    // Added to every worker's (and so every job's) environment: where it runs, which engine owns
+    // it (what the sweep looks for), and the umask its files are made with.
+    const jobEnv = { LANES_MACHINE: d.identity.machine, [ENGINE_VAR]: d.identity.engineId, [WORKER_ENV.umask]: privateUmask().toString(8) };
     this.pool = new Pool(
       d.queues,
       {
@@ -87,13 +94,13 @@ export class Fleet {
         },
         log: d.log,
       },
-      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: 5_000, cgroupBase: d.cgroupBase, jobEnv: d.jobEnv, handBelowMs: d.handBelowMs },
+      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: d.workerStopMs, cgroupBase: d.cgroupBase, jobEnv, handBelowMs: d.handBelowMs },
     );
     this.heartbeat = new Heartbeat(this.pool, d.heartbeatMs, Date.now, (w) => {
       d.log(`worker ${w.id} stopped answering; replacing it`);
       this.pool.kill(w.id, { reason: 'unresponsive', detail: 'worker stopped answering' });
     });
-    this.sweep = d.cgroupBase === null && process.platform === 'linux' ? new EscapeeSweep(() => this.pool.runningJobs(), d.log, d.jobEnv[ENGINE_VAR] ?? '') : null;
+    this.sweep = d.cgroupBase === null && process.platform === 'linux' ? new EscapeeSweep(() => this.pool.runningJobs(), d.log, d.identity.engineId) : null;
   }
 
   /** Something the sizing pass observes moved (a worker came, went idle or left; shared work arrived). */
@@ -117,6 +124,18 @@ export class Fleet {
 
   workerCounts(): Map<string, WorkerCounts> {
     return this.pool.counts();
+  }
+
+  /** The lane's workers in service (idle and busy), as the ledger counts a lane's size. */
+  private inService(lane: string): number {
+    const c = this.pool.counts().get(lane);
+    return (c?.idle ?? 0) + (c?.busy ?? 0);
+  }
+
+  /** A shared lane's Redis stopped answering, or answers again: the ledger keeps when, at the lane's size then. */
+  outage(lane: string, detail: string): void {
+    const n = this.inService(lane);
+    this.d.ledger.record(lane, n, n, 'outage', detail);
   }
 
   /** New work in these lanes: their idle workers pull. */
@@ -211,9 +230,8 @@ export class Fleet {
    */
   private lost(w: WorkerRecord, reason: ScaleReason, detail: string, atStart: boolean): void {
     if (reason === 'crash' && atStart) this.startFailures.failed(w.lane, Date.now());
-    const c = this.pool.counts().get(w.lane);
     const until = this.startsBlockedUntil(w.lane);
     const wait = until === null ? '' : `; the next worker waits ${Math.round((until - Date.now()) / 1000)} s`;
-    this.d.ledger.lost(w.lane, (c?.idle ?? 0) + (c?.busy ?? 0), reason, detail + wait);
+    this.d.ledger.lost(w.lane, this.inService(w.lane), reason, detail + wait);
   }
 }

@@ -18,6 +18,7 @@ import { readPower, type PowerFact } from './power.js';
 import { cudaVisibleDevices, placeOnCards, type GpuFacts } from './gpu.js';
 import { NvidiaSmi } from './gpu-reader.js';
 import { WorkerMeter, type WorkerTarget, type WorkerUsage } from './worker-meter.js';
+import { ENGINE_DEFAULTS } from '../defaults.js';
 
 export interface MachineSample {
   facts: MachineFacts;
@@ -56,7 +57,6 @@ export interface WatcherOptions {
   log?: (line: string) => void;
 }
 
-export const SAMPLE_MS = 15_000;
 export const POWER_MS = 120_000;
 
 const defaultReaders: MachineReaders = {
@@ -127,7 +127,7 @@ export class MachineWatcher {
 
   /** Reads on the cadence, and at once on the desktop's events. */
   start(): void {
-    this.timer ??= setInterval(() => void this.refresh(), this.o.sampleMs ?? SAMPLE_MS);
+    this.timer ??= setInterval(() => void this.refresh(), this.o.sampleMs ?? ENGINE_DEFAULTS.sampleMs);
     this.timer.unref();
     this.unsubscribe ??= this.o.desktop?.subscribe((e) => this.moved(e)) ?? null;
   }

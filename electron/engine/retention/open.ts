@@ -7,7 +7,6 @@ import type { JobCounts } from '../store/counts.js';
 import type { Db } from '../store/db.js';
 import { JobCleaner } from '../store/cleaning.js';
 import { StoreSpace } from '../store/space.js';
-import { LOGS_TOTAL_MAX_BYTES } from '../../../shared/limits.js';
 import type { JobSummary } from '../../../shared/model.js';
 import { FINISHED_STATES } from '../../../shared/model.js';
 import { LogFiles } from './log-files.js';
@@ -22,7 +21,7 @@ export interface RetentionOptions {
   env: NodeJS.ProcessEnv;
   /** Default: LANES_KEEP, else the defaults (policy.ts). */
   keep?: KeepPolicy | undefined;
-  logsMaxBytes?: number | undefined;
+  logsMaxBytes: number;
   changed(): void;
   log(line: string): void;
 }
@@ -39,7 +38,7 @@ export function openRetention(o: RetentionOptions) {
     logs,
     events: o.events,
     keep: o.keep ?? keepFromEnv(o.env),
-    logsMaxBytes: o.logsMaxBytes ?? LOGS_TOTAL_MAX_BYTES,
+    logsMaxBytes: o.logsMaxBytes,
     changed: o.changed,
     log: o.log,
   });

@@ -1,7 +1,8 @@
 // Announces lanes whose status changed, at most ten times a second (a busy lane changes thousands
 // of times a second), samples the timeline as it goes, and looks again by itself when a nudge
-// that is not showing yet becomes due, since nothing else would happen at that moment.
-import type { LaneStatus } from '../../../shared/model.js';
+// that is not showing yet becomes due, since nothing else would happen at that moment. The
+// machine is announced too, once each time what it allows changes.
+import type { LaneStatus, MachineStatus } from '../../../shared/model.js';
 import { DueTimer } from '../due-timer.js';
 import type { EventHub } from '../event-hub.js';
 import type { TimelineSamples } from './timeline.js';
@@ -36,6 +37,8 @@ export class LanePublisher {
   /** A nudge not showing yet that becomes due. */
   private readonly nudge = new DueTimer(() => this.publish(), Date.now);
   private stopped = false;
+  /** The machine as last announced. */
+  private machineSaid = '';
 
   constructor(
     private readonly build: StatusBuilder,
@@ -89,6 +92,15 @@ export class LanePublisher {
     let due: number | null = null;
     for (const { dueAt } of this.shown.values()) if (dueAt !== null) due = Math.min(due ?? Infinity, dueAt);
     this.nudge.arm(due);
+  }
+
+  /** A change in what the machine allows is announced once, as a `machine` event. */
+  machine(machine: MachineStatus): void {
+    if (this.stopped) return;
+    const key = JSON.stringify(machine);
+    if (key === this.machineSaid) return;
+    this.machineSaid = key;
+    this.events.emit('machine', machine);
   }
 
   forget(lane: string): void {

@@ -7,8 +7,6 @@ import { HAND_MAX } from '../store/job-statements.js';
 import type { WorkerRecord } from './pool-types.js';
 import type { TurnMessage } from './reports.js';
 
-/** A lane whose jobs take less than this on average gets jobs in hand. */
-export const HAND_BELOW_MS = 25;
 /**
  * A shared lane's hand holds one: every finish brings the next job back in the same call to
  * Redis, so one in hand keeps the worker going; more would be jobs locked to this engine that an
@@ -25,7 +23,7 @@ export const HAND_SPAN = 4;
  * A job that ran as long as a whole hand was meant to last says its lane's jobs are not short (a
  * guess was wrong, or the jobs changed): its worker gives the rest of its hand back.
  */
-export const handBackMs = (below = HAND_BELOW_MS): number => HAND_SPAN * below;
+export const handBackMs = (below: number): number => HAND_SPAN * below;
 
 /** The job in hand a message says the worker goes on to, if it says so. */
 export const goesOnTo = (m: TurnMessage): { jobId: number; attempt: number } | undefined => (m.t === 'done' ? m.next : m.t === 'started' ? m : undefined);
@@ -39,9 +37,9 @@ export class Hands {
     /** The lane's queued jobs, those in hands included. */
     private readonly queued: (lane: string) => number,
     /** Whether the lane's queue is shared with other engines. */
-    private readonly shared: (lane: string) => boolean = () => false,
-    /** The pace below which a lane's workers get hands (tests on a loaded machine set it high). */
-    private readonly below = HAND_BELOW_MS,
+    private readonly shared: (lane: string) => boolean,
+    /** The pace below which a lane's workers get hands (ENGINE_DEFAULTS; tests on a loaded machine set it high). */
+    private readonly below: number,
   ) {}
 
   /**

@@ -101,6 +101,6 @@ export interface PoolOptions {
   cgroupBase: string | null;
   /** Added to every worker's environment, and so to its jobs' (LANES_MACHINE). */
   jobEnv: Record<string, string>;
-  /** Jobs shorter than this on average get jobs in hand; default 25 ms (hands.ts). */
-  handBelowMs?: number;
+  /** Jobs shorter than this on average get jobs in hand (hands.ts). */
+  handBelowMs: number;
 }

@@ -28,7 +28,7 @@ export interface TurnPort {
   /** Ends a worker whose report could not be handled; its job is given back as at any exit. */
   misbehaved(w: WorkerRecord, why: string): void;
   /** Jobs shorter than this on average get jobs in hand (hands.ts). */
-  handBelowMs?: number;
+  handBelowMs: number;
 }
 
 export class TurnRecorder {

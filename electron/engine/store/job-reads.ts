@@ -1,0 +1,31 @@
+// The questions the engine asks of the queue on every pass: how long a lane's head has waited,
+// and which queued jobs cannot run yet. Both read an index's few rows, never the table.
+import type { JobStatements } from './job-statements.js';
+import type { JobWaits } from './job-waits.js';
+import type { NotYet } from './job-types.js';
+
+/**
+ * When the lane's oldest runnable queued job was queued; undefined when none waits. The queue's
+ * head is in priority order: the oldest is the oldest of each priority's head (usually one).
+ */
+export function oldestQueuedAt(s: JobStatements, lane: string): number | undefined {
+  let oldest: number | undefined;
+  for (let head = s.headBelow.get(lane, Number.MAX_SAFE_INTEGER); head; head = s.headBelow.get(lane, head.priority)) {
+    if (oldest === undefined || head.id < oldest) oldest = head.id;
+  }
+  return oldest === undefined ? undefined : s.createdAt.get(oldest)?.created_at;
+}
+
+/**
+ * Per lane, the queued jobs that cannot run yet: retries waiting out their backoff, jobs
+ * waiting for other jobs, and jobs scheduled for later; `next` is the soonest moment one of
+ * them becomes runnable by time alone.
+ */
+export function delayed(s: JobStatements, waits: JobWaits, now: number): Map<string, NotYet> {
+  const all = new Map<string, NotYet>(s.delayed.all(now).map((r) => [r.lane, { n: r.n, next: r.next, afterJobs: 0, scheduled: 0, scheduledNext: null }]));
+  for (const [lane, w] of waits.waits()) {
+    const d = all.get(lane) ?? { n: 0, next: null, afterJobs: 0, scheduled: 0, scheduledNext: null };
+    all.set(lane, { n: d.n + w.afterJobs + w.scheduled, next: d.next === null ? w.next : w.next === null ? d.next : Math.min(d.next, w.next), afterJobs: w.afterJobs, scheduled: w.scheduled, scheduledNext: w.scheduledNext });
+  }
+  return all;
+}
