@@ -56,7 +56,8 @@ export async function retryMany(choice: JobChoice): Promise<void> {
   const answer = await attempt('Not retried', () => client().call('retryJobs', choice as RequestInput<'retryJobs'>));
   if (!answer) return;
   clearChecked();
-  say(`Queued ${plural(answer.retried, 'job')} to run again.`);
+  const refused = answer.refused ? ` ${plural(answer.refused, 'job')} left as before: each runs after a job that can no longer succeed.` : '';
+  say(`Queued ${plural(answer.retried, 'job')} to run again.${refused}`);
 }
 
 /** "Clear finished…": the finished jobs of a lane (or of every lane), of one final state or all three, removed now with their logs. */

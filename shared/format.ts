@@ -139,9 +139,12 @@ export function clock(at: number, now = Date.now()): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
+/** How a cleaned job ended, from its record alone: "succeeded", "failed (exit 3)", "cancelled". */
+export const cleanedOutcome = (job: Pick<CleanedJob, 'state' | 'exitCode'>): string => (job.state === 'failed' && job.exitCode !== null ? `failed (exit ${job.exitCode})` : job.state);
+
 /** What a cleaned job says instead of "no such job": "job 41 succeeded at 14:02:10 and was cleaned at 2026-12-15 09:00:00". */
 export function cleanedWords(job: CleanedJob, now = Date.now()): string {
-  const how = job.state === 'failed' && job.exitCode !== null ? `failed (exit ${job.exitCode})` : job.state;
+  const how = cleanedOutcome(job);
   const when = job.finishedAt !== null ? ` at ${clock(job.finishedAt, now)}` : '';
   const gone = job.cleanedAt !== null ? `was cleaned at ${clock(job.cleanedAt, now)}` : 'its record has since been dropped by its shared queue';
   return `job ${job.id} in lane ${job.lane} ${how}${when} and ${gone}`;

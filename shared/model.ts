@@ -48,11 +48,17 @@ export interface JobSummary {
   restartOf?: number;
 }
 
-/** Another job, as a job's detail names it: what it waits for, what waits for it. */
+/**
+ * Another job, as a job's detail names it: what it waits for, what waits for it. A job it ran
+ * after that has been cleaned is named by what its record keeps: how it ended and `cleanedAt`,
+ * with no `command` (not kept, so not given).
+ */
 export interface JobLink {
   id: number;
   state: JobState;
-  command: string;
+  command?: string;
+  /** Present once that job was cleaned (its compact record's moment; null: a shared queue dropped it). */
+  cleanedAt?: number | null;
 }
 
 /** An attempt that did not succeed, kept with its own error. */
@@ -90,9 +96,12 @@ export interface Job extends JobSummary {
 }
 
 /**
- * What is left of a finished job once it was cleaned (by retention or `lanes clean`): enough for
- * `lanes wait` to say how it ended. Shared lanes' jobs this engine saw finish are kept the same
- * way, since BullMQ drops their records after 2,000 newer successes (`cleanedAt` null: not
+ * What is left of a finished job once it was cleaned (by retention or `lanes clean`): how it
+ * ended, when it finished, when it was cleaned — and nothing more, since nothing more is kept.
+ * The one shape of a cleaned job everywhere: `cleanedJob`, the `cleaned` of the not_found error
+ * that `job`, `logTail`, `retry`, `restartJobs`, `cancel` and `editJob` answer for it, and
+ * `lanes wait --json`, `show --json`. Shared lanes' jobs this engine saw finish are kept the
+ * same way, since BullMQ drops their records after 2,000 newer successes (`cleanedAt` null: not
  * removed by this engine).
  */
 export interface CleanedJob {
@@ -103,6 +112,12 @@ export interface CleanedJob {
   finishedAt: number | null;
   cleanedAt: number | null;
 }
+
+/** A job as `lanes wait` reports it: as it is, or, once cleaned, what is kept of it. */
+export type FinishedJob = JobSummary | CleanedJob;
+
+/** Whether this is what is kept of a cleaned job (only that shape has `cleanedAt`). */
+export const isCleaned = (job: FinishedJob): job is CleanedJob => 'cleanedAt' in job;
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {

@@ -53,7 +53,8 @@ interface Outputs {
   restartJobs: { ids: number[] };
   /** How many were cancelled at once, and how many running ones are stopping (their outcome comes as events). */
   cancelJobs: { cancelled: number; stopping: number };
-  retryJobs: { retried: number };
+  /** `refused`: jobs left as they were, since a job they run after can no longer succeed (docs/cli.md); absent when none. */
+  retryJobs: { retried: number; refused?: number };
   pause: { paused: Paused | null };
   resume: { paused: Paused | null };
   snoozeNudge: LaneStatus & Snapshot;

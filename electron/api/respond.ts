@@ -32,7 +32,7 @@ export function sendFailure(res: ServerResponse, err: unknown, log: (line: strin
     return sendError(res, err.status, err.status === 413 ? 'too_large' : 'bad_request', err.message, undefined, err.status === 413 ? { Connection: 'close' } : {});
   }
   if (err instanceof URIError) return sendError(res, 400, 'bad_request', 'the URL is not validly encoded');
-  if (err instanceof LanesError) return sendError(res, HTTP_STATUS[err.code], err.code, err.message, err.field);
+  if (err instanceof LanesError) return sendJson(res, HTTP_STATUS[err.code], { error: err.body });
   log(`api: ${(err as Error)?.stack ?? String(err)}`);
   sendError(res, 500, 'internal', 'the engine hit an internal error; its log has the details');
 }

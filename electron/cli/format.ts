@@ -1,7 +1,7 @@
 // Human output: aligned columns, grouped digits, short durations. Machine output is `--json`,
 // never a parse of these tables.
-import type { JobSummary } from '../../shared/model.js';
-import { clock, groupedCount } from '../../shared/format.js';
+import { isCleaned, type FinishedJob, type JobSummary } from '../../shared/model.js';
+import { cleanedOutcome, clock, groupedCount } from '../../shared/format.js';
 
 /** 4060 → "4,060". */
 export const count = groupedCount;
@@ -60,8 +60,9 @@ export function outcome(job: JobSummary): string {
   return job.state;
 }
 
-/** One line for a finished job: `job 7: failed (exit 2) in 1.2s`. */
-export function finishedLine(job: JobSummary): string {
+/** One line for a finished job: `job 7: failed (exit 2) in 1.2s`; of a cleaned one, how it ended. */
+export function finishedLine(job: FinishedJob): string {
+  if (isCleaned(job)) return `job ${job.id}: ${cleanedOutcome(job)}`;
   const took = job.startedAt !== null && job.finishedAt !== null ? ` in ${duration(job.finishedAt - job.startedAt)}` : '';
   return `job ${job.id}: ${outcome(job)}${took}`;
 }

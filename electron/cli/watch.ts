@@ -4,8 +4,8 @@
 import type { LanesClient } from '../../shared/client/client.js';
 import { LanesError } from '../../shared/errors.js';
 import type { LanesEvent } from '../../shared/events.js';
-import { FINISHED_STATES, summaryOf, type JobSummary } from '../../shared/model.js';
-import { note } from './context.js';
+import { FINISHED_STATES, isCleaned, summaryOf, type CleanedJob, type FinishedJob } from '../../shared/model.js';
+import { note, printJson } from './context.js';
 
 export interface Watcher {
   /** The feed is open, or events were missed: read what is watched. No event can slip past. */
@@ -67,15 +67,16 @@ export function watch(client: LanesClient, watcher: Watcher, signal: AbortSignal
  * Waits for jobs to finish, for `lanes wait` and `lanes cancel` (a running job takes a moment to
  * stop). No polling: each job is read once when the feed opens (and again if events were missed),
  * then only events move it. Resolves with each job's first finished record, in the order of
- * `ids`: a later retry by someone else starts a run this call did not ask about.
+ * `ids`: a later retry by someone else starts a run this call did not ask about. A job cleaned
+ * before it was seen finished is what is kept of it (CleanedJob), nothing filled in.
  */
-export async function awaitFinished(client: LanesClient, ids: number[], onFinished: (job: JobSummary) => void = () => {}): Promise<JobSummary[]> {
+export async function awaitFinished(client: LanesClient, ids: number[], onFinished: (job: FinishedJob) => void = () => {}): Promise<FinishedJob[]> {
   const wanted = [...new Set(ids)];
-  const finished = new Map<number, JobSummary>();
+  const finished = new Map<number, FinishedJob>();
   const stop = new AbortController();
-  const record = (job: JobSummary) => {
+  const record = (job: FinishedJob) => {
     if (!wanted.includes(job.id) || finished.has(job.id) || !FINISHED_STATES.includes(job.state)) return;
-    finished.set(job.id, summaryOf(job));
+    finished.set(job.id, isCleaned(job) ? job : summaryOf(job));
     onFinished(job);
     if (finished.size === wanted.length) stop.abort();
   };
@@ -93,20 +94,34 @@ export async function awaitFinished(client: LanesClient, ids: number[], onFinish
     },
     stop.signal,
   );
-  return wanted.map((id) => finished.get(id) as JobSummary);
+  return wanted.map((id) => finished.get(id)!);
 }
+
+/** What is kept of a cleaned job, when `error` is the engine's answer for one (errors.ts); else null. */
+export const cleanedIn = (error: unknown): CleanedJob | null => (error instanceof LanesError && error.code === 'not_found' && error.cleaned ? error.cleaned : null);
+
+/**
+ * For a command's `.catch`: an answer about a cleaned job is printed as what is kept of it when
+ * `json` (the one shape, model.ts), and fails the command in its words either way.
+ */
+export const jsonOfCleaned =
+  (json: boolean | undefined) =>
+  (error: unknown): never => {
+    const kept = cleanedIn(error);
+    if (kept && json) printJson(kept);
+    throw error;
+  };
 
 /**
  * A job as it is now, or, once it was cleaned (retention, `lanes clean`, or a shared queue that
- * dropped it), what is kept of it: a finished summary whose state says how it ended.
+ * dropped it), what is kept of it, as the engine answered with it.
  */
-async function jobOrCleaned(client: LanesClient, id: number): Promise<JobSummary> {
+async function jobOrCleaned(client: LanesClient, id: number): Promise<FinishedJob> {
   try {
     return await client.call('job', { id });
   } catch (error) {
-    if (!(error instanceof LanesError) || error.code !== 'not_found') throw error;
-    const kept = await client.call('cleanedJob', { id }).catch(() => null);
+    const kept = cleanedIn(error);
     if (!kept) throw error;
-    return { id, lane: kept.lane, command: '', state: kept.state, attempts: 0, maxAttempts: 0, createdAt: kept.finishedAt ?? 0, startedAt: null, finishedAt: kept.finishedAt, exitCode: kept.exitCode, error: null, runAfter: null };
+    return kept;
   }
 }

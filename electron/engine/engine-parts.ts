@@ -37,7 +37,7 @@ import { RecentFiguresBoard } from './status/recent.js';
 import { TimelineSamples } from './status/timeline.js';
 import type { FleetPort, RequestContext, StatusBoard } from './requests/context.js';
 import { bulkHandlers } from './requests/bulk.js';
-import { answerCleaned, cleanHandlers } from './requests/clean.js';
+import { cleanHandlers } from './requests/clean.js';
 import { editHandlers } from './requests/edit.js';
 import { jobHandlers } from './requests/jobs.js';
 import { laneHandlers } from './requests/lanes.js';
@@ -99,7 +99,7 @@ export function openStores({ options, settings, db, startedAt }: EngineStart, si
   const identity = engineIdentity(options.dataDir, log);
   const recovered = recoverInterrupted(jobs, Date.now(), (id, attempt) => void endJob({ id, attempt }, { engine: identity.engineId }), log);
   // Finished work leaves after its keep; logs live in folders of a thousand jobs (retention/).
-  const retention = openRetention({ db, counts, dataDir: options.dataDir, events, env: options.env ?? process.env, keep: options.keep, logsMaxBytes: settings.logsMaxBytes, changed: () => signals.status.fire(), log });
+  const retention = openRetention({ db, counts, waits: jobs.waits, dataDir: options.dataDir, events, env: options.env ?? process.env, keep: options.keep, logsMaxBytes: settings.logsMaxBytes, changed: () => signals.status.fire(), log });
   const queues = new Queues(new LocalQueue(jobs, new JobQueries(db), (jobId) => retention.logs.paths(jobId)));
   const recent = new RecentFiguresBoard();
   events.subscribe(recent.observe);
@@ -266,7 +266,7 @@ export function openRequests({ settings }: EngineStart, s: Stores, { fleet, shar
     jobsInWorkers: (lane) => fleet.jobsInWorkers(lane),
   };
   const logPaths = (jobId: number) => s.retention.logs.paths(jobId);
-  const context: RequestContext = { cancelGraceMs: settings.cancelGraceMs, jobs: s.jobs, queues: s.queues, shared, lanes: s.lanes, ledger: s.ledger, events: s.events, fleet: fleetPort, board, pause: s.pause, logPaths };
+  const context: RequestContext = { cancelGraceMs: settings.cancelGraceMs, jobs: s.jobs, queues: s.queues, shared, lanes: s.lanes, ledger: s.ledger, events: s.events, fleet: fleetPort, board, pause: s.pause, logPaths, cleaner: s.retention.cleaner };
   const bulk = bulkHandlers(context);
-  return { ...answerCleaned(jobHandlers(context), s.retention.cleaner), ...editHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context), ...cleanHandlers({ ...s.retention, lanes: s.lanes }) };
+  return { ...jobHandlers(context), ...editHandlers(context), ...bulk, ...laneHandlers(context, bulk.cancelJobs), ...pauseHandlers(context), ...cleanHandlers({ ...s.retention, lanes: s.lanes }) };
 }

@@ -139,7 +139,7 @@ function AddJobForm() {
         <select multiple size={Math.min(4, Math.max(2, recent.length))} value={v.after.map(String)} onChange={(e) => set('after', [...e.target.selectedOptions].map((o) => Number(o.value)))} {...invalid('after')}>
           {recent.map((j) => (
             <option key={j.id} value={j.id}>
-              {`${j.id} · ${j.command.slice(0, 48)} (${j.state})`}
+              {`${j.id} · ${(j.command ?? '').slice(0, 48)} (${j.state})`}
             </option>
           ))}
         </select>

@@ -87,7 +87,7 @@ export function JobFacts({ job }: { job: Job }) {
 function OrderFacts({ job }: { job: Job }) {
   const link = (l: JobLink) => (
     <li key={l.id}>
-      <span className="num">{l.id}</span> <span className="muted">({l.state})</span> <span className="mono">{l.command}</span>
+      <span className="num">{l.id}</span> <span className="muted">({l.cleanedAt !== undefined ? `${l.state}, since cleaned` : l.state})</span> <span className="mono">{l.command}</span>
     </li>
   );
   return (

@@ -1,12 +1,12 @@
 // Following work once it is in: `jobs`, `wait`, `cancel`, `retry`.
 import { Option, type Command } from 'commander';
-import { FINISHED_STATES, JOB_STATES, type Job, type JobPage } from '../../../shared/model.js';
+import { FINISHED_STATES, isCleaned, JOB_STATES, type Job, type JobLink, type JobPage } from '../../../shared/model.js';
 import { describeSpec, oneLine, plural } from '../../../shared/format.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import { clientFor, note, print, printJson } from '../context.js';
 import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
 import { clock, count, duration, finishedLine, fittedTable, jobTime, outcome, tableWidth } from '../format.js';
-import { awaitFinished } from '../watch.js';
+import { awaitFinished, jsonOfCleaned } from '../watch.js';
 import { COMMAND_SUMMARY_CHARS, LIST_LIMIT_MAX } from '../../../shared/limits.js';
 
 /** Jobs by ids, or by lane, state and/or label: never both, never neither. */
@@ -90,11 +90,11 @@ export function registerJobs(program: Command): void {
     .action(async (given: number[], opts: { lane?: string; state?: 'queued' | 'running'; label?: string; json?: boolean }, cmd: Command) => {
       const client = clientFor(cmd);
       if (given.length === 1 && !opts.lane && !opts.state && !opts.label) {
-        let job = await client.call('cancel', { id: given[0]! });
+        const asked = await client.call('cancel', { id: given[0]! });
         // A running job is sent TERM and takes a moment; answer once it has really stopped, so
         // `lanes cancel 7 && lanes retry 7` works.
-        if (!FINISHED_STATES.includes(job.state)) job = (await awaitFinished(client, [job.id]))[0]!;
-        return opts.json ? printJson(job) : print(`job ${job.id}: ${outcome(job)}`);
+        const job = FINISHED_STATES.includes(asked.state) ? asked : (await awaitFinished(client, [asked.id]))[0]!;
+        return opts.json ? printJson(job) : print(isCleaned(job) ? finishedLine(job) : `job ${job.id}: ${outcome(job)}`);
       }
       const result = await client.call('cancelJobs', pick(given, opts));
       if (opts.json) return printJson(result);
@@ -118,7 +118,8 @@ export function registerJobs(program: Command): void {
       }
       const result = await client.call('retryJobs', pick(given, { ...(opts.lane ? { lane: opts.lane } : {}), ...(state ? { state } : {}), ...(opts.label ? { label: opts.label } : {}) }));
       if (opts.json) return printJson(result);
-      print(`queued ${plural(result.retried, 'job')} again`);
+      const refused = result.refused ? `; ${plural(result.refused, 'job')} left as ${result.refused === 1 ? 'it was' : 'they were'}: each runs after a job that can no longer succeed (lanes show ID names it)` : '';
+      print(`queued ${plural(result.retried, 'job')} again${refused}`);
     });
 
   program
@@ -127,7 +128,8 @@ export function registerJobs(program: Command): void {
     .argument('<id>', 'the job id', jobIdArg)
     .option('--json', 'print the job as JSON')
     .action(async (id: number, opts: { json?: boolean }, cmd: Command) => {
-      const { seq: _seq, ...job } = await clientFor(cmd).call('job', { id });
+      // A cleaned job: its words on stderr, exit 1; with --json, what is kept of it on stdout too.
+      const { seq: _seq, ...job } = await clientFor(cmd).call('job', { id }).catch(jsonOfCleaned(opts.json));
       if (opts.json) printJson(job);
       else print(showText(job));
     });
@@ -153,7 +155,7 @@ export function registerJobs(program: Command): void {
 /** What a job waits for and what waits for it, its order, time, labels and restarts, as `lanes show` prints them. */
 function orderLines(job: Job): string[] {
   const lines: string[] = [];
-  const link = (l: { id: number; state: string; command: string }) => `job ${l.id} (${l.state}) ${oneLine(l.command, 60)}`;
+  const link = (l: JobLink) => (l.cleanedAt !== undefined ? `job ${l.id} (${l.state}, since cleaned)` : `job ${l.id} (${l.state}) ${oneLine(l.command ?? '', 60)}`);
   for (const l of job.after ?? []) lines.push(`  after:    ${link(l)}`);
   for (const l of job.dependents ?? []) lines.push(`  then:     ${link(l)} waits for it`);
   if (job.notBefore !== undefined) lines.push(`  not before: ${clock(job.notBefore)}`);

@@ -1,15 +1,16 @@
 // `lanes log ID [--follow]`: a job's output. Following reads the log from where it left off and
-// stops once the event stream says the job finished and the last bytes are out. A failed job opens
+// stops once the event stream says the job finished and the last bytes are out (or the job was
+// cleaned: then it ends as `lanes wait` would). A failed job opens
 // on what went wrong, as the window does: its error, then its stderr (`--stdout` for its output).
 import type { Command } from 'commander';
-import { FINISHED_STATES } from '../../../shared/model.js';
+import { FINISHED_STATES, type CleanedJob } from '../../../shared/model.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import type { LanesClient } from '../../../shared/client/client.js';
 import { clientFor, note, printJson } from '../context.js';
-import { watch } from '../watch.js';
+import { cleanedIn, jsonOfCleaned, watch } from '../watch.js';
 import { LOG_READ_DEFAULT, LOG_READ_MAX } from '../../../shared/limits.js';
 import { count, outcome } from '../format.js';
-import { UsageError } from '../errors.js';
+import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
 
 interface LogOptions {
   follow?: boolean;
@@ -32,32 +33,50 @@ async function readFrom(client: LanesClient, id: number, stream: 'stdout' | 'std
   return chunk;
 }
 
+/**
+ * Prints the log as it grows until the job finishes. A job cleaned meanwhile (or before) has no
+ * more log to give: what was printed is all there is, and the command ends as `lanes wait` would
+ * for that job — 0 if it succeeded, 1 if not — with the engine's words on stderr.
+ */
 async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stderr' | 'all', bytes: number): Promise<void> {
-  let offset = (await readFrom(client, id, stream, undefined, bytes)).nextOffset;
-  let finished = false;
+  let cleaned: CleanedJob | null = null;
+  const orCleaned = <T>(answer: Promise<T>): Promise<T | null> =>
+    answer.catch((error: unknown) => {
+      const kept = cleanedIn(error);
+      if (!kept) throw error;
+      if (!cleaned) note(`lanes: ${(error as Error).message}`);
+      cleaned = kept;
+      return null;
+    });
+  let offset = (await orCleaned(readFrom(client, id, stream, undefined, bytes)))?.nextOffset;
+  let finished = cleaned !== null;
   const stop = new AbortController();
-  const watching = watch(
-    client,
-    {
-      // Read the job when the feed opens (and if events were missed): it may have finished already.
-      read: async () => {
-        const job = await client.call('job', { id });
-        if (FINISHED_STATES.includes(job.state)) finished = true;
-      },
-      event: (event) => {
-        if (event.type === 'job' && event.data.id === id && FINISHED_STATES.includes(event.data.state)) finished = true;
-      },
-    },
-    stop.signal,
-  );
+  const watching = finished
+    ? Promise.resolve()
+    : watch(
+        client,
+        {
+          // Read the job when the feed opens (and if events were missed): it may have finished already.
+          read: async () => {
+            const job = await orCleaned(client.call('job', { id }));
+            if (!job || FINISHED_STATES.includes(job.state)) finished = true;
+          },
+          event: (event) => {
+            if (event.type === 'job' && event.data.id === id && FINISHED_STATES.includes(event.data.state)) finished = true;
+            if (event.type === 'jobs' && event.data.change === 'removed' && event.data.ids.includes(id)) finished = true;
+          },
+        },
+        stop.signal,
+      );
   const failure = watching.then(
     () => null,
     (err: unknown) => err,
   );
   try {
-    for (;;) {
+    while (!cleaned) {
       const wasFinished = finished;
-      const chunk = await readFrom(client, id, stream, offset, LOG_READ_MAX);
+      const chunk = await orCleaned(readFrom(client, id, stream, offset, LOG_READ_MAX));
+      if (!chunk) break;
       offset = chunk.nextOffset;
       // Finished before this read began, and the read came back empty: the log is complete.
       if (wasFinished && chunk.text === '') return;
@@ -69,6 +88,7 @@ async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stder
     stop.abort();
     await watching.catch(() => undefined);
   }
+  if ((cleaned as CleanedJob | null)?.state !== 'succeeded') throw new CliError('', EXIT_FAILURE);
 }
 
 export function registerLog(program: Command): void {
@@ -100,7 +120,7 @@ export function registerLog(program: Command): void {
           if (!opts.json) note(`job ${id}: ${outcome(job)}${why}; its stderr follows (--stdout for its output)`);
         }
       }
-      if (opts.json) printJson(await client.call('logTail', { id, stream, maxBytes: opts.bytes }));
+      if (opts.json) printJson(await client.call('logTail', { id, stream, maxBytes: opts.bytes }).catch(jsonOfCleaned(true)));
       else if (opts.follow) await follow(client, id, stream, opts.bytes);
       else await readFrom(client, id, stream, undefined, opts.bytes);
     });

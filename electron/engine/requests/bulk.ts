@@ -6,6 +6,7 @@ import type { JobState, JobSummary } from '../../../shared/model.js';
 import type { LanesHandlers } from '../../../shared/requests.js';
 import { JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
 import { BULK_CHUNK } from '../store/job-statements.js';
+import type { ChunkSelect } from '../store/job-types.js';
 import { existingLane, type BulkPort } from './context.js';
 import { cancelShared, isSharedLane, retryShared, sharedIds } from './bulk-shared.js';
 import { isSharedId } from '../store/job-ids.js';
@@ -55,6 +56,26 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
     return { ids: e.jobs.waits.labelled(input.label, input.lane, input.state ? [input.state as JobState] : states) } as T;
   };
 
+  /**
+   * The local part of a retry, a chunk at a time: ids in slices, a lane by a cursor (jobs refused
+   * stay failed, and are not read again).
+   */
+  const retryLocal = async (select: { ids: number[] } | { lanes: string[] }, states: ('failed' | 'cancelled')[], changed: (jobs: JobSummary[]) => void) => {
+    const done = { retried: 0, refused: 0 };
+    const step = async (s: ChunkSelect, state: 'failed' | 'cancelled', after?: number) => {
+      const chunk = await e.jobs.retryChunk(s, state, after);
+      done.retried += chunk.jobs.length;
+      done.refused += chunk.refused;
+      changed(chunk.jobs);
+      return chunk.next;
+    };
+    for (const state of states) {
+      if ('ids' in select) for (let i = 0; i < select.ids.length; i += BULK_CHUNK) await step({ ids: select.ids.slice(i, i + BULK_CHUNK) }, state);
+      else for (const lane of select.lanes) for (let after = await step({ lane }, state, 0); after !== null; after = await step({ lane }, state, after));
+    }
+    return done;
+  };
+
   return {
     cancelJobs: async (asked) => {
       const input = byLabel(asked, ['queued', 'running']);
@@ -93,9 +114,10 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
       const shared = input.ids ? sharedIds(input.ids) : [];
       let retried = 0;
       for (const select of [...(shared.length > 0 ? [{ ids: shared }] : []), ...sharedLanes.map((lane) => ({ lane }))]) retried += await retryShared(e, select, states, announcer(expected));
-      for (const state of states) retried += await inChunks(input.ids ? { ids: localIds(input.ids) } : { lanes: localLanes }, (s) => e.jobs.retryChunk(s, state), announcer(expected));
+      const local = await retryLocal(input.ids ? { ids: localIds(input.ids) } : { lanes: localLanes }, states, announcer(expected));
+      retried += local.retried;
       if (retried > 0) e.fleet.jobsArrived(input.ids ? e.lanes.list().map((l) => l.name) : lanes);
-      return { retried };
+      return local.refused > 0 ? { retried, refused: local.refused } : { retried };
     },
   };
 }

@@ -14,6 +14,7 @@ import type { Queues } from '../queues/queues.js';
 import type { SharedLanes } from '../shared-lanes/shared-lanes.js';
 import type { Pause } from '../pause.js';
 import type { LogPaths } from '../queues/queue.js';
+import type { JobCleaner } from '../store/cleaning.js';
 
 export type { LogPaths };
 
@@ -47,6 +48,8 @@ export interface JobsPort {
   readonly fleet: Pick<FleetPort, 'jobsArrived' | 'jobsLeft' | 'cancel' | 'jobsInWorkers'>;
   /** Existence checks name the lane a request names. */
   readonly lanes: Pick<LaneStore, 'find' | 'list'>;
+  /** What is kept of cleaned jobs: a request about one answers with it. */
+  readonly cleaner: Pick<JobCleaner, 'find'>;
 }
 
 /** Cancelling and retrying many jobs at once, local and shared (bulk.ts, bulk-shared.ts). */

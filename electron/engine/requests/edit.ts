@@ -5,12 +5,14 @@
 // `inPlace` the same id queued again.
 import type { Job, JobSpec, JobSummary } from '../../../shared/model.js';
 import type { LanesHandlers, ParsedInput } from '../../../shared/requests.js';
-import { badRequest, conflict, notFound } from '../../../shared/errors.js';
+import { badRequest, conflict } from '../../../shared/errors.js';
 import { parseSpec, specOfRequest } from '../../../shared/schemas.js';
 import type { NewJob } from '../store/jobs.js';
 import { existingLane, type JobsPort } from './context.js';
 import { checkAfter, checkOrderingOnLane, notBeforeOf } from './job-order.js';
 import { checkDirectory } from './places.js';
+import { jobOrGone } from './clean.js';
+import { cannotRunAfter } from '../store/job-waits.js';
 
 type EditHandlers = Pick<LanesHandlers, 'editJob' | 'restartJobs'>;
 
@@ -27,11 +29,7 @@ function editedSpec(current: JobSpec, input: ParsedInput<'editJob'>): JobSpec {
 const wasWords = (j: JobSummary) => (j.state === 'running' ? 'is running' : j.state === 'cancelled' ? 'was cancelled' : `has ${j.state}`);
 
 export function editHandlers(e: JobsPort): EditHandlers {
-  const job = async (id: number): Promise<Job> => {
-    const row = await e.queues.forJob(id).get(id);
-    if (!row) throw notFound(`there is no job ${id}`, 'id');
-    return row;
-  };
+  const job = (id: number, field = 'id'): Promise<Job> => jobOrGone(e.cleaner, id, () => e.queues.forJob(id).get(id), field);
 
   return {
     editJob: async (input) => {
@@ -71,12 +69,15 @@ export function editHandlers(e: JobsPort): EditHandlers {
     },
     restartJobs: async (input) => {
       // All checked before any is restarted: a refusal changes nothing.
-      const jobs = await Promise.all(input.ids.map(job));
+      const jobs = await Promise.all(input.ids.map((id) => job(id, 'ids')));
       for (const j of jobs) {
         if (j.state === 'queued' || j.state === 'running') throw conflict(`job ${j.id} is ${j.state}; only a finished job can be restarted, and nothing was restarted`, 'ids');
         if (input.inPlace && j.state === 'succeeded' && e.queues.forJob(j.id).kind !== 'local') {
           throw badRequest(`job ${j.id} succeeded in a shared lane, whose queue keeps no way to run a finished job again under its id; restart it without --in-place`, 'ids');
         }
+        // Queued again under its own id it would wait for its links, and one of them can no longer succeed.
+        const lost = input.inPlace ? e.jobs.waits.lostDependencies([j.id]).get(j.id) : undefined;
+        if (lost) throw conflict(`job ${j.id} runs after job ${lost.id}: ${cannotRunAfter(lost)}; nothing was restarted`, 'ids');
       }
       const ids: number[] = [];
       for (const j of jobs) {

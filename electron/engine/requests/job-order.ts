@@ -1,9 +1,10 @@
 // What an add or an edit asks about order and time, checked against what only the engine knows:
-// that the jobs it runs after exist and have not already failed, that they are this engine's own,
-// and that a shared lane is asked only for what its queue keeps. The shapes were checked before.
-import type { JobState } from '../../../shared/model.js';
+// that the jobs it runs after exist (or were cleaned after succeeding: that counts as succeeded)
+// and can still succeed, that they are this engine's own, and that a shared lane is asked only for
+// what its queue keeps. The shapes were checked before.
 import { badRequest, conflict } from '../../../shared/errors.js';
 import { isSharedId } from '../store/job-ids.js';
+import { cannotRunAfter } from '../store/job-waits.js';
 import type { LaneRow } from '../store/lanes.js';
 import type { JobsPort } from './context.js';
 
@@ -22,19 +23,17 @@ export function checkOrderingOnLane(_e: JobsPort, lane: LaneRow, input: { after?
   }
 }
 
-/** Every job named exists in this engine's own store and has not failed or been cancelled. */
-export function checkAfter(e: JobsPort, after: readonly number[], field: string): Map<number, JobState> {
+/**
+ * Every job named is this engine's own and can still succeed, or has: kept and not failed or
+ * cancelled, or cleaned after it succeeded. The same words refuse a retry (store/job-waits.ts).
+ */
+export function checkAfter(e: JobsPort, after: readonly number[], field: string): void {
   const shared = after.find(isSharedId);
   if (shared !== undefined) throw badRequest(`job ${shared} is in a shared lane; a job can run after jobs of this engine's own lanes only`, field);
-  const states = e.jobs.waits.statesOf(after);
-  const missing = after.find((id) => !states.has(id));
-  if (missing !== undefined) throw badRequest(`there is no job ${missing} to run after`, field);
-  const ended = after.find((id) => states.get(id) === 'failed' || states.get(id) === 'cancelled');
-  if (ended !== undefined) {
-    const was = states.get(ended) === 'cancelled' ? 'was cancelled' : 'failed';
-    throw conflict(`job ${ended} ${was}, so a job after it would never run; retry it first (lanes retry ${ended})`, field);
-  }
-  return states;
+  const lost = e.jobs.waits.lostAmong(after);
+  if (!lost) return;
+  if (lost.state === null) throw badRequest(cannotRunAfter(lost), field);
+  throw conflict(cannotRunAfter(lost), field);
 }
 
 /** When a job asked to wait for its time may run: `delaySeconds` from now, or `notBefore`; null: at once. */

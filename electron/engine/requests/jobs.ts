@@ -1,13 +1,14 @@
 // Requests about jobs: queue them, list and read them, cancel and retry them.
 import type { Job, JobSummary } from '../../../shared/model.js';
 import type { LanesHandlers, ParsedInput } from '../../../shared/requests.js';
-import { badRequest, conflict, notFound } from '../../../shared/errors.js';
+import { badRequest, conflict } from '../../../shared/errors.js';
 import { DEFAULT_MAX_ATTEMPTS, JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
 import type { NewJob } from '../store/jobs.js';
 import { existingLane, type JobsPort } from './context.js';
 import { checkDirectory } from './places.js';
 import { specOfRequest } from '../../../shared/schemas.js';
 import { checkAfter, checkOrderingOnLane, notBeforeOf } from './job-order.js';
+import { jobOrGone } from './clean.js';
 
 /** How long a cancel waits for a worker to drop a job from its hand: one message there and back. */
 const LEAVE_QUEUE_WAIT_MS = 2_000;
@@ -16,17 +17,10 @@ type JobHandlers = Pick<LanesHandlers, 'addJob' | 'addJobs' | 'listJobs' | 'job'
 
 export function jobHandlers(e: JobsPort): JobHandlers {
   const lane = (name: string, field = 'lane') => existingLane(e, name, field);
-  // Every job lives in its lane's store: the local one, or a shared queue (queues/queues.ts).
-  const job = async (id: number): Promise<Job> => {
-    const row = await e.queues.forJob(id).get(id);
-    if (!row) throw notFound(`there is no job ${id}`, 'id');
-    return row;
-  };
-  const summary = async (id: number): Promise<JobSummary> => {
-    const row = await e.queues.forJob(id).summary(id);
-    if (!row) throw notFound(`there is no job ${id}`, 'id');
-    return row;
-  };
+  // Every job lives in its lane's store: the local one, or a shared queue (queues/queues.ts); a
+  // cleaned one answers with what is kept of it (clean.ts).
+  const job = (id: number): Promise<Job> => jobOrGone(e.cleaner, id, () => e.queues.forJob(id).get(id));
+  const summary = (id: number, tail?: string): Promise<JobSummary> => jobOrGone(e.cleaner, id, () => e.queues.forJob(id).summary(id), 'id', tail);
   const toNewJob = (input: ParsedInput<'addJob'>, now: number, field = '', checked = new Set<string>()): NewJob => {
     const target = lane(input.lane, `${field}lane`);
     // A batch usually runs everything in one folder: look at each folder once.
@@ -113,7 +107,7 @@ export function jobHandlers(e: JobsPort): JobHandlers {
       return { ...(await job(input.id)), seq };
     },
     logTail: async (input) => {
-      await summary(input.id);
+      await summary(input.id, '; its log went with it');
       return e.queues.forJob(input.id).log(input.id, input);
     },
     cancel: async (input) => {

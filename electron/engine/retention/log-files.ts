@@ -2,11 +2,13 @@
 // of a thousand ids — logs/<id ÷ 1000>/<id>.log — so no folder ever holds more than a few
 // thousand entries (a flat logs/ held two files per job: millions after a year), and the logs of
 // the oldest jobs are the oldest folders. Logs an older Lanes wrote flat in logs/ are still read
-// and removed with their jobs.
-import { lstatSync, opendirSync, rmSync } from 'node:fs';
+// and removed with their jobs. A file is only ever removed for the job whose id it bears: ids are
+// never handed out twice (store/job-ids.ts), so that job owned it.
+import { lstatSync, opendirSync, readdirSync, rmSync } from 'node:fs';
 import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LogPaths } from '../../job-control/log-paths.js';
+import { SHARED_ID_MIN, slotOfId } from '../store/job-ids.js';
 
 export const SHARD_IDS = 1000;
 // <id>.log, .stdout.log, .stderr.log, .logs (joined) and .logs.part (a join under way).
@@ -103,6 +105,60 @@ export class LogFiles {
     }
     found.sort((a, b) => a.id - b.id);
     return found;
+  }
+
+  /**
+   * The highest job id any log file names: of local jobs, and of each shared lane's slot. Read at
+   * open, so the next id is above them (store/job-ids.ts); only the highest folder of each range
+   * is read (and logs/ itself, for an older Lanes' flat files).
+   */
+  highestIds(): { local: number; shared: Map<number, number> } {
+    const top = { local: 0, shared: new Map<number, number>() };
+    const note = (id: number) => {
+      if (id < SHARED_ID_MIN) top.local = Math.max(top.local, id);
+      else top.shared.set(slotOfId(id), Math.max(top.shared.get(slotOfId(id)) ?? 0, id));
+    };
+    const names = (dir: string) => {
+      try {
+        return readdirSync(dir);
+      } catch {
+        return [];
+      }
+    };
+    const highestShard = new Map<number, number>();
+    for (const name of names(this.dir)) {
+      if (SHARD.test(name)) {
+        const shard = Number(name);
+        const range = shard * SHARD_IDS < SHARED_ID_MIN ? -1 : slotOfId(shard * SHARD_IDS);
+        highestShard.set(range, Math.max(highestShard.get(range) ?? -1, shard));
+      } else if (this.legacy) {
+        const m = LOG_FILE.exec(name);
+        if (m) note(Number(m[1]));
+      }
+    }
+    for (const shard of highestShard.values()) {
+      for (const name of names(join(this.dir, String(shard)))) {
+        const m = LOG_FILE.exec(name);
+        if (m) note(Number(m[1]));
+      }
+    }
+    return top;
+  }
+
+  /**
+   * Removes the files of local jobs that are gone: those `kept` does not hold (asked a batch of
+   * ids at a time), from `files` (as list() gave them). Shared lanes' files are left to their
+   * lane, which removes them once their tail is in Redis. How many files went.
+   */
+  async removeOrphans(files: readonly LogFile[], kept: (ids: readonly number[]) => ReadonlySet<number>): Promise<number> {
+    const ids = [...new Set(files.map((f) => f.id).filter((id) => id < SHARED_ID_MIN))];
+    const gone: number[] = [];
+    for (let i = 0; i < ids.length; i += 2_000) {
+      const some = ids.slice(i, i + 2_000);
+      const have = kept(some);
+      for (const id of some) if (!have.has(id)) gone.push(id);
+    }
+    return gone.length === 0 ? 0 : this.remove(gone);
   }
 
   /** Folders that are empty (their jobs all cleaned by log trimming): removed. */

@@ -1,8 +1,11 @@
 // Retention's parts, made once for the engine: the log folders, the store's cleaner and space,
 // the pass loop, and the record of shared jobs this engine saw finish (gathered, then written a
 // batch at a time, never one transaction per event). The engine wires the result in a few lines.
+// Made before any job can be queued, it first raises the next id above every id a log file
+// names (store/job-ids.ts: a number is never handed out twice).
 import type { EventHub } from '../event-hub.js';
-import { isSharedId } from '../store/job-ids.js';
+import { isSharedId, keepLocalIdsAbove, sharedIdsKnown } from '../store/job-ids.js';
+import type { JobWaits } from '../store/job-waits.js';
 import type { JobCounts } from '../store/counts.js';
 import type { Db } from '../store/db.js';
 import { JobCleaner } from '../store/cleaning.js';
@@ -16,6 +19,8 @@ import { Retention } from './retention.js';
 export interface RetentionOptions {
   db: Db;
   counts: JobCounts;
+  /** The store's rule for the dependents of jobs that go. */
+  waits: Pick<JobWaits, 'settle'>;
   dataDir: string;
   events: EventHub;
   env: NodeJS.ProcessEnv;
@@ -31,7 +36,9 @@ const REMEMBER_EVERY_MS = 500;
 
 export function openRetention(o: RetentionOptions) {
   const logs = new LogFiles(o.dataDir);
-  const cleaner = new JobCleaner(o.db, o.counts);
+  const named = logs.highestIds();
+  keepLocalIdsAbove(o.db, named.local);
+  const cleaner = new JobCleaner(o.db, o.counts, o.waits);
   const retention = new Retention({
     cleaner,
     space: new StoreSpace(o.db),
@@ -65,6 +72,10 @@ export function openRetention(o: RetentionOptions) {
     logs,
     cleaner,
     retention,
+    /** The highest id a shared lane's slot has had here (records, log files): its queue must count on from above it. */
+    sharedIdFloor(slot: number): number {
+      return Math.max(named.shared.get(slot) ?? 0, sharedIdsKnown(o.db).get(slot) ?? 0);
+    },
     /** Before the database closes. */
     async stop(): Promise<void> {
       unsubscribe();

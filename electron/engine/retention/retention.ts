@@ -4,11 +4,19 @@
 // (store/cleaning.ts), one folder of logs, one vacuum step — with a turn of the event loop
 // between them, so no step holds the engine for more than a few milliseconds (the longest is
 // measured, and `npm run bench` reports it). `lanes clean` goes through the same walk now.
+//
+// Nothing is left behind, whatever stops the engine: jobs are removed first, and their ids written
+// down in the same transaction (store/cleaning.ts); their files go after, and the ids are struck
+// off once they have. Each pass first finishes what a pass cut short left written down, and
+// whenever the logs are listed (the first pass of a run, then every LOG_CHECK_EVERY) a file of a
+// local job the store no longer holds is removed: ids are never given twice, so it is that job's.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EventHub } from '../event-hub.js';
+import type { JobSummary } from '../../../shared/model.js';
 import type { CleanedRecord, CleanSelect, FinishedState, JobCleaner } from '../store/cleaning.js';
 import type { StoreSpace } from '../store/space.js';
-import type { LogFiles } from './log-files.js';
+import type { LogFile, LogFiles } from './log-files.js';
+import { SHARED_ID_MIN } from '../store/job-ids.js';
 import { cutoffs, logsToTrim, nextPassInMs, passEveryMs, type KeepPolicy } from './policy.js';
 
 export interface RetentionDeps {
@@ -45,8 +53,11 @@ export class Retention {
   /** How long each kind of step held the event loop (wall ms) and worked (CPU ms), for the benchmark and the docs. */
   readonly steps = new Map<string, StepTimes>();
   private lastCheckpoint = 0;
-  /** Jobs removed since the file was last cut back. */
-  private uncut = 0;
+  /**
+   * Jobs removed since the file was last cut back. It starts at one: an engine that was killed
+   * leaves its WAL as it was, so the first quiet pass of a run cuts it back.
+   */
+  private uncut = 1;
   /** Finished jobs removed in this run, by passes and by `clean`. */
   private removed = 0;
   private readonly now: () => number;
@@ -96,9 +107,10 @@ export class Retention {
   pass(): Promise<void> {
     const run = async () => {
       try {
+        await this.finishRemovals();
         const { removed } = await this.walk({ before: cutoffs(this.d.keep, this.now()) });
         this.step('bounding the records', () => this.d.cleaner.bound());
-        if (++this.passes % LOG_CHECK_EVERY === 1) await this.boundLogs();
+        if (++this.passes % LOG_CHECK_EVERY === 1) await this.lookAtLogs();
         await this.giveSpaceBack(removed);
       } catch (error) {
         // A failed pass costs nothing kept; the next one tries again.
@@ -137,10 +149,11 @@ export class Retention {
     const result: CleanResult = { removed: 0, byState: { succeeded: 0, failed: 0, cancelled: 0 } };
     for (let from: number | null = 0; from !== null && !this.stopped; ) {
       const at: number = from;
-      const { removed, next }: { removed: CleanedRecord[]; next: number | null } = this.step('a chunk of jobs', () => this.d.cleaner.chunk(select, at, this.now()));
+      const { removed, failed, next }: { removed: CleanedRecord[]; failed: JobSummary[]; next: number | null } = this.step('a chunk of jobs', () => this.d.cleaner.chunk(select, at, this.now()));
       from = next;
+      for (const job of failed) this.d.events.emit('job', job);
       if (removed.length > 0) {
-        await this.d.logs.remove(removed.map((r) => r.id));
+        await this.removeLogsOf(removed.map((r) => r.id));
         this.announce(removed);
         result.removed += removed.length;
         this.removed += removed.length;
@@ -151,14 +164,46 @@ export class Retention {
     return result;
   }
 
+  /** Removed jobs' files, then their ids struck off what is still to remove. */
+  private async removeLogsOf(ids: number[]): Promise<void> {
+    await this.d.logs.remove(ids);
+    this.step('striking off removed logs', () => this.d.cleaner.logsRemoved(ids));
+  }
+
+  /** What an earlier pass removed from the store but not yet from the disk (it was cut short). */
+  private async finishRemovals(): Promise<void> {
+    for (let ids = this.d.cleaner.logsPending(); ids.length > 0 && !this.stopped; ids = this.d.cleaner.logsPending()) {
+      await this.removeLogsOf(ids);
+      await nextTurn();
+    }
+  }
+
   private announce(removed: CleanedRecord[]): void {
     this.d.events.emit('jobs', { ids: removed.map((r) => r.id), change: 'removed' });
     this.d.changed();
   }
 
+  /**
+   * Every log file, looked at: those of jobs the store no longer holds go (left by a crash, or by
+   * an older Lanes), then all that are left are kept within their bound.
+   */
+  private async lookAtLogs(): Promise<void> {
+    const listed = await this.d.logs.list();
+    const kept = new Set<number>();
+    const orphans = await this.d.logs.removeOrphans(listed, (ids) => {
+      const some = this.step('finding kept jobs', () => this.d.cleaner.keptAmong(ids));
+      for (const id of some) kept.add(id);
+      return some;
+    });
+    if (orphans > 0) {
+      this.d.log(`retention: removed ${orphans} log files of jobs that were already gone`);
+      await this.d.logs.tidy();
+    }
+    await this.boundLogs(orphans > 0 ? listed.filter((f) => kept.has(f.id) || f.id >= SHARED_ID_MIN) : listed);
+  }
+
   /** All logs over their bound: the oldest finished jobs' logs go, and their records say so. */
-  private async boundLogs(): Promise<void> {
-    const files = await this.d.logs.list();
+  private async boundLogs(files: LogFile[]): Promise<void> {
     const total = files.reduce((n, f) => n + f.bytes, 0);
     if (total <= this.d.logsMaxBytes) return;
     const ids = [...new Set(files.map((f) => f.id))];

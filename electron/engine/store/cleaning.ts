@@ -2,16 +2,22 @@
 // leaves behind (cleaned_jobs, migration 0012). Only succeeded, failed and cancelled jobs are ever
 // touched: a queued job (a retry waiting out its backoff included), a running one, or one in a
 // worker's hand (still queued) is never selected, since every statement repeats the finished
-// states. Lanes has no job dependencies, so no finished job is kept for another's sake.
+// states. No finished job is kept for another's sake: a job that runs after a cleaned one reads
+// how it ended from its record (job-waits.ts), and the record is kept while such a link names it.
+// In the same transaction, a dependent still queued of a job removed without succeeding fails,
+// naming it (every dependent ends), and the removed ids are written to logs_to_remove: their
+// files go after the commit, and a crash in between leaves them for the next pass to finish
+// (retention/retention.ts), never for ever.
 //
 // Jobs are found by walking the primary key in windows of ids from the oldest, so one chunk reads
 // a bounded number of rows whatever the table holds, and the walk ends at the first job queued
 // after the cut-off (ids grow with queue time, and a job finishes after it was queued).
-import type { JobState } from '../../../shared/model.js';
+import type { JobState, JobSummary } from '../../../shared/model.js';
 import { CLEANED_KEEP } from '../../../shared/limits.js';
 import { SHARED_ID_MIN } from './job-ids.js';
 import type { Db } from './db.js';
 import type { JobCounts, Move } from './counts.js';
+import type { JobWaits } from './job-waits.js';
 
 export type FinishedState = Extract<JobState, 'succeeded' | 'failed' | 'cancelled'>;
 export const FINISHED: readonly FinishedState[] = ['succeeded', 'failed', 'cancelled'];
@@ -52,6 +58,8 @@ export class JobCleaner {
   constructor(
     private readonly db: Db,
     private readonly counts: JobCounts,
+    /** Settles the dependents of jobs that went (the store's own rule, job-waits.ts). */
+    private readonly waits: Pick<JobWaits, 'settle'> | null = null,
   ) {
     this.s = {
       bounds: db.prepare<[], { lo: number | null; hi: number | null }>(`SELECT (SELECT min(id) FROM jobs) AS lo, (SELECT max(id) FROM jobs WHERE id < ${SHARED_ID_MIN}) AS hi`),
@@ -64,8 +72,16 @@ export class JobCleaner {
       find: db.prepare<[number], { id: number; lane: string; state: FinishedState; exit_code: number | null; finished_at: number | null; cleaned_at: number | null }>('SELECT * FROM cleaned_jobs WHERE id = ?'),
       finishedAmong: db.prepare<[string], { id: number }>("SELECT id FROM jobs WHERE id IN (SELECT value FROM json_each(?)) AND state IN ('succeeded', 'failed', 'cancelled')"),
       trimmed: db.prepare<[string]>("UPDATE jobs SET logs_trimmed = 1 WHERE id IN (SELECT value FROM json_each(?)) AND state IN ('succeeded', 'failed', 'cancelled')"),
-      // The newest CLEANED_KEEP of each id range (local, shared) stay; older ones go.
-      boundLocal: db.prepare(`DELETE FROM cleaned_jobs WHERE id <= (SELECT id FROM cleaned_jobs WHERE id < ${SHARED_ID_MIN} ORDER BY id DESC LIMIT 1 OFFSET ${CLEANED_KEEP})`),
+      kept: db.prepare<[string], { id: number }>('SELECT id FROM jobs WHERE id IN (SELECT value FROM json_each(?))'),
+      logsToRemove: db.prepare<[string]>('INSERT OR IGNORE INTO logs_to_remove (id) SELECT value FROM json_each(?)'),
+      logsPending: db.prepare<[], { id: number }>(`SELECT id FROM logs_to_remove ORDER BY id LIMIT ${CLEAN_WINDOW}`),
+      logsGone: db.prepare<[string]>('DELETE FROM logs_to_remove WHERE id IN (SELECT value FROM json_each(?))'),
+      // The newest CLEANED_KEEP of each id range (local, shared) stay; older ones go, but for one a
+      // kept job still runs after (its link needs to know how it ended).
+      boundLocal: db.prepare(
+        `DELETE FROM cleaned_jobs WHERE id <= (SELECT id FROM cleaned_jobs WHERE id < ${SHARED_ID_MIN} ORDER BY id DESC LIMIT 1 OFFSET ${CLEANED_KEEP})
+         AND NOT EXISTS (SELECT 1 FROM job_deps d WHERE d.after = cleaned_jobs.id)`,
+      ),
       boundShared: db.prepare(
         `DELETE FROM cleaned_jobs WHERE id >= ${SHARED_ID_MIN} AND id <= (SELECT id FROM cleaned_jobs WHERE id >= ${SHARED_ID_MIN} ORDER BY id DESC LIMIT 1 OFFSET ${CLEANED_KEEP})`,
       ),
@@ -77,22 +93,23 @@ export class JobCleaner {
    * their attempts and each kept as a compact record. `next`: where the walk goes on, or null
    * when nothing after it can match.
    */
-  chunk(select: CleanSelect, from: number, now: number): { removed: CleanedRecord[]; next: number | null } {
+  chunk(select: CleanSelect, from: number, now: number): { removed: CleanedRecord[]; failed: JobSummary[]; next: number | null } {
     const { lo, hi } = this.s.bounds.get() ?? { lo: null, hi: null };
-    if (lo === null || hi === null || from > hi) return { removed: [], next: null };
+    if (lo === null || hi === null || from > hi) return { removed: [], failed: [], next: null };
     // Nothing queued after the latest cut-off can have finished before it; gaps left by earlier
     // cleaning are stepped over, not walked.
     const latest = Math.max(...Object.values(select.before).map((t) => t ?? -Infinity));
     const first = this.s.firstCreated.get(Math.max(from, lo));
-    if (!first || first.created_at >= latest) return { removed: [], next: null };
+    if (!first || first.created_at >= latest) return { removed: [], failed: [], next: null };
     const start = first.id;
     const end = start + CLEAN_WINDOW;
     const moves: Move[] = [];
-    const removed = this.db
+    const done = this.db
       .transaction(() => {
         const rows = this.s.window.all({ from: start, to: end }).filter((r) => (select.lane === undefined || r.lane === select.lane) && r.finished_at !== null && r.finished_at < (select.before[r.state] ?? -Infinity));
-        if (rows.length === 0) return [];
-        const gone = new Set(this.s.remove.all(JSON.stringify(rows.map((r) => r.id))).map((r) => r.id));
+        if (rows.length === 0) return { removed: [], failed: [] };
+        const ids = JSON.stringify(rows.map((r) => r.id));
+        const gone = new Set(this.s.remove.all(ids).map((r) => r.id));
         const kept: CleanedRecord[] = [];
         for (const r of rows) {
           if (!gone.has(r.id)) continue;
@@ -100,11 +117,28 @@ export class JobCleaner {
           moves.push({ lane: r.lane, from: r.state, to: null });
           kept.push({ id: r.id, lane: r.lane, state: r.state, exitCode: r.exit_code, finishedAt: r.finished_at, cleanedAt: now });
         }
-        return kept;
+        this.s.logsToRemove.run(JSON.stringify(kept.map((k) => k.id)));
+        const failed = this.waits ? this.waits.settle(kept.filter((k) => k.state !== 'succeeded'), now, moves).failed : [];
+        return { removed: kept, failed };
       })
       .immediate();
     this.counts.apply(moves);
-    return { removed, next: end > hi ? null : end };
+    return { ...done, next: end > hi ? null : end };
+  }
+
+  /** Jobs removed whose log files may still be there (a pass cut short), oldest first, a chunk at a time. */
+  logsPending(): number[] {
+    return this.s.logsPending.all().map((r) => r.id);
+  }
+
+  /** These removed jobs' files are gone. */
+  logsRemoved(ids: readonly number[]): void {
+    this.s.logsGone.run(JSON.stringify(ids));
+  }
+
+  /** Which of these ids are jobs the store keeps (a log file of any other is left from a job that went). */
+  keptAmong(ids: readonly number[]): Set<number> {
+    return new Set(this.s.kept.all(JSON.stringify(ids)).map((r) => r.id));
   }
 
   /**

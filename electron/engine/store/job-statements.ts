@@ -154,10 +154,11 @@ export function prepareJobStatements(db: Db) {
        ${RETURNING}`,
     ),
     retryIds: raw<[{ ids: string; state: string }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @state ${RETURNING}`),
-    retryLane: raw<[{ lane: string; state: string }], SummaryRow>(
-      `UPDATE jobs SET ${REQUEUED}
-       WHERE id IN (SELECT id FROM jobs INDEXED BY jobs_unhappy WHERE lane = @lane AND state IN ('failed', 'cancelled') AND state = @state ORDER BY id LIMIT ${BULK_CHUNK})
-       ${RETURNING}`,
+    // A bulk retry's candidates, looked at before any is queued again (job-changes/bulk.ts): these
+    // ids, or a lane's next chunk after a cursor, so jobs left as they are are not read again.
+    retryableIds: db.prepare<[{ ids: string; state: string }], { id: number }>('SELECT id FROM jobs WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @state ORDER BY id'),
+    retryableLane: db.prepare<[{ lane: string; state: string; after: number }], { id: number }>(
+      `SELECT id FROM jobs INDEXED BY jobs_unhappy WHERE lane = @lane AND id > @after AND state IN ('failed', 'cancelled') AND state = @state ORDER BY id LIMIT ${BULK_CHUNK}`,
     ),
     undescribed: db.prepare<[], { id: number; spec: string }>('SELECT id, spec FROM jobs WHERE command IS NULL LIMIT 1000'),
     describe: db.prepare('UPDATE jobs SET command = ? WHERE id = ?'),

@@ -91,6 +91,13 @@ export interface TurnResult {
 /** Jobs chosen for one chunk of a bulk change: these ids, or the next of a lane's. */
 export type ChunkSelect = { ids: number[] } | { lane: string };
 
+/** One chunk of a bulk retry: the jobs queued again, how many were refused (job-changes/bulk.ts), and a lane's cursor (null: done). */
+export interface RetriedChunk {
+  jobs: JobSummary[];
+  refused: number;
+  next: number | null;
+}
+
 /** A lane's queued jobs that cannot run yet, and the soonest moment one can by time alone (null: none by time). */
 export interface NotYet {
   n: number;

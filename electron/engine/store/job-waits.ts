@@ -1,11 +1,16 @@
 // What a queued job waits for besides a worker: other jobs (`--after`) and its time (`--delay`,
 // `--at`), and what it is filed under (labels). The SQL and the rules that go with it:
-// - a job is runnable once none of the jobs it runs after is unfinished or failed and its time
-//   has come; until then it is outside the queue's head (jobs_ready, migration 0013), so however
-//   many wait, a claim reads only what it takes;
-// - when a job ends, its dependents are settled in the same transaction: on success their count
-//   of jobs left is counted afresh; on failure or cancellation each fails too ("job 41 failed"),
-//   and so on down the chain. A dependent failed that way is revived only by retrying it;
+// - a job is runnable once every job it runs after has succeeded and its time has come; until
+//   then it is outside the queue's head (jobs_ready, migration 0013), so however many wait, a
+//   claim reads only what it takes. A job it runs after that succeeded and was cleaned counts as
+//   succeeded: its compact record says so (links outlive a cleaned job, migration 0014);
+// - every dependent ends: when a job ends, its dependents are settled in the same transaction —
+//   on success their count of jobs left is counted afresh; on failure or cancellation each fails
+//   too ("job 41 failed"), and so on down the chain. A dependent is never queued again while a job
+//   it runs after can no longer succeed (failed, cancelled, cleaned without succeeding): adding,
+//   editing, retrying or restarting it in place is refused in one set of words
+//   (`cannotRunAfter`), and one that a race let through fails at once. Cleaning a job that did
+//   not succeed fails any dependent still queued (store/cleaning.ts);
 // - a scheduled job's time is let go (`not_before` back to NULL) by `releaseDue`, which the
 //   engine runs before each sizing pass; a time that passed while the engine was down is let go
 //   at the first pass after it starts.
@@ -27,11 +32,50 @@ export interface LaneWaits {
   next: number | null;
 }
 
-/** The words a dependent fails with when a job it runs after ends badly. */
-export const dependencyEnded = (id: number, state: JobState): string => (state === 'cancelled' ? `job ${id} was cancelled` : `job ${id} failed`);
+/** A job that another runs after and that can no longer succeed: how it ended, if anyone knows. */
+export interface LostDependency {
+  id: number;
+  /** null: neither the job nor a record of it is kept (its lane was removed). */
+  state: 'failed' | 'cancelled' | null;
+  /** It was cleaned: it cannot be retried any more. */
+  cleaned: boolean;
+}
 
-/** The count a dependent keeps of the jobs it runs after that have not succeeded. */
-export const DEPS_LEFT = "(SELECT count(*) FROM job_deps d JOIN jobs a ON a.id = d.after WHERE d.job = jobs.id AND a.state != 'succeeded')";
+/** The words a dependent fails with when a job it runs after ends badly. */
+export function dependencyEnded(id: number, state: JobState | null): string {
+  return state === 'cancelled' ? `job ${id} was cancelled` : state === 'failed' ? `job ${id} failed` : `job ${id} did not succeed`;
+}
+
+/** Why a job cannot run after `lost`: the one answer of `add --after`, `edit --after`, `retry` and `restart --in-place`. */
+export function cannotRunAfter(lost: LostDependency): string {
+  if (lost.state === null) return `there is no job ${lost.id} to run after`;
+  const was = lost.state === 'cancelled' ? 'was cancelled' : 'failed';
+  if (lost.cleaned) return `job ${lost.id} ${was} and has been cleaned, so a job after it would never run`;
+  return `job ${lost.id} ${was}, so a job after it would never run; retry it first (lanes retry ${lost.id})`;
+}
+
+/** How one job another runs after stands: in the store, cleaned (its record), or neither. */
+interface AfterRow {
+  id: number;
+  state: JobState | null;
+  cleaned: 'succeeded' | 'failed' | 'cancelled' | null;
+}
+
+/** Whether this dependency can no longer succeed; `retrying`: jobs being queued again with it (they may yet). */
+function lostOf(r: AfterRow, retrying: ReadonlySet<number>): LostDependency | null {
+  if (r.state === 'failed' || r.state === 'cancelled') return retrying.has(r.id) ? null : { id: r.id, state: r.state, cleaned: false };
+  if (r.state !== null) return null;
+  if (r.cleaned === 'succeeded') return null;
+  return { id: r.id, state: r.cleaned, cleaned: r.cleaned !== null };
+}
+
+/**
+ * The count a dependent keeps of the jobs it runs after that have not succeeded: neither kept as
+ * succeeded nor cleaned as succeeded.
+ */
+export const DEPS_LEFT = `(SELECT count(*) FROM job_deps d WHERE d.job = jobs.id
+  AND NOT EXISTS (SELECT 1 FROM jobs a WHERE a.id = d.after AND a.state = 'succeeded')
+  AND NOT EXISTS (SELECT 1 FROM cleaned_jobs c WHERE c.id = d.after AND c.state = 'succeeded'))`;
 /** Queued jobs waiting for other jobs or for their time, as their index (migration 0013) holds them. */
 export const WAITING = 'jobs INDEXED BY jobs_waiting WHERE state = \'queued\' AND (deps_left > 0 OR not_before IS NOT NULL)';
 
@@ -45,8 +89,15 @@ export class JobWaits {
     const raw = <P extends unknown[], R extends unknown[]>(sql: string) => db.prepare<P, R>(sql).raw();
     this.s = {
       any: db.prepare<[], { one: number }>('SELECT 1 AS one FROM job_deps LIMIT 1'),
-      states: db.prepare<[string], { id: number; state: JobState }>('SELECT id, state FROM jobs WHERE id IN (SELECT value FROM json_each(?))'),
-      link: db.prepare('INSERT OR IGNORE INTO job_deps (after, job) SELECT id, ? FROM jobs WHERE id IN (SELECT value FROM json_each(?))'),
+      // Jobs to run after, as they stand: in the store, else as cleaned, else unknown.
+      afterIds: db.prepare<[string], AfterRow>(
+        'SELECT e.value AS id, a.state, c.state AS cleaned FROM json_each(?) e LEFT JOIN jobs a ON a.id = e.value LEFT JOIN cleaned_jobs c ON c.id = e.value',
+      ),
+      afterLinks: db.prepare<[string], AfterRow & { job: number }>(
+        `SELECT d.job, d.after AS id, a.state, c.state AS cleaned FROM job_deps d LEFT JOIN jobs a ON a.id = d.after LEFT JOIN cleaned_jobs c ON c.id = d.after
+         WHERE d.job IN (SELECT value FROM json_each(?)) ORDER BY d.job, d.after`,
+      ),
+      link: db.prepare('INSERT OR IGNORE INTO job_deps (after, job) SELECT value, ? FROM json_each(?)'),
       unlink: db.prepare('DELETE FROM job_deps WHERE job = ?'),
       label: db.prepare('INSERT OR IGNORE INTO job_labels (label, job) SELECT value, ? FROM json_each(?)'),
       unlabel: db.prepare('DELETE FROM job_labels WHERE job = ?'),
@@ -71,7 +122,11 @@ export class JobWaits {
         `SELECT j.id FROM job_labels l JOIN jobs j ON j.id = l.job
          WHERE l.label = @label AND (@lane IS NULL OR j.lane = @lane) AND j.state IN (SELECT value FROM json_each(@states)) ORDER BY j.id`,
       ),
-      upstream: db.prepare<[number], { id: number; state: JobState; command: string | null }>('SELECT j.id, j.state, j.command FROM job_deps d JOIN jobs j ON j.id = d.after WHERE d.job = ? ORDER BY j.id'),
+      // A job it ran after that was cleaned is named as its record has it (its command is not kept).
+      upstream: db.prepare<[number], { id: number; state: JobState | null; command: string | null; cleaned: JobState | null; cleaned_at: number | null }>(
+        `SELECT d.after AS id, j.state, j.command, c.state AS cleaned, c.cleaned_at FROM job_deps d LEFT JOIN jobs j ON j.id = d.after LEFT JOIN cleaned_jobs c ON c.id = d.after
+         WHERE d.job = ? ORDER BY d.after`,
+      ),
       downstream: db.prepare<[number], { id: number; state: JobState; command: string | null }>('SELECT j.id, j.state, j.command FROM job_deps d JOIN jobs j ON j.id = d.job WHERE d.after = ? ORDER BY j.id'),
       restartedAs: db.prepare<[number], { id: number }>('SELECT id FROM jobs INDEXED BY jobs_restarts WHERE restart_of = ? ORDER BY id'),
       // Would `job` come back round to itself through these? Walks up from them, through what they run after.
@@ -83,9 +138,36 @@ export class JobWaits {
     this.anyDeps = this.s.any.get() !== undefined;
   }
 
-  /** Each named job's state; a job that does not exist is missing from the map. */
-  statesOf(ids: readonly number[]): Map<number, JobState> {
-    return new Map(this.s.states.all(JSON.stringify(ids)).map((r) => [r.id, r.state]));
+  /** The first of these jobs (to run after) that can no longer succeed; null when each still may, or has. */
+  lostAmong(after: readonly number[]): LostDependency | null {
+    for (const r of this.s.afterIds.all(JSON.stringify(after))) {
+      const lost = lostOf(r, new Set());
+      if (lost) return lost;
+    }
+    return null;
+  }
+
+  /**
+   * Of these jobs, each that runs after a job that can no longer succeed, with the first such.
+   * `retrying`: jobs queued again with them, which may yet succeed — unless they are themselves
+   * held back by such a job, and so on up the chain.
+   */
+  lostDependencies(jobs: readonly number[], retrying: ReadonlySet<number> = new Set()): Map<number, LostDependency> {
+    const lost = new Map<number, LostDependency>();
+    if (!this.anyDeps || jobs.length === 0) return lost;
+    const rows = this.s.afterLinks.all(JSON.stringify(jobs));
+    const hopeful = new Set(retrying);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const r of rows) {
+        if (lost.has(r.job)) continue;
+        const l = lostOf(r, hopeful);
+        if (!l) continue;
+        lost.set(r.job, l);
+        changed = hopeful.delete(r.job) || changed;
+      }
+    }
+    return lost;
   }
 
   /** Whether making `job` run after `after` would make it wait for itself. */
@@ -109,10 +191,10 @@ export class JobWaits {
       this.anyDeps = true;
     }
     this.counts = null;
-    const states = this.statesOf(after);
-    const ended = after.find((id) => states.get(id) === 'failed' || states.get(id) === 'cancelled');
-    if (ended !== undefined) {
-      const failed = this.s.failOne.get(now, dependencyEnded(ended, states.get(ended)!), job.id);
+    // Checked when it was asked for; what changed since (a job it runs after failed, or went) ends it here.
+    const lost = this.lostAmong(after);
+    if (lost) {
+      const failed = this.s.failOne.get(now, dependencyEnded(lost.id, lost.state), job.id);
       if (failed) {
         moves.push({ lane: job.lane, from: 'queued', to: 'failed' });
         return toSummary(failed);
@@ -131,11 +213,11 @@ export class JobWaits {
    * Jobs that ended in this transaction, and what follows from it for the jobs that run after
    * them. Returns the dependents failed along the way and the lanes where some became runnable.
    */
-  settle(ended: readonly JobSummary[], now: number, moves: Move[]): { failed: JobSummary[]; runnable: Set<string> } {
+  settle(ended: readonly Pick<JobSummary, 'id' | 'state'>[], now: number, moves: Move[]): { failed: JobSummary[]; runnable: Set<string> } {
     const failed: JobSummary[] = [];
     const runnable = new Set<string>();
     if (!this.anyDeps) return { failed, runnable };
-    const todo = [...ended];
+    const todo: Pick<JobSummary, 'id' | 'state'>[] = [...ended];
     for (let job = todo.shift(); job !== undefined; job = todo.shift()) {
       if (job.state === 'succeeded') {
         const rows = this.s.released.all(job.id);
@@ -180,7 +262,12 @@ export class JobWaits {
   /** The links a job's detail shows. */
   linksOf(id: number): { after: JobLink[]; dependents: JobLink[]; restartedAs: number[] } {
     const link = (r: { id: number; state: JobState; command: string | null }): JobLink => ({ id: r.id, state: r.state, command: r.command ?? '' });
-    return { after: this.s.upstream.all(id).map(link), dependents: this.s.downstream.all(id).map(link), restartedAs: this.s.restartedAs.all(id).map((r) => r.id) };
+    // One whose record is gone too (its lane was removed) is no longer known: left out.
+    const after = this.s.upstream.all(id).flatMap((r): JobLink[] => {
+      if (r.state !== null) return [link({ id: r.id, state: r.state, command: r.command })];
+      return r.cleaned !== null ? [{ id: r.id, state: r.cleaned, cleanedAt: r.cleaned_at }] : [];
+    });
+    return { after, dependents: this.s.downstream.all(id).map(link), restartedAs: this.s.restartedAs.all(id).map((r) => r.id) };
   }
 
   private soonest(): number | null {

@@ -9,7 +9,7 @@ import { toJob, toSummary } from './job-rows.js';
 import { prepareJobStatements, type JobStatements, type RunningRow } from './job-statements.js';
 import { JobWaits } from './job-waits.js';
 import { delayed, oldestQueuedAt } from './job-reads.js';
-import type { ChunkSelect, ClaimedJob, Interruption, JobEdit, NewJob, NotYet, Report, Settled, Turn, TurnResult } from './job-types.js';
+import type { ChunkSelect, ClaimedJob, Interruption, JobEdit, NewJob, NotYet, Report, RetriedChunk, Settled, Turn, TurnResult } from './job-types.js';
 import { JobWrites } from './job-changes/change.js';
 import { enqueue } from './job-changes/enqueue.js';
 import { edit } from './job-changes/edit.js';
@@ -57,7 +57,7 @@ export class JobStore {
     return this.writes.write(true, (c) => edit(c, id, e, Date.now()));
   }
 
-  /** `lanes restart --in-place`: a finished job queued again under its own id; null when it is not finished. */
+  /** `lanes restart --in-place`: a finished job queued again under its own id; null when it is not finished; refused as a retry is. */
   requeueFinished(id: number): JobSummary | null {
     return this.writes.write(true, (c) => requeueFinished(c, id));
   }
@@ -120,7 +120,7 @@ export class JobStore {
     return this.writes.write(true, (c) => cancelQueued(c, id, now));
   }
 
-  /** A failed or cancelled job queued again; null when it is neither. */
+  /** A failed or cancelled job queued again; null when it is neither; refused (conflict) when a job it runs after can no longer succeed. */
   retry(id: number): JobSummary | null {
     return this.writes.write(true, (c) => retry(c, id));
   }
@@ -130,9 +130,9 @@ export class JobStore {
     return this.writes.commit((c) => cancelQueuedChunk(c, select, skip, now));
   }
 
-  /** One chunk of a bulk retry of jobs in `state`; on disk before it returns. */
-  retryChunk(select: ChunkSelect, state: 'failed' | 'cancelled'): Promise<JobSummary[]> {
-    return this.writes.commit((c) => retryChunk(c, select, state));
+  /** One chunk of a bulk retry of jobs in `state` (a lane's after `afterId`); on disk before it returns. */
+  retryChunk(select: ChunkSelect, state: 'failed' | 'cancelled', afterId?: number): Promise<RetriedChunk> {
+    return this.writes.commit((c) => retryChunk(c, select, state, afterId));
   }
 
   /** When the lane's oldest runnable queued job was queued; undefined when none waits. */

@@ -2,7 +2,7 @@
 // engine for long): these ids, or the next of a lane's. Each chunk is on disk before it returns.
 import type { JobState, JobSummary } from '../../../../shared/model.js';
 import { toSummary } from '../job-rows.js';
-import type { ChunkSelect } from '../job-types.js';
+import type { ChunkSelect, RetriedChunk } from '../job-types.js';
 import type { Change } from './change.js';
 
 /** Queued jobs cancelled, leaving those in workers' hands (`skip`) to their workers; empty when none are left. */
@@ -15,11 +15,18 @@ export function cancelQueuedChunk(c: Change, select: ChunkSelect, skip: readonly
   return jobs;
 }
 
-/** Jobs in `state` queued again. */
-export function retryChunk(c: Change, select: ChunkSelect, state: Extract<JobState, 'failed' | 'cancelled'>): JobSummary[] {
-  const rows = 'ids' in select ? c.s.retryIds.all({ ids: JSON.stringify(select.ids), state }) : c.s.retryLane.all({ lane: select.lane, state });
-  const jobs = rows.map(toSummary);
+/**
+ * Jobs in `state` queued again: these ids, or a lane's next chunk after `afterId`. A job that runs
+ * after one that can no longer succeed is left as it is and counted as refused — unless that job
+ * is queued again in the same chunk (a chain retried together runs in order).
+ */
+export function retryChunk(c: Change, select: ChunkSelect, state: Extract<JobState, 'failed' | 'cancelled'>, afterId = 0): RetriedChunk {
+  const candidates = 'ids' in select ? c.s.retryableIds.all({ ids: JSON.stringify(select.ids), state }) : c.s.retryableLane.all({ lane: select.lane, state, after: afterId });
+  const ids = candidates.map((r) => r.id);
+  const lost = c.waits.lostDependencies(ids, new Set(ids));
+  const allowed = ids.filter((id) => !lost.has(id));
+  const jobs = allowed.length === 0 ? [] : c.s.retryIds.all({ ids: JSON.stringify(allowed), state }).map(toSummary);
   for (const j of jobs) c.moves.push({ lane: j.lane, from: state, to: 'queued' });
   if (jobs.length > 0) c.waits.changed();
-  return jobs;
+  return { jobs, refused: lost.size, next: 'lane' in select && ids.length > 0 ? ids.at(-1)! : null };
 }
