@@ -135,6 +135,7 @@ export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: S
   });
   const shared = new SharedLanes(s.queues, {
     ...s.identity,
+    idFloor: (slot) => s.retention.sharedIdFloor(slot),
     logPaths,
     jobChanged: (job) => s.events.emit('job', job),
     jobsChangedElsewhere: (ids) => s.events.emit('jobs', { ids, change: 'changed' }),

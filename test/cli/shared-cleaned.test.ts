@@ -3,6 +3,7 @@
 // it must still say how it ended instead of exiting 1 for "no such job". Against a real
 // redis-server and a real `lanes daemon`; the job's BullMQ record is removed through BullMQ itself.
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type TestDaemon } from '../support/daemon.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
@@ -40,5 +41,23 @@ describe('a shared job BullMQ has dropped', () => {
     expect(show.code).toBe(1);
     expect(show.stderr).toContain(`job ${id} in lane render succeeded at`);
     expect(show.stderr).toContain('its record has since been dropped by its shared queue');
+  });
+
+  it('keeps its number: a Redis emptied meanwhile counts on above the ids this engine knew, never onto them', async () => {
+    const id = Number((await daemon.cli('add', '--lane', 'render', '--', 'echo', 'first')).stdout);
+    expect((await daemon.cli('wait', String(id))).code).toBe(0);
+    await expect.poll(async () => (await daemon.api('cleanedJob', { id }).catch(() => null))?.state, { timeout: 10_000 }).toBe('succeeded');
+    const dataDir = daemon.dataDir;
+    expect(await daemon.stop()).toBe(0);
+    // Redis loses everything (a new server, a flush): BullMQ would number the lane's jobs from 1 again.
+    const client = new Redis({ host: '127.0.0.1', port: redis.port });
+    await client.flushall();
+    await client.quit();
+    daemon = await startDaemon({ dataDir, env: { LANES_CORES: '3' } });
+    const next = Number((await daemon.cli('add', '--lane', 'render', '--', 'sh', '-c', 'exit 5')).stdout);
+    expect(next).toBeGreaterThan(id);
+    expect((await daemon.cli('wait', String(next))).code).toBe(1);
+    // Each number still answers for its own job.
+    expect((await daemon.cli('wait', String(id))).stdout).toBe(`job ${id}: succeeded\n`);
   });
 });

@@ -8,6 +8,8 @@ export interface SharedLaneDeps {
   machine: string;
   /** Unique among engines: the machine name and which data directory. */
   engineId: string;
+  /** The highest id this engine has known in a shared lane's slot (compact records, log files): the lane counts on above it (id-floor.ts). */
+  idFloor(slot: number): number;
   /** Where this engine's worker writes a job's output. */
   logPaths(jobId: number): LogPaths;
   /** A job changed here (this engine cancelled or retried it): one job event. */

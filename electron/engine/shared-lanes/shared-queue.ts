@@ -24,6 +24,7 @@ import { RemoteChanges } from './remote.js';
 import { GiveBack } from './give-back.js';
 import { LaneWork } from './work.js';
 import { fieldsOfJob } from './job-data.js';
+import { IdFloor } from './id-floor.js';
 
 /** How often the lane's counts and the other engines' workers are read. */
 const POLL_MS = 1_000;
@@ -47,6 +48,7 @@ export class BullLane implements SharedQueue {
   private closing = false;
   private lastError = '';
   private readonly outages: OutageLedger;
+  private readonly ids: IdFloor;
   /** Lock renewal and the stalled check, started once Redis first answers. */
   readonly started: Promise<void>;
 
@@ -68,7 +70,8 @@ export class BullLane implements SharedQueue {
     this.remote = new RemoteChanges(this.p, { connection: eventsConnection, prefix: PREFIX });
     this.outages = new OutageLedger(this.p);
     this.presence = new Presence(conns.requests, this.p.key('engines'), deps.engineId, deps.machine);
-    this.started = conns.whenReachable().then(() => (this.closing ? undefined : worker.begin()));
+    this.ids = new IdFloor(this.p);
+    this.started = conns.whenReachable().then(() => (this.closing ? undefined : this.ids.raise().then(() => worker.begin())));
     this.poller = setInterval(() => void this.poll(), POLL_MS);
     this.poller.unref();
   }
@@ -95,6 +98,7 @@ export class BullLane implements SharedQueue {
     this.p.deps.changed();
     if (up) {
       this.lastError = '';
+      void this.ids.raise();
       void this.poll();
     }
     // Away: the sizer hands its idle workers on; back: they pull.
@@ -155,6 +159,7 @@ export class BullLane implements SharedQueue {
     if (!this.p.conns.reachable) throw new LanesError('queue_unreachable', `${this.p.conns.awayReason()}; nothing was queued`);
     let added: BullJob[];
     try {
+      await this.ids.ready;
       added = await this.p.queue.addBulk(jobs.map(storedJob));
     } catch (error) {
       throw new LanesError('queue_unreachable', `queueing on Redis at ${this.p.conns.redacted} failed (${describe(error)}); whether it took the jobs is not known: \`lanes jobs --lane ${this.lane}\` shows what it holds`);
