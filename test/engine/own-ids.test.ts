@@ -82,9 +82,11 @@ describe('job ids', () => {
 describe('a database made by the previous release', () => {
   it('counts on above every id it gave — kept, only in a record, only in a log file name — and ends the dependents it left waiting', async () => {
     previousRelease(dir);
+    // A name no job of this store could have had is not believed, and goes like any file of no job.
+    const planted = writeLogFile(dir, 500_000_000_000_000, 'planted\n');
     let orphansGone = () => {};
     const swept = new Promise<void>((resolve) => (orphansGone = resolve));
-    const engine = await startEngine(dir, { log: (line) => /removed 2 log files of jobs that were already gone/.test(line) && orphansGone() });
+    const engine = await startEngine(dir, { log: (line) => /removed 3 log files of jobs that were already gone/.test(line) && orphansGone() });
     try {
       const job = await engine.request('addJob', { argv: ['true'] });
       expect(job.id).toBe(59);
@@ -101,6 +103,7 @@ describe('a database made by the previous release', () => {
       await swept;
       expect(existsSync(join(dir, 'logs', '0', '57.stdout.log'))).toBe(false);
       expect(existsSync(join(dir, 'logs', '0', '58.logs'))).toBe(false);
+      expect(existsSync(planted)).toBe(false);
     } finally {
       await engine.stop({ graceMs: 2000 });
     }

@@ -14,6 +14,8 @@ export const SHARD_IDS = 1000;
 // <id>.log, .stdout.log, .stderr.log, .logs (joined) and .logs.part (a join under way).
 const LOG_FILE = /^(\d+)\.(?:(?:stdout\.|stderr\.)?log|logs(?:\.part)?)$/;
 const SHARD = /^\d+$/;
+/** The highest local id a log file's name is believed for (store/job-ids.ts keeps them below the shared range). */
+const LOCAL_ID_TRUSTED = 1e12;
 
 const files = (base: string): LogPaths => ({ stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log`, joinedPath: `${base}.logs` });
 const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
@@ -114,8 +116,11 @@ export class LogFiles {
    */
   highestIds(): { local: number; shared: Map<number, number> } {
     const top = { local: 0, shared: new Map<number, number>() };
+    // A name is a file in the data directory, not a promise: a local id past LOCAL_ID_TRUSTED (a
+    // million years of jobs) or one beyond a safe integer is no job's, and does not move the count.
     const note = (id: number) => {
-      if (id < SHARED_ID_MIN) top.local = Math.max(top.local, id);
+      if (!Number.isSafeInteger(id)) return;
+      if (id < SHARED_ID_MIN) top.local = id <= LOCAL_ID_TRUSTED ? Math.max(top.local, id) : top.local;
       else top.shared.set(slotOfId(id), Math.max(top.shared.get(slotOfId(id)) ?? 0, id));
     };
     const names = (dir: string) => {
@@ -129,6 +134,7 @@ export class LogFiles {
     for (const name of names(this.dir)) {
       if (SHARD.test(name)) {
         const shard = Number(name);
+        if (shard * SHARD_IDS > LOCAL_ID_TRUSTED && shard * SHARD_IDS < SHARED_ID_MIN) continue;
         const range = shard * SHARD_IDS < SHARED_ID_MIN ? -1 : slotOfId(shard * SHARD_IDS);
         highestShard.set(range, Math.max(highestShard.get(range) ?? -1, shard));
       } else if (this.legacy) {
