@@ -150,3 +150,22 @@ export function pickCard(budgets: readonly CardBudget[], workers: readonly GpuWo
   for (let i = 1; i < budgets.length; i++) if (budgets[i]!.bytes - held[i]! > budgets[best]!.bytes - held[best]!) best = i;
   return budgets[best]!;
 }
+
+/**
+ * The cards the new workers of a pass are given, start by start in the order they are made: each
+ * by pickCard, counting the ones placed before it (at their lane's cost) where they will be. An
+ * empty list for a start that is not an ml lane's, or where there is nothing to choose.
+ */
+export function cardsForStarts(starts: readonly { lane: string; count: number }[], budgets: readonly CardBudget[], workers: readonly GpuWorker[], costs: ReadonlyMap<string, number>): CardBudget[][] {
+  const placed = [...workers];
+  return starts.map(({ lane, count }) => {
+    const cards: CardBudget[] = [];
+    for (let i = 0; i < count; i++) {
+      const card = pickCard(budgets, placed, costs);
+      if (!card) break;
+      cards.push(card);
+      placed.push({ lane, card: card.index, bytes: 0 });
+    }
+    return cards;
+  });
+}

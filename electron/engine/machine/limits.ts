@@ -31,6 +31,8 @@ export interface LaneLimit {
 /** What the GPU limit needs beyond the facts: the ml workers on the cards, and each lane's GPU cost. */
 export interface GpuInputs {
   workers: readonly GpuWorker[];
+  /** The person set CUDA_VISIBLE_DEVICES for Lanes: every worker keeps it, none is placed on a card. */
+  pinned?: boolean;
   lanes: ReadonlyMap<string, { measured: number; cost: Pick<LaneCost, 'bytes' | 'rounds'> | null }>;
 }
 
