@@ -169,6 +169,7 @@ export function openSizing({ settings }: EngineStart, s: Stores, { fleet }: Work
   const { tickMs, log } = settings;
   const pass = new SizingPass(
     {
+      releaseDue: (now) => s.jobs.releaseDue(now),
       lanes: { list: () => s.lanes.list(), allCounts: () => s.queues.allCounts() },
       notYet: (now) => s.queues.delayed(now),
       workers: () => fleet.workerViews(),
@@ -179,20 +180,15 @@ export function openSizing({ settings }: EngineStart, s: Stores, { fleet }: Work
       tickMs,
     },
     {
-      // A new ml worker is placed on the card with room for it (machine/gpu-book.ts).
-      carryOut: (decision, seen) => fleet.carryOut(decision, seen, (lane, id) => sampler.workerEnv(lane, id)),
+      carryOut: (decision) => fleet.carryOut(decision),
+      wake: (lanes) => fleet.wake(lanes),
       published: (snapshot) => signals.passed.fire(snapshot),
-      gpusJudged: (ml, budgets) => sampler.judged(ml, budgets),
+      watchGpusFor: (ml) => sampler.watchGpusFor(ml),
     },
   );
-  // Before each pass, scheduled jobs whose time has come join their lane's queue (job-waits.ts).
-  const releaseDue = () => {
-    const due = s.jobs.releaseDue(Date.now());
-    if (due.size > 0) fleet.wake(due);
-  };
   const loop = new SizerLoop(
     {
-      run: () => (releaseDue(), pass.run()),
+      run: () => pass.run(),
       failed: (error) => log(`a sizer pass failed: ${(error as Error)?.stack ?? String(error)}`),
       sleep: () => sampler.sleep(),
       wake: () => sampler.wake(),
@@ -202,6 +198,11 @@ export function openSizing({ settings }: EngineStart, s: Stores, { fleet }: Work
   );
   sampler.onSample(() => loop.pass());
   fleet.onChanged(() => loop.poke());
+  // What a person sees is built on the pass's snapshot: once jobs moved, its reader has them observed afresh.
+  signals.status.on(() => pass.jobsMoved());
+  s.events.subscribe((event) => {
+    if (event.type === 'job' || event.type === 'jobs') pass.jobsMoved();
+  });
   signals.jobsReleased.on((lanes) => {
     fleet.wake(lanes);
     loop.poke();
@@ -229,14 +230,20 @@ export function openBoard({ options, settings, db, startedAt }: EngineStart, s: 
     events: s.events,
     timeline,
     workers: { counts: () => fleet.workerCounts(), alive: () => fleet.alive(), startsBlockedUntil: (lane) => fleet.startsBlockedUntil(lane) },
-    pass: () => pass.snapshot,
+    // The pass's snapshot, as of now: jobs that moved since the last are observed first.
+    pass: () => pass.current(),
     costOf: (lane) => sampler.costOf(lane)?.bytes ?? null,
     gpuCostOf: (lane) => sampler.gpuCostOf(lane)?.bytes ?? null,
     recent: s.recent,
     paused: () => s.pause.state,
   });
   signals.status.on(() => publisher.soon());
-  signals.passed.on((snapshot) => publisher.machine(snapshot.machine));
+  // Every pass follows something that moved (work arrived, a worker came or went, a tick): the
+  // lanes' status may show it even when the sizer had nothing to do.
+  signals.passed.on((snapshot) => {
+    publisher.machine(snapshot.machine);
+    publisher.soon();
+  });
   signals.paused.on(() => {
     s.events.emit('paused', { paused: s.pause.state });
     loop.pass();

@@ -20,7 +20,10 @@ function harness(over: { counts?: Map<string, LaneCounts>; workers?: WorkerView[
   };
   const decisions: { decision: Decision; lanes: readonly LaneObservation[] }[] = [];
   const published: PassSnapshot[] = [];
+  /** Each step as it happens: what was released, decided, woken and published, in order. */
+  const steps: string[] = [];
   const inputs: PassInputs = {
+    releaseDue: (now) => void steps.push(`release ${now}`),
     lanes: { list: () => state.lanes, allCounts: () => state.counts },
     notYet: () => new Map([['retry', { n: 1, next: 5_000 }]]),
     workers: () => state.workers,
@@ -30,8 +33,18 @@ function harness(over: { counts?: Map<string, LaneCounts>; workers?: WorkerView[
     now: () => state.now,
     tickMs: 60_000,
   };
-  const pass = new SizingPass(inputs, { carryOut: (decision, lanes) => decisions.push({ decision, lanes }), published: (s) => published.push(s) });
-  return { state, pass, decisions, published };
+  const pass = new SizingPass(inputs, {
+    carryOut: (decision, lanes) => {
+      steps.push('carry out');
+      decisions.push({ decision, lanes });
+    },
+    wake: (lanes) => void steps.push(`wake ${lanes.join(',')}`),
+    published: (s) => {
+      steps.push('publish');
+      published.push(s);
+    },
+  });
+  return { state, pass, decisions, published, steps };
 }
 
 const seenOf = (h: ReturnType<typeof harness>) => new Map(h.decisions.at(-1)!.lanes.map((l) => [l.name, l]));
@@ -52,19 +65,41 @@ describe('one sizing pass', () => {
     h.pass.run();
     const l = seenOf(h).get('work')!;
     expect([l.waiting, l.busy]).toEqual([1, ['w1']]);
-    expect(h.published.at(-1)!.demand.get('work')).toEqual({ ready: 1, inHand: 2, notYet: 0, afterJobs: 0, scheduled: 0, nextReadyAt: null, running: 0 });
-    expect(h.published.at(-1)!.demand.get('retry')).toEqual({ ready: 0, inHand: 0, notYet: 1, afterJobs: 0, scheduled: 0, nextReadyAt: 5_000, running: 0 });
+    expect(h.published.at(-1)!.demand.get('work')).toEqual({ ready: 1, inHand: 2, notYet: 0, afterJobs: 0, scheduled: 0, scheduledNext: null, nextReadyAt: null, running: 0 });
+    expect(h.published.at(-1)!.demand.get('retry')).toEqual({ ready: 0, inHand: 0, notYet: 1, afterJobs: 0, scheduled: 0, scheduledNext: null, nextReadyAt: 5_000, running: 0 });
   });
 
-  it('decides, applies and publishes in that order, once per pass, and the published machine is this pass’s', () => {
+  it('releases what is due, decides, applies and publishes in that order, once per pass, and the published machine is this pass’s', () => {
     const h = harness();
     h.pass.run();
+    expect(h.steps).toEqual(['release 1000', 'carry out', 'publish']);
     expect(h.decisions).toHaveLength(1);
     expect(h.published).toHaveLength(1);
     expect(h.decisions[0]!.decision.actions.map((a) => a.kind)).toEqual(['start']);
     expect(h.published[0]!.at).toBe(1_000);
     expect(h.published[0]!.machine.cores).toBe(8);
     expect(h.pass.snapshot).toBe(h.published[0]);
+  });
+
+  it('after its actions, the idle workers of lanes with ready work pull; a lane with none, or no idle worker, is left', () => {
+    const h = harness({ workers: [worker('w1', 'work', 'idle'), worker('w2', 'retry', 'idle'), worker('w3', 'has-worker', 'busy')] });
+    h.pass.run();
+    expect(h.steps).toEqual(['release 1000', 'carry out', 'wake work', 'publish']);
+  });
+
+  it('what a person sees is the last snapshot until jobs move; then they are observed afresh, deciding nothing', () => {
+    const h = harness();
+    h.pass.run();
+    const first = h.pass.current();
+    expect(first).toBe(h.published.at(-1));
+    h.state.counts = new Map([['work', queued(7)]]);
+    expect(h.pass.current()).toBe(first);
+    h.pass.jobsMoved();
+    const fresh = h.pass.current();
+    expect(fresh).not.toBe(first);
+    expect(fresh.demand.get('work')?.ready).toBe(7);
+    expect(h.decisions).toHaveLength(1);
+    expect(h.pass.current()).toBe(fresh);
   });
 
   it('forgets since when a lane was served or waited once it has neither work nor worker', () => {

@@ -8,14 +8,14 @@ import { workerCgroups } from '../machine/worker-meter.js';
 import { ENGINE_VAR } from '../../job-control/containment.js';
 import { privateUmask } from '../../paths/private-dir.js';
 import { WORKER_ENV } from '../../worker-protocol/protocol.js';
-import type { Decision, LaneObservation } from '../sizer/policy.js';
+import type { Decision } from '../sizer/policy.js';
 import type { WorkerView } from '../sizer/pass.js';
 import type { Queues } from '../queues/queues.js';
 import type { LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../workers/pool-types.js';
 import { Heartbeat } from '../workers/heartbeat.js';
 import type { WorkerLauncher } from '../workers/launcher.js';
-import { Pool, roleOf, type WorkerPlacement, type WorkerRecord } from '../workers/pool.js';
+import { Pool, roleOf, type WorkerRecord } from '../workers/pool.js';
 import { StartFailures } from '../workers/start-failures.js';
 import { carryOut } from './apply.js';
 import type { ScaleLedger } from './ledger.js';
@@ -140,6 +140,7 @@ export class Fleet {
 
   /** New work in these lanes: their idle workers pull. */
   wake(lanes: Iterable<string>): void {
+    if (this.stopping) return;
     for (const lane of lanes) this.pool.wake(lane);
   }
 
@@ -194,20 +195,16 @@ export class Fleet {
     const live: LiveWorker[] = [];
     for (const w of this.pool.workers.values()) {
       if (w.proc.pid === undefined) continue;
-      live.push({ id: w.id, pid: w.proc.pid, lane: w.lane, busy: w.job !== null, since: w.job?.since ?? null, cgroups: workerCgroups(this.d.cgroupBase, w.proc.pid, w.job) });
+      live.push({ id: w.id, pid: w.proc.pid, lane: w.lane, busy: w.job !== null, since: w.job?.since ?? null, cgroups: workerCgroups(this.d.cgroupBase, w.proc.pid, w.job), ...(w.card === undefined ? {} : { card: w.card }) });
     }
     return live;
   }
 
-  /** A pass's decision, carried out: the actions, then work that is ready while a worker idles (a retry whose wait just ended) is pulled. */
-  carryOut(decision: Decision, lanes: readonly LaneObservation[], placed?: WorkerPlacement): void {
+  /** A pass's actions, carried out (what the pass decided, nothing more). */
+  carryOut(decision: Decision): void {
     if (this.stopping) return;
-    this.d.ledger.batch(() => carryOut(decision.actions, this.pool, this.d.ledger, this.d.log, placed));
-    for (const lane of lanes) if (lane.waiting > 0 && lane.idle.length > 0) this.pool.wake(lane.name);
+    this.d.ledger.batch(() => carryOut(decision.actions, this.pool, this.d.ledger, this.d.log));
     this.heartbeat.update();
-    // Every pass follows something that moved (work arrived, a worker came or went, a tick):
-    // the lanes' status may show it even when the sizer had nothing to do.
-    this.d.changed();
   }
 
   /** What this engine runs of each shared lane, for the other engines' nudges. */

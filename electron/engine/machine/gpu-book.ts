@@ -1,9 +1,10 @@
 // What the machine remembers about the GPUs between readings: each ml lane's GPU cost (measured,
 // kept across restarts), which workers were measured, what each held at the last reading, and the
-// card each was given. Mechanism beside machine.ts; the rules are gpu-limits.ts.
+// card each was seen on. Mechanism beside machine.ts; the rules are gpu-limits.ts, and the card a
+// new worker is given is the sizing pass's choice (sizer/pass.ts).
 import type { GpuStatus, MachineStatus } from '../../../shared/model.js';
 import type { MachineFacts } from './facts.js';
-import { cardBudgets, pickCard, type CardBudget, type GpuWorker } from './gpu-limits.js';
+import { cardBudgets, type GpuWorker } from './gpu-limits.js';
 import type { GpuInputs } from './limits.js';
 import { recordCost, type LaneCost } from './lane-cost.js';
 import type { MachineSample } from './watcher.js';
@@ -20,6 +21,8 @@ export interface GpuLiveWorker {
   busy: boolean;
   /** When it started its current job; null when it has none. */
   since?: number | null;
+  /** The card (nvidia-smi index) it was given with CUDA_VISIBLE_DEVICES as it started, if it was. */
+  card?: number;
 }
 
 export class GpuBook {
@@ -27,7 +30,7 @@ export class GpuBook {
   private readonly measured = new Set<string>();
   /** GPU bytes each worker held at the last reading of the cards. */
   private readonly held = new Map<string, number>();
-  /** The card (nvidia-smi index) each worker was given with CUDA_VISIBLE_DEVICES. */
+  /** The card (nvidia-smi index) each worker was last seen holding its memory on. */
   private readonly cards = new Map<string, number>();
   /** The first job each worker was seen running (its start): until it moves on, it may still be loading. */
   private readonly firstJob = new Map<string, number>();
@@ -47,15 +50,18 @@ export class GpuBook {
     this.costs.delete(lane);
   }
 
-  /** The ml lanes' workers on the cards and what is known of each lane, for gpu-limits.ts. */
-  inputs(ml: readonly { name: string; workers: readonly string[] }[], live: readonly GpuLiveWorker[], first: number): GpuInputs {
+  /**
+   * The ml lanes' workers on the cards (where each was seen, else the card it was given, else the
+   * first) and what is known of each lane, for gpu-limits.ts.
+   */
+  inputs(ml: readonly { name: string; workers: readonly string[] }[], live: readonly GpuLiveWorker[], first: number, pinned: boolean): GpuInputs {
     const names = new Set(ml.map((l) => l.name));
     const inService = new Set(ml.flatMap((l) => l.workers));
     const workers: GpuWorker[] = live
       .filter((w) => names.has(w.lane))
-      .map((w) => ({ lane: w.lane, card: this.cards.get(w.id) ?? first, bytes: this.held.get(w.id) ?? 0, leaving: !inService.has(w.id) }));
+      .map((w) => ({ lane: w.lane, card: this.cards.get(w.id) ?? w.card ?? first, bytes: this.held.get(w.id) ?? 0, leaving: !inService.has(w.id) }));
     const lanes = new Map(ml.map((l) => [l.name, { measured: l.workers.filter((id) => this.measured.has(id)).length, cost: this.costs.get(l.name) ?? null }]));
-    return { workers, lanes };
+    return { workers, lanes, pinned };
   }
 
   /** A reading of the cards: busy workers' GPU use becomes their lane's cost, as RAM does in machine.ts. */
@@ -90,16 +96,6 @@ export class GpuBook {
         this.log(`could not keep the measured GPU cost of "${lane}": ${(error as Error).message}`);
       }
     }
-  }
-
-  /** A new worker of an ml lane: the card with the most room, as CUDA_VISIBLE_DEVICES (by uuid: CUDA's own order may differ from nvidia-smi's). */
-  assign(id: string, budgets: readonly CardBudget[], live: readonly GpuLiveWorker[], ml: ReadonlySet<string>): Record<string, string> {
-    const costs = new Map([...this.costs].map(([lane, c]) => [lane, c.bytes]));
-    const workers = live.filter((w) => ml.has(w.lane)).map((w) => ({ lane: w.lane, card: this.cards.get(w.id) ?? budgets[0]!.index, bytes: this.held.get(w.id) ?? 0 }));
-    const card = pickCard(budgets, workers, costs);
-    if (!card) return {};
-    this.cards.set(id, card.index);
-    return { CUDA_VISIBLE_DEVICES: card.uuid };
   }
 }
 

@@ -5,9 +5,10 @@
 import { coreLimits, loadDeduction, type Limit, type LimitReason } from './core-limits.js';
 import type { MachineFacts } from './facts.js';
 import { memoryBudget, type MemoryBudget } from './memory-budget.js';
-import { laneMemoryLimits, type LaneMemoryInput, type LaneMemoryLimit } from './memory-limits.js';
+import { laneMemoryLimits, type LaneMemoryInput } from './memory-limits.js';
+import type { BudgetLimit } from './fit-budget.js';
 import { nextPresence, type PersonState, type Presence } from './person.js';
-import { cardBudgets, laneGpuLimits, type CardBudget, type GpuWorker, type LaneGpuLimit } from './gpu-limits.js';
+import { cardBudgets, laneGpuLimits, type CardBudget, type GpuWorker } from './gpu-limits.js';
 import type { LaneCost } from './lane-cost.js';
 
 /** What one pass remembers for the next: where the person was, and the load already taken off. */
@@ -22,15 +23,17 @@ export interface LaneLimit {
   /** The most workers in service this lane may run: its memory's (and GPU's), within the machine ceiling (its cap is the sizer's). */
   limit: number;
   limitedBy: LimitReason;
-  memory: LaneMemoryLimit;
+  memory: BudgetLimit;
   /** An ml lane's, where the GPUs are read (nvidia-smi); absent elsewhere. */
-  gpu?: LaneGpuLimit;
+  gpu?: BudgetLimit;
   text: string;
 }
 
 /** What the GPU limit needs beyond the facts: the ml workers on the cards, and each lane's GPU cost. */
 export interface GpuInputs {
   workers: readonly GpuWorker[];
+  /** The person set CUDA_VISIBLE_DEVICES for Lanes: every worker keeps it, none is placed on a card. */
+  pinned?: boolean;
   lanes: ReadonlyMap<string, { measured: number; cost: Pick<LaneCost, 'bytes' | 'rounds'> | null }>;
 }
 
@@ -63,7 +66,7 @@ const LANE_REASONS: readonly LimitReason[] = ['memory', 'gpu'];
  * measured as soon as they are); where reading them keeps failing and never answered, GPU memory
  * is not known and limits nothing, as on a machine without nvidia-smi.
  */
-function gpuLimits(facts: MachineFacts, lanes: readonly LaneMemoryInput[], ceiling: number, gpu: GpuInputs | undefined): { byLane: Map<string, LaneGpuLimit>; budgets?: CardBudget[] } {
+function gpuLimits(facts: MachineFacts, lanes: readonly LaneMemoryInput[], ceiling: number, gpu: GpuInputs | undefined): { byLane: Map<string, BudgetLimit>; budgets?: CardBudget[] } {
   const g = facts.gpu;
   if (!g || g.source !== 'nvidia' || !gpu || (g.cards === null && (g.failures ?? 0) >= GPU_FAILURES_UNKNOWN)) return { byLane: new Map() };
   const ml = lanes.filter((l) => l.class === 'ml');
@@ -72,7 +75,7 @@ function gpuLimits(facts: MachineFacts, lanes: readonly LaneMemoryInput[], ceili
     return { byLane: new Map(ml.map((l) => [l.name, { ...waiting, workers: Math.max(1, l.workers) }])) };
   }
   const budgets = cardBudgets(g.cards, g.override);
-  const inputs = ml.map((l) => ({ name: l.name, want: Math.max(0, Math.min(l.cap, ceiling, l.demand)), workers: l.workers, measured: gpu.lanes.get(l.name)?.measured ?? 0, cost: gpu.lanes.get(l.name)?.cost ?? null }));
+  const inputs = ml.map((l) => ({ name: l.name, want: Math.max(0, Math.min(l.cap, ceiling, l.demand)), demand: l.demand, workers: l.workers, measured: gpu.lanes.get(l.name)?.measured ?? 0, cost: gpu.lanes.get(l.name)?.cost ?? null }));
   return { byLane: laneGpuLimits(budgets, gpu.workers, inputs), budgets };
 }
 

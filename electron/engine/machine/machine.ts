@@ -1,14 +1,13 @@
 // The machine as the sizing pass reads it: a plain sampler. It keeps the watcher's latest facts
 // and what each lane's workers were measured to hold (kept across restarts; an ml lane's GPU cost
-// too, gpu-book.ts), and tells its listeners when a new sample is in. It judges nothing:
-// limits.ts, memory-limits.ts, gpu-limits.ts and critical.ts are the rules, and the pass
-// (sizer/pass.ts) applies them to what this holds.
+// too, gpu-book.ts), and tells its listeners when a new sample is in. It judges and chooses
+// nothing: limits.ts, memory-limits.ts, gpu-limits.ts and critical.ts are the rules, and the pass
+// (sizer/pass.ts) applies them to what this holds, the card a new ml worker is given included.
 import { recordCost, type LaneCost } from './lane-cost.js';
 import type { MachineFacts } from './facts.js';
 import { MachineWatcher, type MachineSample, type WatcherOptions } from './watcher.js';
 import type { WorkerTarget } from './worker-meter.js';
 import { GpuBook, type CostStore } from './gpu-book.js';
-import type { CardBudget } from './gpu-limits.js';
 import type { GpuInputs } from './limits.js';
 import { cudaVisibleDevices } from './gpu.js';
 
@@ -19,6 +18,8 @@ export interface LiveWorker extends WorkerTarget {
   busy: boolean;
   /** When it started its current job; null when it has none. */
   since: number | null;
+  /** The card (nvidia-smi index) it was given as it started, if it was given one. */
+  card?: number;
 }
 
 /** An ml lane as the GPU's limits need it: its workers in service, and whether it holds anything. */
@@ -51,8 +52,6 @@ export class MachineSampler {
   /** The ml lanes at the last pass; the GPUs are read only while one holds work or workers. */
   private ml = new Set<string>();
   private gpuWanted = false;
-  /** The cards' budgets as the last pass judged them: where a new ml worker is placed. */
-  private budgets: CardBudget[] | undefined;
 
   private constructor(private readonly d: SamplerDeps) {
     this.costs = d.costs.load();
@@ -121,29 +120,19 @@ export class MachineSampler {
   gpuInputs(ml: readonly MlLane[]): GpuInputs | undefined {
     const facts = this.watcher.facts;
     if (facts.gpu?.source !== 'nvidia' || ml.length === 0) return undefined;
-    return this.gpu.inputs(ml, this.d.workers(), this.budgets?.[0]?.index ?? facts.gpu.cards?.[0]?.index ?? 0);
+    return this.gpu.inputs(ml, this.d.workers(), facts.gpu.cards?.[0]?.index ?? 0, cudaVisibleDevices(this.d.watcher.env) !== undefined);
   }
 
   /**
-   * What a pass judged of the GPUs: the ml lanes as it saw them and the cards' budgets, for placing
-   * the next ml worker. The cards are read only while an ml lane holds work or workers; one that
-   * just got work has them read now rather than at the next sample.
+   * The ml lanes as the last pass saw them: their workers' GPU use is what the cards' readings
+   * measure, and the cards are read only while one holds work or workers (one that just got work
+   * has them read now rather than at the next sample).
    */
-  judged(ml: readonly MlLane[], budgets: CardBudget[] | undefined): void {
+  watchGpusFor(ml: readonly MlLane[]): void {
     this.ml = new Set(ml.map((l) => l.name));
-    this.budgets = budgets;
     const wanted = this.watcher.facts.gpu?.source === 'nvidia' && ml.some((l) => l.active);
     if (wanted && !this.gpuWanted) void this.watcher.refresh();
     this.gpuWanted = wanted;
-  }
-
-  /**
-   * Added to a new worker's environment: with several cards, the one with the most room for it
-   * (CUDA_VISIBLE_DEVICES), unless the person set CUDA_VISIBLE_DEVICES for Lanes themselves.
-   */
-  workerEnv(lane: string, id: string): Record<string, string> {
-    if (!this.ml.has(lane) || !this.budgets || this.budgets.length < 2 || cudaVisibleDevices(this.d.watcher.env) !== undefined) return {};
-    return this.gpu.assign(id, this.budgets, this.d.workers(), this.ml);
   }
 
   private sampled(sample: MachineSample): void {

@@ -20,6 +20,8 @@ export interface LaneDemand {
   afterJobs: number;
   /** Of `notYet`, scheduled for later. */
   scheduled: number;
+  /** When the first of the scheduled ones is due; null when none is. */
+  scheduledNext: number | null;
   /** The soonest moment a job that is not runnable yet becomes so by time alone; null when none does. */
   nextReadyAt: number | null;
   /** Running now. */
@@ -31,12 +33,12 @@ export interface DemandInputs {
   queued: number;
   running: number;
   /** Queued jobs not runnable yet, and the soonest one's moment; of those, how many wait for other jobs or their time. */
-  notYet?: { n: number; next: number | null; afterJobs?: number; scheduled?: number };
+  notYet?: { n: number; next: number | null; afterJobs?: number; scheduled?: number; scheduledNext?: number | null };
   /** Jobs the lane's workers hold in hand. */
   inHand: number;
 }
 
-export const NO_DEMAND: LaneDemand = { ready: 0, inHand: 0, notYet: 0, afterJobs: 0, scheduled: 0, nextReadyAt: null, running: 0 };
+export const NO_DEMAND: LaneDemand = { ready: 0, inHand: 0, notYet: 0, afterJobs: 0, scheduled: 0, scheduledNext: null, nextReadyAt: null, running: 0 };
 
 /**
  * Splits a lane's queued jobs. Counts read a moment apart can disagree (a shared lane's queue as
@@ -48,7 +50,8 @@ export function demandOf(i: DemandInputs): LaneDemand {
   const inHand = Math.min(Math.max(0, i.inHand), runnable);
   const afterJobs = Math.min(notYet, Math.max(0, i.notYet?.afterJobs ?? 0));
   const scheduled = Math.min(notYet - afterJobs, Math.max(0, i.notYet?.scheduled ?? 0));
-  return { ready: runnable - inHand, inHand, notYet, afterJobs, scheduled, nextReadyAt: notYet > 0 ? (i.notYet?.next ?? null) : null, running: Math.max(0, i.running) };
+  const scheduledNext = scheduled > 0 ? (i.notYet?.scheduledNext ?? null) : null;
+  return { ready: runnable - inHand, inHand, notYet, afterJobs, scheduled, scheduledNext, nextReadyAt: notYet > 0 ? (i.notYet?.next ?? null) : null, running: Math.max(0, i.running) };
 }
 
 /** What a person reads as "waiting": runnable jobs not started yet, those in a worker's hand too. */

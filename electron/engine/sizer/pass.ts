@@ -1,19 +1,23 @@
 // One sizing pass, whole: what a newcomer reads to know how Lanes decides how many workers each
-// lane runs. Four steps over one snapshot, in order, every time:
-//   1. observe  — the lanes, their counts and demand, the workers and their hands, and the
-//                 machine's latest sample (judged into limits by the pure machine/limits.ts);
-//   2. decide   — policy.ts: a pure function from that snapshot to actions (the one stop made for
-//                 critically low memory is one of them);
-//   3. apply    — the fleet carries the actions out (mechanism only), the ledger records them,
-//                 and the pass remembers what the next one needs (history.ts);
-//   4. publish  — one snapshot of what was seen and decided, which the status board, the nudge
+// lane runs. Five steps over one snapshot, in order, every time (as pueue's `run()` lists its own):
+//   1. release  — scheduled jobs whose time has come join their lane's queue (store/job-waits.ts);
+//   2. observe  — the lanes, their counts and demand (each lane's computed once, here), the
+//                 workers and their hands, and the machine's latest sample (judged into limits by
+//                 the pure machine/limits.ts);
+//   3. decide   — policy.ts: a pure function from that snapshot to actions (the one stop made for
+//                 critically low memory is one of them), and the card each new ml worker is given
+//                 where there are several (machine/gpu-limits.ts);
+//   4. apply    — the fleet carries the actions out (mechanism only), the ledger records them,
+//                 idle workers of lanes with ready work pull, and the pass remembers what the next
+//                 one needs (history.ts);
+//   5. publish  — one snapshot of what was seen and decided, which the status board, the nudge
 //                 and the tray read instead of asking the fleet or the machine.
 // Data flows one way: sampler → pass → fleet and publisher. Nothing here calls back into the pass.
 import type { LaneClass, MachineStatus } from '../../../shared/model.js';
 import type { BusyLane } from '../machine/critical.js';
 import type { MachineFacts } from '../machine/facts.js';
 import { machineLimits, type GpuInputs, type MachineLimits } from '../machine/limits.js';
-import type { CardBudget } from '../machine/gpu-limits.js';
+import { cardsForStarts } from '../machine/gpu-limits.js';
 import type { MlLane } from '../machine/machine.js';
 import type { LaneCost } from '../machine/lane-cost.js';
 import { machineStatus } from '../machine/machine-status.js';
@@ -23,7 +27,7 @@ import type { NotYet } from '../store/jobs.js';
 import { demandOf, type LaneDemand } from './demand.js';
 import { SizerHistory } from './history.js';
 import type { PassOutcome } from './loop.js';
-import { decide, type Decision, type LaneObservation, type Observation } from './policy.js';
+import { decide, type Action, type Decision, type LaneObservation, type Observation } from './policy.js';
 
 /** A worker as the pass sees it: plain data the fleet hands over. */
 export interface WorkerView {
@@ -42,6 +46,8 @@ export interface WorkerView {
 
 /** What the pass reads, each a narrow port. */
 export interface PassInputs {
+  /** Lets go of the scheduled times that have come: those jobs are runnable from now. */
+  releaseDue(now: number): void;
   lanes: { list(): readonly LaneRow[]; allCounts(): ReadonlyMap<string, LaneCounts> };
   /** Queued jobs not runnable yet, per lane, and the soonest one's moment. */
   notYet(now: number): ReadonlyMap<string, NotYet>;
@@ -63,11 +69,14 @@ export interface PassInputs {
 
 /** What carries a decision out: the fleet's mechanism and the scale ledger. */
 export interface PassOutputs {
+  /** `lanes`: as this pass observed them, what the decision was made on. */
   carryOut(decision: Decision, lanes: readonly LaneObservation[]): void;
+  /** Idle workers of these lanes pull: ready work waits there. */
+  wake(lanes: readonly string[]): void;
   /** The snapshot of this pass, for everyone who shows it. */
   published(snapshot: PassSnapshot): void;
-  /** What this pass judged of the GPUs: the ml lanes as seen, and the cards' budgets (to place the next ml worker). */
-  gpusJudged?(ml: readonly MlLane[], budgets: CardBudget[] | undefined): void;
+  /** The ml lanes as this pass saw them: the sampler reads the cards while one holds work or workers. */
+  watchGpusFor?(ml: readonly MlLane[]): void;
 }
 
 /** What one pass saw and decided, as the status board, the nudge and the tray read it. */
@@ -82,6 +91,9 @@ export interface PassSnapshot {
 export class SizingPass {
   readonly history = new SizerHistory();
   private last: PassSnapshot | null = null;
+  /** Jobs moved since the last snapshot was made: it no longer says what it describes. */
+  private stale = false;
+  private running = false;
 
   constructor(
     private readonly inputs: PassInputs,
@@ -93,20 +105,46 @@ export class SizingPass {
     return this.last ?? this.publish(this.observe());
   }
 
+  /** Jobs moved (queued, started, finished, changed): the next reader of `current` has them observed. */
+  jobsMoved(): void {
+    this.stale = true;
+  }
+
+  /**
+   * The snapshot as of now, for what a person sees: when jobs moved since the last one (a busy
+   * lane's jobs move without an event the loop runs a pass on), they are observed again and that
+   * is published, deciding nothing. So each lane's demand is computed here, once per snapshot,
+   * and the status never shows an older one than the store holds.
+   */
+  current(): PassSnapshot {
+    if (this.stale && !this.running) {
+      this.stale = false;
+      return this.publish(this.observe());
+    }
+    return this.snapshot;
+  }
+
   /** One pass; returns when to look again for a paced shrink (null: the next event or tick), and whether there was anything to size. */
   run(): PassOutcome {
-    const seen = this.observe();
-    const decision = decide(seen.observation);
-    this.apply(decision, seen);
-    this.publish(seen);
-    return { wakeAt: decision.wakeAt, idle: seen.idle };
+    this.running = true;
+    this.stale = false;
+    try {
+      this.inputs.releaseDue(this.inputs.now());
+      const seen = this.observe();
+      const decision = this.decide(seen);
+      this.apply(decision, seen);
+      this.publish(seen);
+      return { wakeAt: decision.wakeAt, idle: seen.idle };
+    } finally {
+      this.running = false;
+    }
   }
 
   forget(lane: string): void {
     this.history.forget(lane);
   }
 
-  /** Step 1: everything the policy needs, read once, into one snapshot. */
+  /** Step 2: everything the policy needs, read once, into one snapshot. */
   private observe(): Seen {
     const i = this.inputs;
     const now = i.now();
@@ -157,7 +195,7 @@ export class SizingPass {
       if (o) [o.servedSince, o.waitingSince] = [servedSince, waitingSince];
     }
     const facts = i.machine.facts();
-    const { limits, ml } = this.judgeMachine(facts, lanes, byLane);
+    const { limits, ml, gpu } = this.judgeMachine(facts, lanes, byLane);
     for (const l of byLane.values()) {
       const m = limits.lanes.get(l.name);
       l.limit = m?.limit ?? Infinity;
@@ -173,11 +211,11 @@ export class SizingPass {
       paused,
       critical: { facts, lanes: busyLanes(workers, i.machine), lastAt: this.history.lastCriticalAt },
     };
-    return { observation, limits, facts, demand, lanes, ml, idle: !anyWork && byLane.size === 0 };
+    return { observation, limits, facts, demand, lanes, ml, gpu, idle: !anyWork && byLane.size === 0 };
   }
 
   /** Every lane has limits to show, one that sat the pass out too: what memory would let it run. */
-  private judgeMachine(facts: MachineFacts, lanes: readonly LaneRow[], seen: ReadonlyMap<string, Mutable>): { limits: MachineLimits; ml: MlLane[] } {
+  private judgeMachine(facts: MachineFacts, lanes: readonly LaneRow[], seen: ReadonlyMap<string, Mutable>): { limits: MachineLimits; ml: MlLane[]; gpu: GpuInputs | undefined } {
     const inputs = lanes.map((l) => {
       const o = seen.get(l.name);
       const ids = o ? [...o.idle, ...o.busy] : [];
@@ -199,10 +237,29 @@ export class SizingPass {
     const gpu = this.inputs.machine.gpuInputs?.(ml);
     const { limits, state } = machineLimits(facts, inputs, this.history.machine, gpu);
     this.history.machine = state;
-    return { limits, ml };
+    return { limits, ml, gpu };
   }
 
-  /** Step 3: the fleet acts; the pass keeps what the next one needs to know. */
+  /**
+   * Step 3: the policy's actions, and where the GPUs are several and the person did not pin them
+   * (CUDA_VISIBLE_DEVICES), the card each new ml worker is given: the roomiest, counting those
+   * placed before it.
+   */
+  private decide(seen: Seen): Decision {
+    const decision = decide(seen.observation);
+    const { gpu } = seen;
+    const budgets = seen.limits.gpus;
+    if (!gpu || gpu.pinned || !budgets || budgets.length < 2) return decision;
+    const ml = new Set(seen.ml.map((l) => l.name));
+    const starts = decision.actions.filter((a): a is Extract<Action, { kind: 'start' }> => a.kind === 'start' && ml.has(a.lane));
+    if (starts.length === 0) return decision;
+    const costs = new Map([...gpu.lanes].flatMap(([lane, l]) => (l.cost ? [[lane, l.cost.bytes] as const] : [])));
+    const placed = cardsForStarts(starts, budgets, gpu.workers, costs);
+    const cards = new Map(starts.map((a, i) => [a as Action, placed[i] ?? []]));
+    return { ...decision, actions: decision.actions.map((a) => (a.kind === 'start' && cards.has(a) ? { ...a, cards: cards.get(a) } : a)) };
+  }
+
+  /** Step 4: the fleet acts, idle workers pull what is ready; the pass keeps what the next one needs to know. */
   private apply(decision: Decision, seen: Seen): void {
     const now = seen.observation.now;
     for (const l of seen.lanes) this.history.caps.set(l.name, l.cap);
@@ -211,11 +268,15 @@ export class SizingPass {
       if (a.kind === 'stop' && a.reason === 'idle') this.history.lastShrinkAt.set(a.lane, now);
       if (a.kind === 'critical') this.history.lastCriticalAt = a.at;
     }
-    this.outputs.gpusJudged?.(seen.ml, seen.limits.gpus);
+    this.outputs.watchGpusFor?.(seen.ml);
     this.outputs.carryOut(decision, seen.observation.lanes);
+    // Work that is ready while a worker idles (a retry whose wait just ended, a scheduled job let
+    // go in step 1) is pulled: nothing else would tell that worker.
+    const ready = seen.observation.lanes.filter((l) => l.waiting > 0 && l.idle.length > 0).map((l) => l.name);
+    if (ready.length > 0) this.outputs.wake(ready);
   }
 
-  /** Step 4: one snapshot for every reader. */
+  /** Step 5: one snapshot for every reader. */
   private publish(seen: Seen): PassSnapshot {
     this.last = { at: seen.observation.now, limits: seen.limits, machine: machineStatus(seen.facts, seen.limits), demand: seen.demand };
     this.outputs.published(this.last);
@@ -230,6 +291,8 @@ interface Seen {
   demand: ReadonlyMap<string, LaneDemand>;
   lanes: readonly LaneRow[];
   ml: readonly MlLane[];
+  /** What the GPUs' limits were given (the ml workers on the cards); undefined where no card is read. */
+  gpu: GpuInputs | undefined;
   /** No lane holds a job (queued, running, or waiting out a backoff) and no worker exists (not even one leaving a removed lane). */
   idle: boolean;
 }

@@ -71,7 +71,8 @@ interface Change {
 }
 
 export type Action =
-  | (Change & { kind: 'start'; count: number })
+  /** `cards`: the GPU each new worker is given, where the pass chose one (an ml lane, several cards). */
+  | (Change & { kind: 'start'; count: number; cards?: readonly { index: number; uuid: string }[] })
   /** Idle workers: stop now. */
   | (Change & { kind: 'stop'; workers: string[] })
   /** Busy workers: finish the current job, then exit. Never killed to shrink. */

@@ -6,7 +6,6 @@ import type { LaneStatus, LaneTimeline, Paused, SharedLaneStatus, Status } from 
 import type { EventHub } from '../event-hub.js';
 import type { PassSnapshot } from '../sizer/pass.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
-import type { NotYet } from '../store/jobs.js';
 import { laneStatus, statusKey, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
 import { LanePublisher, type BuiltStatus, type StatusBuilder } from './publisher.js';
 import type { RecentFiguresBoard } from './recent.js';
@@ -30,7 +29,7 @@ export interface BoardDeps {
   version: string;
   /** Each lane's counts from its own store: the local one, or its shared queue as last read. */
   lanes: { list(): readonly LaneRow[]; find(name: string): LaneRow | undefined; allCounts(): ReadonlyMap<string, LaneCounts> };
-  jobs: { delayed(now: number): ReadonlyMap<string, NotYet>; oldestQueuedAt(lane: string): number | undefined };
+  jobs: { oldestQueuedAt(lane: string): number | undefined };
   /** A shared lane's queue as last seen; undefined for a local lane. */
   shared(lane: string): SharedLaneStatus | undefined;
   events: EventHub;
@@ -41,7 +40,7 @@ export interface BoardDeps {
     alive(): number;
     startsBlockedUntil(lane: string): number | null;
   };
-  /** The last sizing pass: the machine and its limits as judged then. */
+  /** The last sizing pass: each lane's demand, the machine and its limits as judged then. */
   pass(): PassSnapshot;
   /** What one worker of the lane typically holds (bytes), measured; null until it is. */
   costOf(lane: string): number | null;
@@ -54,18 +53,18 @@ export interface BoardDeps {
 export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher: LanePublisher } {
   const recent = d.recent;
   const inputs = (): StatusInputs => {
-    const limits = d.pass().limits;
+    const { limits, demand } = d.pass();
     return {
-    now: Date.now(),
-    tickMs: d.tickMs,
-    ceiling: limits.ceiling,
-    laneLimits: limits.lanes,
-    lanes: d.lanes.list(),
-    counts: d.lanes.allCounts(),
-    delayed: d.jobs.delayed(Date.now()),
-    workers: d.workers.counts(),
-    machineInUse: d.workers.alive(),
-    paused: d.paused() !== null,
+      now: Date.now(),
+      tickMs: d.tickMs,
+      ceiling: limits.ceiling,
+      laneLimits: limits.lanes,
+      lanes: d.lanes.list(),
+      counts: d.lanes.allCounts(),
+      demand,
+      workers: d.workers.counts(),
+      machineInUse: d.workers.alive(),
+      paused: d.paused() !== null,
     };
   };
   const lookups: StatusLookups = {

@@ -6,12 +6,10 @@ import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { capIsTheLimit } from '../sizer/wants.js';
-import { demandOf, retryingOf, toRunOf, waitingOf } from '../sizer/demand.js';
+import { NO_DEMAND, retryingOf, toRunOf, waitingOf, type LaneDemand } from '../sizer/demand.js';
 import { estimate } from './eta.js';
 import type { RecentFigures } from './recent.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
-import type { NotYet } from '../store/jobs.js';
-
 import type { WorkerCounts } from '../workers/pool-types.js';
 
 export type { WorkerCounts };
@@ -24,8 +22,8 @@ export interface StatusInputs {
   laneLimits: ReadonlyMap<string, MachineLaneLimit>;
   lanes: readonly LaneRow[];
   counts: ReadonlyMap<string, LaneCounts>;
-  /** Queued retries still waiting out their backoff, per lane. */
-  delayed: ReadonlyMap<string, NotYet>;
+  /** Each lane's demand as the last sizing pass computed it (sizer/demand.ts); a lane missing here had none. */
+  demand: ReadonlyMap<string, LaneDemand>;
   workers: ReadonlyMap<string, WorkerCounts>;
   /** Worker processes alive across all lanes. */
   machineInUse: number;
@@ -61,9 +59,10 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
   const c = inputs.counts.get(lane.name) ?? NO_JOBS;
   const w = inputs.workers.get(lane.name) ?? NO_WORKERS;
   const m = inputs.laneLimits.get(lane.name);
+  const d = inputs.demand.get(lane.name) ?? NO_DEMAND;
   return [
     lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
-    c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, inputs.delayed.get(lane.name)?.n, inputs.delayed.get(lane.name)?.afterJobs, inputs.delayed.get(lane.name)?.scheduledNext,
+    c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, d.ready, d.inHand, d.notYet, d.afterJobs, d.scheduled, d.scheduledNext,
     m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
   ].join('|');
 }
@@ -72,11 +71,10 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const c = inputs.counts.get(lane.name) ?? NO_JOBS;
   const w = inputs.workers.get(lane.name) ?? NO_WORKERS;
   const running = w.idle + w.busy;
-  // The lane's demand as the sizing pass defines it (sizer/demand.ts): a person's "waiting" is
+  // The lane's demand as the sizing pass computed it (sizer/demand.ts): a person's "waiting" is
   // what is runnable and not started, in a worker's hand or not; what cannot run yet is apart.
-  const jobs = demandOf({ queued: c.queued, running: c.running, notYet: inputs.delayed.get(lane.name), inHand: w.inHand ?? 0 });
+  const jobs = inputs.demand.get(lane.name) ?? NO_DEMAND;
   const delayed = retryingOf(jobs);
-  const notYet = inputs.delayed.get(lane.name);
   const machine = inputs.laneLimits.get(lane.name);
   const demand = { cap: lane.cap, ceiling: inputs.ceiling, limit: machine?.limit, waiting: waitingOf(jobs), busy: w.busy, machineInUse: inputs.machineInUse };
   const oldestQueuedAt = demand.waiting > 0 ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
@@ -114,7 +112,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     delayed,
     waitingForJobs: jobs.afterJobs,
     scheduled: jobs.scheduled,
-    scheduledNext: jobs.scheduled > 0 ? (notYet?.scheduledNext ?? null) : null,
+    scheduledNext: jobs.scheduledNext,
     running: c.running,
     succeeded: c.succeeded,
     failed: c.failed,

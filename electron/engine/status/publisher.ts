@@ -39,6 +39,8 @@ export class LanePublisher {
   private stopped = false;
   /** The machine as last announced. */
   private machineSaid = '';
+  /** Statuses are being built now. */
+  private building = false;
 
   constructor(
     private readonly build: StatusBuilder,
@@ -48,7 +50,8 @@ export class LanePublisher {
 
   /** Publishes now, or once at the end of the current 100 ms window. */
   soon(): void {
-    if (this.stopped) return;
+    // Asked while building (the snapshot it reads was just made): what it builds is the newest.
+    if (this.stopped || this.building) return;
     const since = Date.now() - this.lastPublish;
     if (since >= PUBLISH_EVERY_MS) this.announce(false);
     else
@@ -79,7 +82,14 @@ export class LanePublisher {
       whole = true;
       this.lastWhole = now;
     }
-    const { lanes, built } = this.build((lane, key) => whole || key === null || this.shown.get(lane)?.key !== key);
+    this.building = true;
+    let made: ReturnType<StatusBuilder>;
+    try {
+      made = this.build((lane, key) => whole || key === null || this.shown.get(lane)?.key !== key);
+    } finally {
+      this.building = false;
+    }
+    const { lanes, built } = made;
     this.lanes = lanes;
     for (const { status, key, dueAt } of built) {
       const json = JSON.stringify(status);

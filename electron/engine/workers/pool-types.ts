@@ -21,8 +21,6 @@ export interface WorkerCounts {
   idle: number;
   busy: number;
   leaving: number;
-  /** Queued jobs in their hands. */
-  inHand?: number;
 }
 
 export type WorkerState = 'starting' | 'idle' | 'busy' | 'draining' | 'stopping';
@@ -59,6 +57,8 @@ export interface WorkerRecord {
   persistent: boolean;
   /** Set when the engine killed it for a reason of its own, with the terms its job goes back on. */
   killed?: Kill;
+  /** The GPU it was given as it started (nvidia-smi's index), if it was given one. */
+  card?: number;
 }
 
 /**
@@ -71,8 +71,11 @@ export interface Kill {
   refund?: boolean;
 }
 
-/** Added to a new worker's environment beyond jobEnv: where it is placed (the GPU it is given). */
-export type WorkerPlacement = (lane: string, id: string) => Record<string, string>;
+/** The GPU a new worker is given (the sizing pass chooses it): nvidia-smi's index, and the uuid CUDA is told. */
+export interface GivenCard {
+  index: number;
+  uuid: string;
+}
 
 export interface PoolHooks {
   now(): number;

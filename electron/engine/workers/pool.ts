@@ -5,14 +5,14 @@ import type { ScaleReason } from '../../../shared/model.js';
 import { WORKER_ENV } from '../../worker-protocol/protocol.js';
 import type { WorkerCounts } from './pool-types.js';
 import type { Queues } from '../queues/queues.js';
-import { roleOf, type Kill, type PoolHooks, type PoolOptions, type WorkerPlacement, type WorkerRecord } from './pool-types.js';
+import { roleOf, type GivenCard, type Kill, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
 import { checkMessage } from './messages.js';
 import { DeferredWrites } from './deferred.js';
 import { TurnRecorder } from './turns.js';
 import { workerExited, type ExitPort } from './worker-exit.js';
 import { handBackMs } from './hands.js';
 
-export type { WorkerPlacement } from './pool-types.js';
+export type { GivenCard } from './pool-types.js';
 export { roleOf, type PersistentCommand, type PoolHooks, type PoolOptions, type WorkerRecord, type WorkerRole, type WorkerState } from './pool-types.js';
 
 export class Pool {
@@ -53,8 +53,8 @@ export class Pool {
     return this.deferred.full;
   }
 
-  /** Starts a worker for the lane; `placed` adds to its environment what its placement says (the GPU it is given). */
-  start(lane: string, placed?: WorkerPlacement): WorkerRecord {
+  /** Starts a worker for the lane; `card`: the GPU it is given, the only one CUDA shows it (by uuid: CUDA's own order may differ from nvidia-smi's). */
+  start(lane: string, card?: GivenCard): WorkerRecord {
     const id = `${lane}#${++this.seq}.${process.pid}`;
     const command = this.hooks.workerCommand(lane);
     const proc = this.options.launcher.launch({
@@ -66,13 +66,13 @@ export class Pool {
         [WORKER_ENV.logCapBytes]: String(this.options.logCapBytes),
         [WORKER_ENV.handBackMs]: String(handBackMs(this.options.handBelowMs)),
         ...this.options.jobEnv,
-        ...placed?.(lane, id),
+        ...(card ? { CUDA_VISIBLE_DEVICES: card.uuid } : {}),
         ...(command ? { [WORKER_ENV.command]: JSON.stringify(command.argv) } : {}),
         ...(command?.cwd ? { [WORKER_ENV.cwd]: command.cwd } : {}),
         ...(this.options.cgroupBase ? { [WORKER_ENV.cgroup]: this.options.cgroupBase } : {}),
       },
     });
-    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, hand: [], pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null };
+    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, hand: [], pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null, ...(card ? { card: card.index } : {}) };
     this.workers.set(id, w);
     proc.onMessage((m) => this.onMessage(w, m));
     proc.onExit((code, signal) => this.onExit(w, code, signal));
@@ -116,14 +116,13 @@ export class Pool {
     }
   }
 
-  /** Live workers per lane, as the sizer and the status count them. */
+  /** Live workers per lane, as the status and the ledger count them. */
   counts(): Map<string, WorkerCounts> {
     const counts = new Map<string, WorkerCounts>();
     for (const w of this.workers.values()) {
       let c = counts.get(w.lane);
-      if (!c) counts.set(w.lane, (c = { idle: 0, busy: 0, leaving: 0, inHand: 0 }));
+      if (!c) counts.set(w.lane, (c = { idle: 0, busy: 0, leaving: 0 }));
       c[roleOf(w.state)]++;
-      c.inHand! += w.hand.length;
     }
     return counts;
   }

@@ -42,7 +42,7 @@ describe('the GPU book', () => {
     const { b } = book();
     b.sampled(sample(1000, { s1: 500 }), live({ id: 's1', lane: 'worker', busy: true, since: 900 }), ml);
     expect(b.costOf('worker')).toBeNull();
-    const inputs = b.inputs([{ name: 'models', workers: [] }], [], 0);
+    const inputs = b.inputs([{ name: 'models', workers: [] }], [], 0, false);
     expect(inputs.workers).toEqual([]);
   });
 });
