@@ -26,8 +26,11 @@ describe('cleaned jobs and the jobs that run after them', () => {
 
   it('a dependent of a failed job ends, naming it; its retry is refused as `add --after` is, before and after that job is cleaned', async () => {
     expect((await t.daemon.cli('lane', 'add', 'later', '--cap', '1')).code).toBe(0);
-    const a = await add('--attempts', '1', '--', 'false');
+    // It fails only once its dependent is queued (a job after one already failed is refused at add).
+    const fail = join(work.dir, 'fail-now');
+    const a = await add('--attempts', '1', '--', 'sh', '-c', `while [ ! -f ${fail} ]; do sleep 0.05; done; exit 1`);
     const b = await add('--lane', 'later', '--after', String(a), '--', 'touch', join(work.dir, 'never'));
+    writeFileSync(fail, '');
     expect((await t.daemon.cli('wait', String(b))).code).toBe(1);
     expect(await show(b)).toMatchObject({ state: 'failed', error: `job ${a} failed`, startedAt: null });
 

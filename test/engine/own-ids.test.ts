@@ -173,8 +173,11 @@ describe('every dependent ends', () => {
 
     it('refuses a retry of a dependent whose dependency failed in the words add --after uses, and again once that was cleaned', async () => {
       await engine.request('addLane', { name: 'other', cap: 1 });
-      const a = await engine.request('addJob', { argv: ['false'], maxAttempts: 1 });
+      // It fails once its dependent is queued (a job after one already failed is refused at add).
+      const go = join(dir, 'go');
+      const a = await engine.request('addJob', { shell: `while [ ! -f ${go} ]; do sleep 0.05; done; exit 1`, maxAttempts: 1 });
       const b = await engine.request('addJob', { argv: ['true'], lane: 'other', after: [a.id] });
+      writeFileSync(go, '');
       const [, jb] = await jobsFinished(engine, [a.id, b.id]);
       expect(jb).toMatchObject({ state: 'failed', error: `job ${a.id} failed` });
       const asAdd = await refusal(engine.request('addJob', { argv: ['true'], after: [a.id] }));
@@ -197,9 +200,11 @@ describe('every dependent ends', () => {
 
     it('retries a chain together in order, and leaves a dependent alone when its dependency is not retried with it', async () => {
       const flag = join(dir, 'ok');
-      const a = await engine.request('addJob', { shell: `test -f ${flag}`, maxAttempts: 1 });
+      const go = join(dir, 'go');
+      const a = await engine.request('addJob', { shell: `while [ ! -f ${go} ]; do sleep 0.05; done; test -f ${flag}`, maxAttempts: 1 });
       const b = await engine.request('addJob', { argv: ['true'], after: [a.id] });
       const c = await engine.request('addJob', { argv: ['true'], after: [b.id] });
+      writeFileSync(go, '');
       await jobsFinished(engine, [a.id, b.id, c.id]);
       expect(await engine.request('retryJobs', { ids: [b.id, c.id] })).toEqual({ retried: 0, refused: 2 });
       writeFileSync(flag, '');
