@@ -215,6 +215,20 @@ describe('every dependent ends', () => {
       expect(jb!.startedAt!).toBeGreaterThanOrEqual(ja!.finishedAt!);
     });
 
+    it('retries a cancelled job and its failed dependent together, whichever way each ended', async () => {
+      await engine.request('setCap', { lane: 'worker', cap: 1 });
+      const go = join(dir, 'go');
+      const blocker = await engine.request('addJob', { shell: `while [ ! -f ${go} ]; do sleep 0.05; done` });
+      const a = await engine.request('addJob', { argv: ['true'] });
+      const b = await engine.request('addJob', { argv: ['true'], after: [a.id] });
+      await engine.request('cancel', { id: a.id });
+      const [jb] = await jobsFinished(engine, [b.id]);
+      expect(jb).toMatchObject({ state: 'failed', error: `job ${a.id} was cancelled` });
+      writeFileSync(go, '');
+      expect(await engine.request('retryJobs', { ids: [b.id, a.id] })).toEqual({ retried: 2 });
+      expect((await jobsFinished(engine, [blocker.id, a.id, b.id])).map((j) => j.state)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    });
+
     it('runs a job added after a cleaned success at once, and names that job by its record', async () => {
       const a = await engine.request('addJob', { argv: ['true'] });
       await jobsFinished(engine, [a.id]);

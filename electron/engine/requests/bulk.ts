@@ -62,17 +62,16 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
    */
   const retryLocal = async (select: { ids: number[] } | { lanes: string[] }, states: ('failed' | 'cancelled')[], changed: (jobs: JobSummary[]) => void) => {
     const done = { retried: 0, refused: 0 };
-    const step = async (s: ChunkSelect, state: 'failed' | 'cancelled', after?: number) => {
-      const chunk = await e.jobs.retryChunk(s, state, after);
+    const step = async (s: ChunkSelect, chosen: ('failed' | 'cancelled')[], after?: number) => {
+      const chunk = await e.jobs.retryChunk(s, chosen, after);
       done.retried += chunk.jobs.length;
       done.refused += chunk.refused;
       changed(chunk.jobs);
       return chunk.next;
     };
-    for (const state of states) {
-      if ('ids' in select) for (let i = 0; i < select.ids.length; i += BULK_CHUNK) await step({ ids: select.ids.slice(i, i + BULK_CHUNK) }, state);
-      else for (const lane of select.lanes) for (let after = await step({ lane }, state, 0); after !== null; after = await step({ lane }, state, after));
-    }
+    // By ids, every state at once: a chain retried together may have ended each way (a cancelled job, its dependents failed).
+    if ('ids' in select) for (let i = 0; i < select.ids.length; i += BULK_CHUNK) await step({ ids: select.ids.slice(i, i + BULK_CHUNK) }, states);
+    else for (const state of states) for (const lane of select.lanes) for (let after = await step({ lane }, [state], 0); after !== null; after = await step({ lane }, [state], after));
     return done;
   };
 

@@ -153,12 +153,15 @@ export function prepareJobStatements(db: Db) {
                     UNION ALL SELECT id FROM (SELECT id FROM ${WAITING} AND lane = @lane LIMIT ${BULK_CHUNK}))
        ${RETURNING}`,
     ),
-    retryIds: raw<[{ ids: string; state: string }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @state ${RETURNING}`),
+    // Looked at first (job-changes/bulk.ts): each is queued again from the state it was read in.
+    retryIds: raw<[{ ids: string }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state IN ('failed', 'cancelled') ${RETURNING}`),
     // A bulk retry's candidates, looked at before any is queued again (job-changes/bulk.ts): these
     // ids, or a lane's next chunk after a cursor, so jobs left as they are are not read again.
-    retryableIds: db.prepare<[{ ids: string; state: string }], { id: number }>('SELECT id FROM jobs WHERE id IN (SELECT value FROM json_each(@ids)) AND state = @state ORDER BY id'),
-    retryableLane: db.prepare<[{ lane: string; state: string; after: number }], { id: number }>(
-      `SELECT id FROM jobs INDEXED BY jobs_unhappy WHERE lane = @lane AND id > @after AND state IN ('failed', 'cancelled') AND state = @state ORDER BY id LIMIT ${BULK_CHUNK}`,
+    retryableIds: db.prepare<[{ ids: string; states: string }], { id: number; state: 'failed' | 'cancelled' }>(
+      'SELECT id, state FROM jobs WHERE id IN (SELECT value FROM json_each(@ids)) AND state IN (SELECT value FROM json_each(@states)) ORDER BY id',
+    ),
+    retryableLane: db.prepare<[{ lane: string; state: string; after: number }], { id: number; state: 'failed' | 'cancelled' }>(
+      `SELECT id, state FROM jobs INDEXED BY jobs_unhappy WHERE lane = @lane AND id > @after AND state IN ('failed', 'cancelled') AND state = @state ORDER BY id LIMIT ${BULK_CHUNK}`,
     ),
     undescribed: db.prepare<[], { id: number; spec: string }>('SELECT id, spec FROM jobs WHERE command IS NULL LIMIT 1000'),
     describe: db.prepare('UPDATE jobs SET command = ? WHERE id = ?'),

@@ -130,9 +130,9 @@ export class JobStore {
     return this.writes.commit((c) => cancelQueuedChunk(c, select, skip, now));
   }
 
-  /** One chunk of a bulk retry of jobs in `state` (a lane's after `afterId`); on disk before it returns. */
-  retryChunk(select: ChunkSelect, state: 'failed' | 'cancelled', afterId?: number): Promise<RetriedChunk> {
-    return this.writes.commit((c) => retryChunk(c, select, state, afterId));
+  /** One chunk of a bulk retry of jobs in `states` (a lane's, in the first, after `afterId`); on disk before it returns. */
+  retryChunk(select: ChunkSelect, states: readonly ('failed' | 'cancelled')[], afterId?: number): Promise<RetriedChunk> {
+    return this.writes.commit((c) => retryChunk(c, select, states, afterId));
   }
 
   /** When the lane's oldest runnable queued job was queued; undefined when none waits. */

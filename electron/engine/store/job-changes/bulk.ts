@@ -16,17 +16,19 @@ export function cancelQueuedChunk(c: Change, select: ChunkSelect, skip: readonly
 }
 
 /**
- * Jobs in `state` queued again: these ids, or a lane's next chunk after `afterId`. A job that runs
- * after one that can no longer succeed is left as it is and counted as refused — unless that job
- * is queued again in the same chunk (a chain retried together runs in order).
+ * Failed or cancelled jobs queued again: these ids (in any of `states`), or a lane's next chunk in
+ * `states[0]` after `afterId`. A job that runs after one that can no longer succeed is left as it
+ * is and counted as refused — unless that job is queued again in the same chunk (a chain retried
+ * together runs in order, whichever way each of it ended).
  */
-export function retryChunk(c: Change, select: ChunkSelect, state: Extract<JobState, 'failed' | 'cancelled'>, afterId = 0): RetriedChunk {
-  const candidates = 'ids' in select ? c.s.retryableIds.all({ ids: JSON.stringify(select.ids), state }) : c.s.retryableLane.all({ lane: select.lane, state, after: afterId });
+export function retryChunk(c: Change, select: ChunkSelect, states: readonly Extract<JobState, 'failed' | 'cancelled'>[], afterId = 0): RetriedChunk {
+  const candidates = 'ids' in select ? c.s.retryableIds.all({ ids: JSON.stringify(select.ids), states: JSON.stringify(states) }) : c.s.retryableLane.all({ lane: select.lane, state: states[0]!, after: afterId });
   const ids = candidates.map((r) => r.id);
   const lost = c.waits.lostDependencies(ids, new Set(ids));
+  const from = new Map(candidates.map((r) => [r.id, r.state]));
   const allowed = ids.filter((id) => !lost.has(id));
-  const jobs = allowed.length === 0 ? [] : c.s.retryIds.all({ ids: JSON.stringify(allowed), state }).map(toSummary);
-  for (const j of jobs) c.moves.push({ lane: j.lane, from: state, to: 'queued' });
+  const jobs = allowed.length === 0 ? [] : c.s.retryIds.all({ ids: JSON.stringify(allowed) }).map(toSummary);
+  for (const j of jobs) c.moves.push({ lane: j.lane, from: from.get(j.id)!, to: 'queued' });
   if (jobs.length > 0) c.waits.changed();
   return { jobs, refused: lost.size, next: 'lane' in select && ids.length > 0 ? ids.at(-1)! : null };
 }
