@@ -171,7 +171,7 @@ export function openSizing({ settings }: EngineStart, s: Stores, { fleet }: Work
     {
       releaseDue: (now) => s.jobs.releaseDue(now),
       lanes: { list: () => s.lanes.list(), allCounts: () => s.queues.allCounts() },
-      notYet: (now) => s.queues.delayed(now),
+      notYet: (now) => s.queues.notYet(now),
       workers: () => fleet.workerViews(),
       startsBlockedUntil: (lane) => fleet.startsBlockedUntil(lane),
       machine: sampler,

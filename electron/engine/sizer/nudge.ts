@@ -2,9 +2,9 @@
 // higher cap buys. Pure: facts in, the nudge (or none) out.
 import type { Nudge } from '../../../shared/model.js';
 import { aboutDuration, groupedCount, plural } from '../../../shared/format.js';
-import { capIsTheLimit, machineAllows, type LaneDemand } from './wants.js';
+import { capIsTheLimit, machineAllows, type WorkerRoom } from './wants.js';
 
-export interface NudgeFacts extends LaneDemand {
+export interface NudgeFacts extends WorkerRoom {
   /** When the lane's oldest waiting job was queued; null when nothing waits. */
   waitingSince: number | null;
   now: number;
