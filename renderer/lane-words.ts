@@ -5,7 +5,7 @@
 import type { LaneStatus, MachineStatus, Nudge, Paused } from '../shared/model.js';
 import { aboutBytes, aboutDuration, etaWords, jobsLeft, plural as sharedPlural } from '../shared/format.js';
 import { gpuFacts } from '../shared/gpu-words.js';
-import { formatClock, formatCount, formatDuration, plural } from './format.js';
+import { formatClock, formatCount, formatDuration, formatMinute, plural } from './format.js';
 
 /**
  * Why a lane does less than a person might expect, or null when the mood word says enough.
@@ -28,11 +28,15 @@ export function laneReason(lane: LaneStatus, now: number, paused: Paused | null 
   return null;
 }
 
-/** "12 waiting for other jobs, 3 scheduled for 02:00": what cannot run yet, apart from what waits for a worker; null when none. */
+/** "12 waiting for other jobs, 3 scheduled, the next at 02:00": what cannot run yet, apart from what waits for a worker; null when none. */
 export function notYetText(lane: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' | 'scheduledNext'>): string | null {
   const parts: string[] = [];
   if (lane.waitingForJobs > 0) parts.push(`${formatCount(lane.waitingForJobs)} waiting for other jobs`);
-  if (lane.scheduled > 0) parts.push(`${formatCount(lane.scheduled)} scheduled${lane.scheduledNext === null ? '' : ` for ${formatClock(lane.scheduledNext)}`}`);
+  if (lane.scheduled > 0) {
+    // Several are due at several times: the first one's time is "the next", not all of theirs.
+    const at = lane.scheduledNext === null ? '' : lane.scheduled === 1 ? ` for ${formatMinute(lane.scheduledNext)}` : `, the next at ${formatMinute(lane.scheduledNext)}`;
+    parts.push(`${formatCount(lane.scheduled)} scheduled${at}`);
+  }
   return parts.length > 0 ? parts.join(', ') : null;
 }
 

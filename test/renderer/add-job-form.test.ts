@@ -48,7 +48,10 @@ describe('a lane whose work cannot run yet', () => {
   it('says what it waits for instead of nothing', async () => {
     const { notYetText } = await import('../../renderer/lane-words.js');
     expect(notYetText({ waitingForJobs: 12, scheduled: 0, scheduledNext: null })).toBe('12 waiting for other jobs');
-    expect(notYetText({ waitingForJobs: 0, scheduled: 3, scheduledNext: new Date(2026, 11, 2, 2, 0).getTime() })).toMatch(/^3 scheduled for .*2:00/);
+    const two = new Date(2026, 11, 2, 2, 0).getTime();
+    // Several due at several times: the time is the next one's, not all of theirs; to the minute, 24-hour.
+    expect(notYetText({ waitingForJobs: 0, scheduled: 3, scheduledNext: two })).toMatch(/^3 scheduled, the next at (2026-12-02 )?02:00$/);
+    expect(notYetText({ waitingForJobs: 0, scheduled: 1, scheduledNext: new Date(2026, 11, 2, 14, 30).getTime() })).toMatch(/^1 scheduled for (2026-12-02 )?14:30$/);
     expect(notYetText({ waitingForJobs: 0, scheduled: 0, scheduledNext: null })).toBeNull();
   });
 });

@@ -52,7 +52,7 @@ test('the Add job form: folder, env, attempts, timeout, after, delay, priority, 
     const second = page1.jobs[0]!;
     expect(second).toMatchObject({ priority: 5, labels: ['nightly', 'photos'], waitingFor: 1, command: 'echo "uploading $TARGET"' });
     const row = page.locator(`[data-job-id="${second.id}"]`);
-    await expect(row.locator('.badge')).toHaveText('Waiting');
+    await expect(row.locator('.badge')).toHaveText('After 1 job');
     await row.click();
     await expect(page.getByTestId('runs-after')).toContainText(`${first.id}`);
     await expect(page.getByTestId('runs-after')).toContainText('./convert.sh photos');
