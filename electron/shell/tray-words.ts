@@ -3,6 +3,7 @@
 // pause's end reads differently today ("15:30") than on another day ("Tue 15:30").
 import type { LaneStatus, Nudge, Paused, Status } from '../../shared/model.js';
 import { aboutDuration, etaWords, groupedCount } from '../../shared/format.js';
+import { limitLine } from '../../shared/limit-now.js';
 
 /** One line of at most `max` characters: OS menus and tooltips show no more. */
 export function oneLine(text: string, max = 120): string {
@@ -39,7 +40,8 @@ export function laneDetail(lane: LaneStatus): string | null {
   if (lane.delayed > 0) parts.push(`${groupedCount(lane.delayed)} retrying later`);
   if (lane.failed > 0) parts.push(`${groupedCount(lane.failed)} failed`);
   // The machine, not the cap, holds it back (its memory, or a GPU's): the person should not raise the cap for nothing.
-  if (lane.limit?.by === 'memory' || lane.limit?.by === 'gpu') parts.push(lane.limit.text);
+  const limit = limitLine(lane);
+  if (limit) parts.push(limit);
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 

@@ -100,7 +100,7 @@ export class GpuBook {
 }
 
 /** The GPU part of the machine's status: where its memory is known from, and each card. */
-export function gpuStatus(facts: MachineFacts): Pick<MachineStatus, 'gpuMemory' | 'gpus' | 'gpuError'> {
+export function gpuStatus(facts: MachineFacts): Pick<MachineStatus, 'gpuMemory' | 'gpus' | 'gpuError' | 'gpuReadAt'> {
   const g = facts.gpu;
   if (!g) return { gpuMemory: 'unknown' };
   if (g.source === 'unified') return { gpuMemory: 'unified' };
@@ -115,5 +115,5 @@ export function gpuStatus(facts: MachineFacts): Pick<MachineStatus, 'gpuMemory' 
       forWorkersBytes: Math.round(budgets.find((b) => b.uuid === c.uuid)?.bytes ?? 0),
     }),
   );
-  return { gpuMemory: 'nvidia', gpus, ...(g.error ? { gpuError: g.error } : {}) };
+  return { gpuMemory: 'nvidia', gpus, ...(g.error ? { gpuError: g.error } : {}), ...(g.at !== null ? { gpuReadAt: g.at } : {}) };
 }

@@ -1,6 +1,7 @@
 // What a person sees of each lane: its row and counts, the live worker counts, recent figures,
 // the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
-import type { LaneLimit, LaneStatus, SharedLaneStatus } from '../../../shared/model.js';
+import type { LaneStatus, LimitReason, SharedLaneStatus } from '../../../shared/model.js';
+import { limitNow } from '../../../shared/limit-now.js';
 import type { LaneLimit as MachineLaneLimit } from '../machine/limits.js';
 import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
@@ -18,6 +19,8 @@ export interface StatusInputs {
   now: number;
   tickMs: number;
   ceiling: number;
+  /** Why the ceiling is what it is, in words ("8 cores: 7 workers, one core kept free"). */
+  ceilingWhy?: { by: LimitReason; text: string };
   /** What the machine lets each lane run (its memory); a lane missing here has no such limit. */
   laneLimits: ReadonlyMap<string, MachineLaneLimit>;
   lanes: readonly LaneRow[];
@@ -63,7 +66,7 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
   return [
     lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
     c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, d.ready, d.inHand, d.notYet, d.afterJobs, d.scheduled, d.scheduledNext,
-    m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
+    m?.limit, m?.limitedBy, m?.text, inputs.ceiling, inputs.ceilingWhy?.text, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
   ].join('|');
 }
 
@@ -129,7 +132,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
     workerMemoryBytes: lookups.workerMemory(lane.name),
     ...gpuCost(lookups.workerGpu?.(lane.name) ?? null),
-    limit: heldByMachine(lane.cap, inputs.ceiling, machine),
+    limit: heldByMachine(lane.cap, demand.waiting, w, inputs, machine),
   };
   const shared = lookups.shared?.(lane.name);
   if (shared) {
@@ -142,9 +145,16 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
 /** Named only once measured: a lane that never ran on a GPU shows what it always did. */
 const gpuCost = (bytes: number | null): Pick<LaneStatus, 'workerGpuBytes'> => (bytes === null ? {} : { workerGpuBytes: bytes });
 
-/** What holds the lane below its cap, when the machine does: its memory, or the machine's ceiling and why. */
-function heldByMachine(cap: number, ceiling: number, m: MachineLaneLimit | undefined): LaneLimit | null {
-  const workers = Math.min(ceiling, m?.limit ?? Infinity);
-  if (!m || workers >= cap) return null;
-  return { workers, by: m.limitedBy, text: m.text };
+/** What holds the lane below its cap now, if anything does (shared/limit-now.ts): named only while it is the limit. */
+function heldByMachine(cap: number, waiting: number, w: WorkerCounts, inputs: StatusInputs, m: MachineLaneLimit | undefined): LaneStatus['limit'] {
+  const why = inputs.ceilingWhy ?? { by: 'cores' as const, text: `${inputs.ceiling} workers at most` };
+  return limitNow({
+    cap,
+    waiting,
+    paused: inputs.paused,
+    ceiling: { workers: inputs.ceiling, ...why },
+    machineInUse: inputs.machineInUse,
+    laneWorkers: w.idle + w.busy + w.leaving,
+    own: m ? { workers: m.limit, by: m.limitedBy, text: m.text } : null,
+  });
 }

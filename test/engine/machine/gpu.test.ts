@@ -97,6 +97,8 @@ describe('the GPU line', () => {
     ['nvidia-smi, not read yet', { gpuMemory: 'nvidia', gpus: [] }, ['GPU: read while an ml lane has work']],
     ['nvidia-smi failed', { gpuMemory: 'nvidia', gpus: [], gpuError: 'nvidia-smi did not answer within 5000 ms' }, ['GPU: not known: nvidia-smi did not answer within 5000 ms']],
     ['one card', { gpuMemory: 'nvidia', gpus: [gpu] }, ["GPU: RTX 4090 — 24 GB, 18 GB in use (18 GB by Lanes' workers), 5.6 GB more for workers"]],
+    ['a read failed after a good one: the cards as last read, and since when', { gpuMemory: 'nvidia', gpus: [gpu], gpuError: 'nvidia-smi did not answer within 5000 ms', gpuReadAt: new Date(2026, 0, 5, 14, 2, 9).getTime() }, [expect.stringMatching(/^GPU: RTX 4090/), 'GPU: not read since 2026-01-05 14:02 (nvidia-smi did not answer within 5000 ms): no ml lane grows until it is']],
+    ['its reading dropped as too old', { gpuMemory: 'nvidia', gpus: [], gpuError: 'nvidia-smi did not answer within 5000 ms', gpuReadAt: new Date(2026, 0, 5, 14, 2, 9).getTime() }, ['GPU: not read since 2026-01-05 14:02 (nvidia-smi did not answer within 5000 ms): no ml lane grows until it is']],
     ['two cards, numbered', { gpuMemory: 'nvidia', gpus: [gpu, { ...gpu, index: 1, heldByLanesBytes: 0, usedBytes: 0 }] }, [expect.stringMatching(/^GPU 0: /), 'GPU 1: RTX 4090 — 24 GB, 0 MB in use, 23 GB more for workers']],
   ])('%s', (_what, machine, lines) => {
     expect(gpuLines(machine)).toEqual(lines);

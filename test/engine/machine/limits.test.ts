@@ -134,7 +134,7 @@ describe('memory names itself when it holds the work back', () => {
 
 describe('the GPU names itself when it holds an ml lane back', () => {
   const card = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 18300 * MiB, heldByLanes: 18000 * MiB };
-  const gpu = (cards: (typeof card)[] | null, at: number | null = 1, failures = 0) => ({ gpu: { source: 'nvidia' as const, cards, at, override: null, failures } });
+  const gpu = (cards: (typeof card)[] | null, at: number | null = 1, failures = 0) => ({ gpu: { source: 'nvidia' as const, cards, at, override: null, failures, refusals: failures } });
   const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers: 3, measured: 3, cost: settled(400 * MiB) });
   const inputs = (cost = { bytes: 6000 * MiB, rounds: 10 }) => ({
     workers: Array.from({ length: 3 }, () => ({ lane: 'ml', card: 0, bytes: 6000 * MiB })),
@@ -162,14 +162,14 @@ describe('the GPU names itself when it holds an ml lane back', () => {
     expect(limits.lanes.get('worker')!.gpu).toBeUndefined();
   });
 
-  it('before the cards are first read, or while the first reads fail: one worker; once they keep failing: not known, no limit', () => {
+  it('before the cards are first read, or while the first reads fail: one worker; once nvidia-smi keeps refusing: not known, no limit', () => {
     // Its memory cost known (as after a restart), so that only the GPU holds it.
     const fresh = lane('ml', { class: 'ml', cap: 7, demand: 40, cost: settled(400 * MiB) });
     const before = machineLimits({ ...facts(), ...gpu(null, null) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
     expect(before.lanes.get('ml')).toMatchObject({ limit: 1, limitedBy: 'gpu', text: 'GPU: reading the cards before starting more' });
-    const once = machineLimits({ ...facts(), ...gpu(null, 5, 1) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
+    const once = machineLimits({ ...facts(), ...gpu(null, null, 1) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
     expect(once.lanes.get('ml')).toMatchObject({ limit: 1, limitedBy: 'gpu' });
-    const failed = machineLimits({ ...facts(), ...gpu(null, 5, 3) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
+    const failed = machineLimits({ ...facts(), ...gpu(null, null, 3) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
     expect(failed.lanes.get('ml')).toMatchObject({ limit: 7, limitedBy: 'cores' });
     expect(failed.gpus).toBeUndefined();
   });
