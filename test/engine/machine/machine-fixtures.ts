@@ -1,5 +1,6 @@
 // Machines and lanes for the policy's tables: a plain 8-core, 16 GiB machine on the wall with
-// nobody known at it, changed only where a row says so.
+// nobody known at it (no desktop session, as under a headless daemon: all 8 cores work),
+// changed only where a row says so.
 import type { MachineFacts } from '../../../electron/engine/machine/facts.js';
 import type { LaneMemoryInput } from '../../../electron/engine/machine/memory-limits.js';
 
