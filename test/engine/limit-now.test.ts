@@ -44,7 +44,7 @@ const withGpu = (f: MachineFacts = facts()): MachineFacts => ({ ...f, gpu: { sou
 const row = (l: LaneNow): LaneRow => ({ name: l.name, class: l.class ?? 'cpu', cap: l.cap ?? 7, workerCommand: null, workerCwd: null, timeoutMs: null, nudgeQuietUntil: null, nudgeQuietBacklog: null, queue: null });
 const demand = (l: LaneNow): LaneDemand => ({ ready: l.waiting, inHand: 0, notYet: 0, afterJobs: 0, scheduled: 0, scheduledNext: null, nextReadyAt: null, running: l.busy });
 const lookups: StatusLookups = {
-  recent: () => ({ throughputPerMin: 0, finishedLately: 0, medianWaitMs: null, workerLoadMs: null, typicalRunMs: null, longestRunMs: null, runningSince: [] }),
+  recent: () => ({ throughputPerMin: 0, finishedLately: 0, paceSpanMs: 0, medianWaitMs: null, workerLoadMs: null, typicalRunMs: null, longestRunMs: null, runningSince: [] }),
   oldestQueuedAt: () => undefined,
   startsBlockedUntil: () => null,
   workerMemory: () => null,
