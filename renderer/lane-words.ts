@@ -111,10 +111,15 @@ export function holdingBack(machine: MachineStatus, lanes: readonly LaneStatus[]
 
 const POWER_WORDS: Record<MachineStatus['power'], string> = { ac: 'plugged in', battery: 'on battery', unknown: 'not known' };
 
+function coreWords(machine: MachineStatus): string {
+  if (machine.personActive !== true) return machine.coreCeiling < machine.cores ? 'the container’s whole CPU share: nobody at the computer' : 'all of them: nobody at the computer';
+  return machine.coreCeiling < machine.cores - 1 ? 'the container’s CPU share less one' : 'one core kept free for you';
+}
+
 /** The machine's facts, as the popover behind the header lists them (and its tooltip, joined). */
 export function machineFacts(machine: MachineStatus): { term: string; value: string }[] {
-  // The core ceiling is cores − 1; below that, a container's CPU quota set it.
-  const coreNote = machine.coreCeiling < machine.cores - 1 ? 'the container’s CPU share less one' : 'one core kept free for you';
+  // While someone is at the computer the core ceiling is cores − 1, otherwise every core; below that, a container's CPU quota set it.
+  const coreNote = coreWords(machine);
   const now = machine.limitedBy === 'cores' ? 'all the cores allow' : machine.text;
   return [
     { term: 'Workers now', value: `at most ${machine.ceiling} — ${now}` },
