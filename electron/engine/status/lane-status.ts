@@ -86,7 +86,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
   const paced = paceCounts(recent);
-  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitBy: machine?.limitedBy };
+  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitBy: machine?.limitedBy, othersHold: othersHold(lane.name, inputs.workers) };
   // Running jobs as this engine saw them start; one it did not see start counts as just begun.
   const since = recent.runningSince.slice(0, c.running);
   const runningFor = [...since.map((t) => Math.max(0, inputs.now - t)), ...Array<number>(Math.max(0, c.running - since.length)).fill(0)];
@@ -146,6 +146,11 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
  */
 export function paceCounts(recent: Pick<RecentFigures, 'finishedLately' | 'paceSpanMs' | 'typicalRunMs'>): boolean {
   return recent.finishedLately >= ETA_AFTER_JOBS && recent.paceSpanMs >= Math.min(RATE_WINDOW_S * 1000, 2 * (recent.typicalRunMs ?? 0));
+}
+
+/** Workers each other lane holds now (draining ones too: they keep their slot until they go). */
+function othersHold(lane: string, workers: ReadonlyMap<string, WorkerCounts>): { lane: string; workers: number }[] {
+  return [...workers].flatMap(([name, w]) => (name === lane ? [] : [{ lane: name, workers: w.idle + w.busy + w.leaving }]));
 }
 
 /** Named only once measured: a lane that never ran on a GPU shows what it always did. */
