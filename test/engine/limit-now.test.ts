@@ -38,13 +38,13 @@ interface Step {
   paused?: boolean;
 }
 
-const card = { index: 0, uuid: 'GPU-0', name: 'Card 24G', totalBytes: 24 * GiB, usedBytes: 300 * MiB, heldByLanes: 0 };
+const card = { index: 0, uuid: 'GPU-0', name: 'Card 24G', totalBytes: 24 * GiB, usedBytes: 300 * MiB, usedByLanes: 0 };
 const withGpu = (f: MachineFacts = facts()): MachineFacts => ({ ...f, gpu: { source: 'nvidia', cards: [card], at: f.at, override: null } });
 
 const row = (l: LaneNow): LaneRow => ({ name: l.name, class: l.class ?? 'cpu', cap: l.cap ?? 7, workerCommand: null, workerCwd: null, timeoutMs: null, nudgeQuietUntil: null, nudgeQuietBacklog: null, queue: null });
 const demand = (l: LaneNow): LaneDemand => ({ ready: l.waiting, inHand: 0, notYet: 0, afterJobs: 0, scheduled: 0, scheduledNext: null, nextReadyAt: null, running: l.busy });
 const lookups: StatusLookups = {
-  recent: () => ({ throughputPerMin: 0, finishedLately: 0, medianWaitMs: null, workerLoadMs: null, typicalRunMs: null, longestRunMs: null, runningSince: [] }),
+  recent: () => ({ throughputPerMin: 0, finishedLately: 0, paceSpanMs: 0, medianWaitMs: null, workerLoadMs: null, typicalRunMs: null, longestRunMs: null, runningSince: [] }),
   oldestQueuedAt: () => undefined,
   startsBlockedUntil: () => null,
   workerMemory: () => null,

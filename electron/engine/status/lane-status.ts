@@ -11,7 +11,8 @@ import { capIsTheLimit } from '../sizer/wants.js';
 import { NO_DEMAND, retryingOf, toRunOf, waitingOf, type LaneDemand } from '../sizer/demand.js';
 import { estimate } from './eta.js';
 import type { RecentFigures } from './recent.js';
-import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import { RATE_WINDOW_S } from './recent-rate.js';
+import { settingsOf, type LaneCounts, type LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../workers/pool-types.js';
 
 export type { WorkerCounts };
@@ -85,8 +86,8 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const recent = lookups.recent(lane.name, inputs.now);
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
-  const paced = recent.finishedLately >= ETA_AFTER_JOBS;
-  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitBy: machine?.limitedBy };
+  const paced = paceCounts(recent);
+  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitBy: machine?.limitedBy, othersHold: othersHold(lane.name, inputs.workers) };
   // Running jobs as this engine saw them start; one it did not see start counts as just begun.
   const since = recent.runningSince.slice(0, c.running);
   const runningFor = [...since.map((t) => Math.max(0, inputs.now - t)), ...Array<number>(Math.max(0, c.running - since.length)).fill(0)];
@@ -102,12 +103,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     off: lane.cap === 0,
   });
   const status: LaneStatus = {
-    name: lane.name,
-    class: lane.class,
-    cap: lane.cap,
-    workerCommand: lane.workerCommand,
-    workerCwd: lane.workerCwd,
-    timeoutMs: lane.timeoutMs,
+    ...settingsOf(lane),
     workers: running + w.leaving,
     busy: w.busy,
     idle: w.idle,
@@ -142,6 +138,21 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     status.nudge = withElsewhere(status.nudge, shared.elsewhere);
   }
   return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
+}
+
+/**
+ * Whether the live pace is a forecast yet: a few jobs finished, over a stretch of work (since it
+ * began, or since a resume) of at least two typical runs, or the whole window. Jobs that start
+ * together finish together, so one round into a stretch the pace can be half the true one; till
+ * then the outlook stands on the typical run alone.
+ */
+export function paceCounts(recent: Pick<RecentFigures, 'finishedLately' | 'paceSpanMs' | 'typicalRunMs'>): boolean {
+  return recent.finishedLately >= ETA_AFTER_JOBS && recent.paceSpanMs >= Math.min(RATE_WINDOW_S * 1000, 2 * (recent.typicalRunMs ?? 0));
+}
+
+/** Workers each other lane holds now (draining ones too: they keep their slot until they go). */
+function othersHold(lane: string, workers: ReadonlyMap<string, WorkerCounts>): { lane: string; workers: number }[] {
+  return [...workers].flatMap(([name, w]) => (name === lane ? [] : [{ lane: name, workers: w.idle + w.busy + w.leaving }]));
 }
 
 /** Named only once measured: a lane that never ran on a GPU shows what it always did. */

@@ -10,6 +10,8 @@ export interface RecentFigures {
   throughputPerMin: number;
   /** How many finished in the window the pace is taken over: an ETA needs a few. */
   finishedLately: number;
+  /** How long the stretch of work the pace is taken over has lasted, within its window (ms). */
+  paceSpanMs: number;
   medianWaitMs: number | null;
   /** How long the lane's worker command took to load, the last time one did. */
   workerLoadMs: number | null;
@@ -38,6 +40,9 @@ export class RecentFiguresBoard {
   private readonly running = new Map<string, Map<number, number>>();
   private readonly loads = new Map<string, number>();
 
+  /** `now`: when a resume is heard (the event carries no time of its own). */
+  constructor(private readonly now: () => number = Date.now) {}
+
   /** Follows the engine's events: finished jobs count, started ones say how long they waited. */
   readonly observe = (e: LanesEvent): void => {
     if (e.type === 'job' && e.data.finishedAt !== null && (e.data.state === 'succeeded' || e.data.state === 'failed')) {
@@ -55,6 +60,8 @@ export class RecentFiguresBoard {
       this.rate.active(e.data.lane, e.data.startedAt);
       if (e.data.attempts === 1) keep(this.waits, e.data.lane, e.data.startedAt - e.data.createdAt, WAITS_KEPT);
     }
+    // A resume starts every lane's pace again: the paused seconds are no pace of theirs.
+    if (e.type === 'paused' && e.data.paused === null) this.rate.restart(this.now());
     if (e.type === 'laneRemoved') {
       this.rate.forget(e.data.name);
       this.waits.delete(e.data.name);
@@ -75,6 +82,7 @@ export class RecentFiguresBoard {
     return {
       throughputPerMin: pace.perMinute,
       finishedLately: pace.finished,
+      paceSpanMs: pace.spanMs,
       medianWaitMs: median(this.waits.get(lane)?.ring ?? []),
       workerLoadMs: this.loads.get(lane) ?? null,
       typicalRunMs: median(runs),

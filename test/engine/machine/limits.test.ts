@@ -141,7 +141,7 @@ describe('memory names itself when it holds the work back', () => {
   });
 
   it('the default budget is half of free memory while someone is at the machine, 90 % while away', () => {
-    const memory = { total: 64 * GiB, available: 38 * GiB, heldByLanes: 2 * GiB };
+    const memory = { total: 64 * GiB, available: 38 * GiB, usedByLanes: 2 * GiB };
     const at = (idleSeconds: number) => machineLimits(facts({ memory, person: { idleSeconds, locked: false } }), [], INITIAL_LIMITS_STATE).limits.memory;
     expect(at(1)).toEqual({ bytes: 20 * GiB, from: 'in-use', text: '20 GB for workers, 50 % of free memory while you are at the computer' });
     expect(at(3600)).toEqual({ bytes: 36 * GiB, from: 'away', text: '36 GB for workers, 90 % of free memory' });
@@ -163,7 +163,7 @@ describe('memory names itself when it holds the work back', () => {
 });
 
 describe('the GPU names itself when it holds an ml lane back', () => {
-  const card = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 18300 * MiB, heldByLanes: 18000 * MiB };
+  const card = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 18300 * MiB, usedByLanes: 18000 * MiB };
   const gpu = (cards: (typeof card)[] | null, at: number | null = 1, failures = 0) => ({ gpu: { source: 'nvidia' as const, cards, at, override: null, failures, refusals: failures } });
   const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers: 3, measured: 3, cost: settled(400 * MiB) });
   const inputs = (cost = { bytes: 6000 * MiB, rounds: 10 }) => ({

@@ -19,7 +19,7 @@ export function facts(c: FactsChange = {}): MachineFacts {
   return {
     at: c.at ?? 1_000_000,
     cpu: { cores: 8, coresFrom: 'hardware', quota: null, otherBusy: 0, ...c.cpu },
-    memory: { total: 16 * GiB, available: 12 * GiB, heldByLanes: 0, override: null, ...c.memory },
+    memory: { total: 16 * GiB, available: 12 * GiB, usedByLanes: 0, override: null, ...c.memory },
     power: { source: 'ac', percent: null, from: 'observed', ...c.power },
     person: c.person === undefined ? null : c.person,
     thermal: 'unknown',

@@ -136,7 +136,7 @@ describe('the machine watcher', () => {
   it('measures the workers it is given and counts what they hold', async () => {
     const w = await open({ workers: () => [{ id: 'me', pid: process.pid }] });
     expect(w.sample.workers[0]!.bytes).toBeGreaterThan(10 * MiB);
-    expect(w.facts.memory.heldByLanes).toBe(w.sample.workers[0]!.bytes);
+    expect(w.facts.memory.usedByLanes).toBe(w.sample.workers[0]!.bytes);
   });
 
   it('reads on its own cadence once started', async () => {
