@@ -83,6 +83,25 @@ describe('lanes progress from a shell job', () => {
     expect((await show(id)).progress).toBeUndefined();
   });
 
+  it('gives the lane an outlook on its first run, where a job that says nothing is "estimating…"', async () => {
+    await t.daemon.api('addLane', { name: 'outlook', cap: 1 });
+    await t.daemon.api('addLane', { name: 'blind', cap: 1 });
+    const go = fifo('outlook');
+    const goToo = fifo('blind');
+    const id = await add('--lane', 'outlook', '--', `lanes progress 1/20 "a twentieth" && read x < ${go}`);
+    const quiet = await add('--lane', 'blind', '--', `read x < ${goToo}`);
+    await t.events.next(progressOf(id, 1));
+    await t.reaches(quiet, 'running');
+    const lanes = (await t.daemon.api('status', {})).lanes;
+    const outlook = lanes.find((l) => l.name === 'outlook')!;
+    expect(outlook.etaState).toBe('known');
+    expect(outlook.etaMs).toBeGreaterThan(0);
+    expect(lanes.find((l) => l.name === 'blind')).toMatchObject({ etaState: 'estimating', etaMs: null });
+    expect((await t.daemon.cli('status')).stdout).toMatch(/1 left, about \d+ (s|min)/);
+    await Promise.all([writeFile(go, 'go\n'), writeFile(goToo, 'go\n')]);
+    expect((await t.daemon.cli('wait', String(id), String(quiet))).code).toBe(0);
+  });
+
   it('outside a job it says so and does nothing else', async () => {
     const res = await t.daemon.cli('progress', '1/2', 'hello');
     expect(res.code).toBe(0);
