@@ -1,5 +1,6 @@
 // Numbers, times and states in words, one place, so every view says them the same way.
 import type { JobState, LaneMood, ScaleEvent, ScaleReason } from '../shared/model.js';
+import { clock } from '../shared/format.js';
 
 const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const rates = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -31,24 +32,22 @@ export function formatDuration(ms: number | null): string {
   return m % 60 === 0 ? `${h} h` : `${h} h ${m % 60} min`;
 }
 
-// Formatters are built once: toLocaleTimeString() builds one per call, which shows up when a
-// burst of jobs re-renders the list.
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
 /**
- * A moment, one way everywhere in the window: its clock time within a day of now, its date and
- * clock time beyond (a job queued yesterday must not read as if it were today).
+ * A moment, one way everywhere in the window and as the CLI writes it: 24-hour clock time today,
+ * with the date (2026-12-01 23:10:04) on any other day, so a job queued yesterday never reads as
+ * if it were today.
  */
 export function formatClock(at: number | null, now = Date.now()): string {
-  if (at === null) return '—';
-  return Math.abs(now - at) < DAY_MS ? clock.format(at) : dateTime.format(at);
+  return at === null ? '—' : clock(at, now);
 }
 
 /** The same as formatClock: one time format in the window. */
 export const formatDateTime = formatClock;
 
-const DAY_MS = 86_400_000;
+/** To the minute, for a moment a person plans by ("scheduled for 02:00"). */
+export function formatMinute(at: number, now = Date.now()): string {
+  return clock(at, now).replace(/:\d\d$/, '');
+}
 
 export const MOOD_WORDS: Record<LaneMood, { word: string; hint: string }> = {
   off: { word: 'Off', hint: 'The cap is 0: this lane runs nothing until you raise it.' },

@@ -2,6 +2,7 @@
 // how it ended, which log to open first, and whether a cancel is on its way. Pure, so the rules
 // have a table test of their own (test/renderer/words.test.ts).
 import type { Job, JobState, JobSummary, LogChunk } from '../shared/model.js';
+import { blockedBy } from '../shared/dependencies.js';
 import { formatClock, formatDuration, plural } from './format.js';
 
 /** Running time, read once a second: whole seconds, so the figure does not flicker in tenths. */
@@ -62,15 +63,32 @@ export interface Outcome {
   why: string | null;
 }
 
-/** What a queued job's badge says: what it waits for, when not just for a worker. */
-export function queuedWord(job: Pick<JobSummary, 'state' | 'waitingFor' | 'notBefore'>): string | null {
-  if (job.state !== 'queued') return null;
-  return job.waitingFor !== undefined ? 'Waiting' : job.notBefore !== undefined ? 'Scheduled' : null;
+/**
+ * What a job's badge says, where the state's own word would mislead: a job waiting for others is
+ * "After 2 jobs" (the lane's Waiting counts only jobs that could run now), a job waiting for its
+ * time "Scheduled", and a dependent that never ran because a job it runs after ended badly
+ * "Blocked", never "Failed". Null: the state's word. `tone` picks the badge's colour.
+ */
+export function badgeOf(job: Pick<JobSummary, 'state' | 'waitingFor' | 'notBefore' | 'error'>): { word: string; tone: string; hint: string | null } | null {
+  if (job.state === 'queued' && job.waitingFor !== undefined) {
+    return { word: `After ${plural(job.waitingFor, 'job')}`, tone: 'after', hint: `Runs once ${job.waitingFor === 1 ? 'the job' : `the ${plural(job.waitingFor, 'job')}`} it runs after ${job.waitingFor === 1 ? 'has' : 'have'} succeeded` };
+  }
+  if (job.state === 'queued' && job.notBefore !== undefined) return { word: 'Scheduled', tone: 'queued', hint: `Not before ${formatClock(job.notBefore)}` };
+  const blocked = blockedBy(job);
+  if (blocked) return { word: 'Blocked', tone: 'blocked', hint: `Did not run: ${blocked.words}` };
+  return null;
+}
+
+/** A dependent that never ran: it has no log and no exit code to show. */
+export function neverRan(job: Pick<JobSummary, 'state' | 'error' | 'startedAt'>): boolean {
+  return job.startedAt === null && blockedBy(job) !== null;
 }
 
 /** How a job ended — or why it is waiting to run again — in a line a person reads first. */
 export function outcomeOf(job: JobSummary): Outcome | null {
   const why = job.error ?? (job.exitCode !== null && job.exitCode !== 0 ? `exited with code ${job.exitCode}` : null);
+  const blocked = blockedBy(job);
+  if (blocked) return { tone: 'quiet', title: `Did not run: ${blocked.words}`, why: null };
   if (job.state === 'failed') {
     return { tone: 'bad', title: job.attempts > 1 ? `Failed after ${plural(job.attempts, 'attempt')}` : 'Failed', why };
   }

@@ -5,7 +5,7 @@
 import type { LaneStatus, MachineStatus, Nudge, Paused } from '../shared/model.js';
 import { aboutBytes, aboutDuration, etaWords, jobsLeft, plural as sharedPlural } from '../shared/format.js';
 import { gpuFacts } from '../shared/gpu-words.js';
-import { formatClock, formatCount, formatDuration, plural } from './format.js';
+import { formatClock, formatCount, formatDuration, formatMinute, plural } from './format.js';
 
 /**
  * Why a lane does less than a person might expect, or null when the mood word says enough.
@@ -28,11 +28,15 @@ export function laneReason(lane: LaneStatus, now: number, paused: Paused | null 
   return null;
 }
 
-/** "12 waiting for other jobs, 3 scheduled for 02:00": what cannot run yet, apart from what waits for a worker; null when none. */
+/** "12 waiting for other jobs, 3 scheduled, the next at 02:00": what cannot run yet, apart from what waits for a worker; null when none. */
 export function notYetText(lane: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' | 'scheduledNext'>): string | null {
   const parts: string[] = [];
   if (lane.waitingForJobs > 0) parts.push(`${formatCount(lane.waitingForJobs)} waiting for other jobs`);
-  if (lane.scheduled > 0) parts.push(`${formatCount(lane.scheduled)} scheduled${lane.scheduledNext === null ? '' : ` for ${formatClock(lane.scheduledNext)}`}`);
+  if (lane.scheduled > 0) {
+    // Several are due at several times: the first one's time is "the next", not all of theirs.
+    const at = lane.scheduledNext === null ? '' : lane.scheduled === 1 ? ` for ${formatMinute(lane.scheduledNext)}` : `, the next at ${formatMinute(lane.scheduledNext)}`;
+    parts.push(`${formatCount(lane.scheduled)} scheduled${at}`);
+  }
   return parts.length > 0 ? parts.join(', ') : null;
 }
 
@@ -107,10 +111,15 @@ export function holdingBack(machine: MachineStatus, lanes: readonly LaneStatus[]
 
 const POWER_WORDS: Record<MachineStatus['power'], string> = { ac: 'plugged in', battery: 'on battery', unknown: 'not known' };
 
+function coreWords(machine: MachineStatus): string {
+  if (machine.personActive !== true) return machine.coreCeiling < machine.cores ? 'the container’s whole CPU share: nobody at the computer' : 'all of them: nobody at the computer';
+  return machine.coreCeiling < machine.cores - 1 ? 'the container’s CPU share less one' : 'one core kept free for you';
+}
+
 /** The machine's facts, as the popover behind the header lists them (and its tooltip, joined). */
 export function machineFacts(machine: MachineStatus): { term: string; value: string }[] {
-  // The core ceiling is cores − 1; below that, a container's CPU quota set it.
-  const coreNote = machine.coreCeiling < machine.cores - 1 ? 'the container’s CPU share less one' : 'one core kept free for you';
+  // While someone is at the computer the core ceiling is cores − 1, otherwise every core; below that, a container's CPU quota set it.
+  const coreNote = coreWords(machine);
   const now = machine.limitedBy === 'cores' ? 'all the cores allow' : machine.text;
   return [
     { term: 'Workers now', value: `at most ${machine.ceiling} — ${now}` },

@@ -284,8 +284,13 @@ export interface MachineStatus {
   gpuMemory?: 'nvidia' | 'unified' | 'unknown';
   /** With gpuMemory 'nvidia': each card as last read; empty until an ml lane first holds work. */
   gpus?: GpuStatus[];
-  /** The last read of the GPUs failed, and why: then GPU memory limits nothing until one succeeds. */
+  /**
+   * The last read of the GPUs failed, and why. The last good reading (`gpus`, read at
+   * `gpuReadAt`) stands for a while, but no ml lane grows until a read succeeds.
+   */
   gpuError?: string;
+  /** When the cards were last read (ms since the epoch); absent before the first reading. */
+  gpuReadAt?: number;
 }
 
 /**

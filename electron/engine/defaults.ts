@@ -18,6 +18,10 @@ export const ENGINE_DEFAULTS = {
   stopGraceMs: 10_000,
   /** How long a worker told to stop has before it is killed. */
   workerStopMs: 5_000,
+  /** nvidia-smi answers in well under a second; a call that takes this long is stuck, and is killed with all it started. */
+  gpuTimeoutMs: 5_000,
+  /** How long the last good reading of the GPUs stands while reads fail; no ml lane grows on it meanwhile. */
+  gpuKeepMs: 10 * 60_000,
   /** Each job's stdout and stderr are kept to this many bytes (the tail). */
   logCapBytes: LOG_CAP_BYTES,
   /** All kept jobs' logs together. */

@@ -162,7 +162,7 @@ export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: S
 /** The machine, read once before anything is sized; it measures the fleet's workers. */
 export function openMachine({ options, settings, db }: EngineStart, w: Workers): Promise<MachineSampler> {
   return MachineSampler.open({
-    watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs: settings.sampleMs, readers: options.machineReaders, log: settings.log },
+    watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs: settings.sampleMs, gpuTimeoutMs: settings.gpuTimeoutMs, gpuKeepMs: settings.gpuKeepMs, readers: options.machineReaders, log: settings.log },
     costs: new LaneCosts(db),
     gpuCosts: new LaneCosts(db, 'gpu'),
     workers: () => w.fleet.liveWorkers(),
@@ -182,7 +182,7 @@ export function openSizing({ settings }: EngineStart, s: Stores, { fleet }: Work
     {
       releaseDue: (now) => s.jobs.releaseDue(now),
       lanes: { list: () => s.lanes.list(), allCounts: () => s.queues.allCounts() },
-      notYet: (now) => s.queues.delayed(now),
+      notYet: (now) => s.queues.notYet(now),
       workers: () => fleet.workerViews(),
       startsBlockedUntil: (lane) => fleet.startsBlockedUntil(lane),
       machine: sampler,

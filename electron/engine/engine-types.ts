@@ -19,6 +19,8 @@ export interface EngineOptions {
   env?: NodeJS.ProcessEnv;
   /** How often the machine is read; default LANES_SAMPLE_MS, else ENGINE_DEFAULTS (defaults.ts, where every default is). */
   sampleMs?: number;
+  /** How long one call of nvidia-smi may take before it is killed with all it started; default ENGINE_DEFAULTS. */
+  gpuTimeoutMs?: number;
   /** Tests replace some of the machine's readers (fixtures for cgroups, memory). */
   machineReaders?: Partial<MachineReaders>;
   /** Sizer tick; default: LANES_TICK_MS, else ENGINE_DEFAULTS. */

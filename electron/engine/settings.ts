@@ -17,6 +17,7 @@ export function engineSettings(o: EngineOptions): EngineSettings {
     tickMs: o.tickMs ?? tickFromEnv(),
     sampleMs: o.sampleMs ?? sampleFromEnv(o.env),
     heartbeatMs: o.heartbeatMs ?? d.heartbeatMs,
+    gpuTimeoutMs: o.gpuTimeoutMs ?? d.gpuTimeoutMs,
     handBelowMs: o.handBelowMs ?? d.handBelowMs,
     cancelGraceMs: o.cancelGraceMs ?? d.cancelGraceMs,
     logCapBytes: o.logCapBytes ?? d.logCapBytes,

@@ -5,10 +5,10 @@ import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { cancelJob, retryJob, selectJob } from '../actions';
 import { describeSpec } from '../../shared/format';
-import { STATE_WORDS } from '../format';
-import { isCancelling, outcomeOf } from '../job-words';
+import { isCancelling, neverRan, outcomeOf } from '../job-words';
 import { useJobs } from '../stores/jobs';
 import { JobFacts } from './JobFacts';
+import { JobBadge } from './JobList';
 import { LogTail } from './LogTail';
 import { openEditJob } from './AddJobDialog';
 import { restartJob } from '../commands';
@@ -91,11 +91,7 @@ function DetailBody({ closeButton }: { closeButton: RefObject<HTMLButtonElement 
   return (
     <Head
       title={`Job ${job.id}`}
-      badge={
-        <span className={`badge badge-${cancelling ? 'cancelling' : job.state}`} data-testid="job-state">
-          {cancelling ? 'Cancelling…' : STATE_WORDS[job.state]}
-        </span>
-      }
+      badge={<JobBadge job={job} cancelling={cancelling} testId="job-state" />}
       actions={
         <>
           {canCancel && (
@@ -136,7 +132,8 @@ function DetailBody({ closeButton }: { closeButton: RefObject<HTMLButtonElement 
       <pre className="command" aria-label={job.spec.kind === 'payload' ? 'Payload' : 'Command'}>
         {describeSpec(job.spec)}
       </pre>
-      <LogTail running={job.state === 'running'} />
+      {/* A dependent that never ran has no output: an empty log pane would read as a run that said nothing. */}
+      {!neverRan(job) && <LogTail running={job.state === 'running'} />}
       <JobFacts job={job} />
     </Head>
   );

@@ -3,7 +3,7 @@
 // succeed with its own error.
 import type { AttemptRecord, Job, JobLink } from '../../shared/model';
 import { formatClock, formatDateTime, formatDuration } from '../format';
-import { ranText } from '../job-words';
+import { neverRan, ranText } from '../job-words';
 import { useSecondClock } from '../stores/clock';
 
 const OUTCOME_WORDS: Record<AttemptRecord['outcome'], string> = { failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
@@ -12,6 +12,7 @@ export function JobFacts({ job }: { job: Job }) {
   const now = useSecondClock(job.state === 'running');
   const waited = job.startedAt !== null ? job.startedAt - job.createdAt : null;
   const cwd = job.spec.kind !== 'payload' ? job.spec.cwd : undefined;
+  const envNames = job.spec.kind !== 'payload' ? Object.keys(job.spec.env ?? {}).sort() : [];
 
   return (
     <>
@@ -22,8 +23,12 @@ export function JobFacts({ job }: { job: Job }) {
         <dd>
           {job.attempts} of {job.maxAttempts}
         </dd>
-        <dt>Exit code</dt>
-        <dd>{job.exitCode ?? '—'}</dd>
+        {!neverRan(job) && (
+          <>
+            <dt>Exit code</dt>
+            <dd>{job.exitCode ?? '—'}</dd>
+          </>
+        )}
         <dt>Queued</dt>
         <dd>{formatDateTime(job.createdAt)}</dd>
         <dt>Started</dt>
@@ -49,6 +54,17 @@ export function JobFacts({ job }: { job: Job }) {
             </dd>
           </>
         )}
+        {envNames.length > 0 && (
+          <>
+            {/* Names only: values are often tokens, and the pane is on screen for anyone to see. */}
+            <dt>Environment</dt>
+            <dd className="mono" data-fact="env">
+              {envNames.join(', ')}
+            </dd>
+          </>
+        )}
+        <dt>Timeout</dt>
+        <dd data-fact="timeout">{job.timeoutMs === null ? 'none' : formatDuration(job.timeoutMs)}</dd>
         <OrderFacts job={job} />
         {job.logsTrimmed && (
           <>

@@ -9,7 +9,7 @@ import { selectJob, setJobFilter } from '../actions';
 import { clearChecked, toggleChecked } from '../commands';
 import { loadMoreJobs } from '../live';
 import { formatClock, STATE_WORDS } from '../format';
-import { isCancelling, queuedWord, tookText } from '../job-words';
+import { badgeOf, isCancelling, tookText } from '../job-words';
 import { indexOfId, NO_FILTER, useJobs } from '../stores/jobs';
 import { openAddJob } from './AddJobDialog';
 import { useSecondClock } from '../stores/clock';
@@ -188,9 +188,7 @@ const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cance
         {job.command}
       </span>
       <span role="gridcell">
-        <span className={`badge badge-${cancelling ? 'cancelling' : job.state}`} title={job.error ?? undefined}>
-          {cancelling ? 'Cancelling…' : (queuedWord(job) ?? STATE_WORDS[job.state])}
-        </span>
+        <JobBadge job={job} cancelling={cancelling} />
       </span>
       <span role="gridcell" className="num">
         {job.attempts}/{job.maxAttempts}
@@ -204,6 +202,17 @@ const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cance
     </div>
   );
 });
+
+/** The state in a word, or what the job waits for (After 2 jobs, Scheduled), or Blocked for a dependent that never ran. */
+export function JobBadge({ job, cancelling, testId }: { job: JobSummary; cancelling: boolean; testId?: string }) {
+  const own = cancelling ? null : badgeOf(job);
+  const tone = cancelling ? 'cancelling' : (own?.tone ?? job.state);
+  return (
+    <span className={`badge badge-${tone}`} title={own?.hint ?? job.error ?? undefined} data-testid={testId}>
+      {cancelling ? 'Cancelling…' : (own?.word ?? STATE_WORDS[job.state])}
+    </span>
+  );
+}
 
 /** Ticks every row loaded so far (or clears them): what a bulk action by ids then acts on. */
 function SelectAll({ rows, checked }: { rows: JobSummary[]; checked: Record<number, true> }) {

@@ -107,8 +107,9 @@ function readColours(el: HTMLElement): Colours {
   return { text: v('--text-2'), grid: v('--grid'), workers: v('--accent'), workersFill: v('--accent-fill'), waiting: v('--waiting'), cap: v('--text-2') };
 }
 
-const hhmm = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const hhmmss = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+// 24-hour, as every other time in the window and the CLI.
+const hhmm = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const hhmmss = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 
 function options(width: number, ceiling: number, c: Colours, left: { current: number }): uPlot.Options {
   const axis = { stroke: c.text, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1 }, font: '11px system-ui, sans-serif' };

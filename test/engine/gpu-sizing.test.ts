@@ -10,6 +10,7 @@ import type { Engine, EngineOptions } from '../../electron/engine/index.js';
 import { findOnPath } from '../../electron/engine/machine/gpu-reader.js';
 import { statusText } from '../../electron/cli/commands/lanes.js';
 import { jobsFinished, startEngine, tempDir, until } from '../support/engine.js';
+import { waitFor } from '../support/poll.js';
 
 const MiB = 2 ** 20;
 const fixture = join(import.meta.dirname, '..', 'fixtures', 'gpu', 'nvidia-smi');
@@ -115,6 +116,30 @@ describe('the GPU limit', () => {
     const ledger = await engine.request('scaleEvents', { lane: 'models' });
     expect(ledger.every((e) => e.to <= 4)).toBe(true);
     expect(gpu.calls().length).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('no GPU words outlive the workers: the lane\'s blame goes when nothing waits, and the card is read once more after the last worker ends', async () => {
+    const dir = tempDir();
+    const gpu = card(dir.dir, ['0,GPU-fix-0,Fixture Card 24G,24576,300']);
+    const { engine } = await engineWith({ cores: 8, env: { PATH: gpu.path } }, dir);
+    await engine.request('addLane', { name: 'models', class: 'ml', cap: 7, workerCommand: gpuWorker(engine.dataDir, gpu.apps, 6000, 100) });
+    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 30 }, (_, n) => ({ lane: 'models', payload: { n } })) });
+    const models = () => engine.status().lanes.find((l) => l.name === 'models')!;
+    await until(engine, () => models().limit?.by === 'gpu', 60_000, 'the GPU named while work waits');
+    await jobsFinished(engine, ids, 120_000);
+    // Nothing waits: whatever the GPU allows, it holds nothing back.
+    expect(models().limit).toBeNull();
+    expect(statusText(engine.status())).not.toMatch(/^models: /m);
+    await engine.request('setCap', { lane: 'models', cap: 0 });
+    await until(engine, () => models().workers === 0, 30_000, 'the workers gone');
+    const readsAtEnd = gpu.calls().filter((c) => c.startsWith('--query-gpu')).length;
+    await waitFor(() => !/by Lanes' workers/.test(statusText(engine.status())), "the GPU line without Lanes' workers", 30_000);
+    const text = statusText(engine.status());
+    expect(text).toMatch(/^GPU: Fixture Card 24G — 24 GB, 300 MB in use, .* more for workers$/m);
+    // Within two readings of the cards once the last worker went, and none after.
+    expect(gpu.calls().filter((c) => c.startsWith('--query-gpu')).length - readsAtEnd).toBeLessThanOrEqual(2);
+    expect(engine.status().machine.limitedBy).toBe('cores');
+    expect(models().limit).toBeNull();
   }, 180_000);
 
   it('another program takes the card: the lane gives workers back for the GPU, in the ledger as the machine; the cost is kept across a restart', async () => {

@@ -90,6 +90,26 @@ describe('one suggestion, whatever the pace', () => {
   });
 });
 
+describe('the nudge promises what the lane gets now', () => {
+  it('another lane holds one of the 7: 6 now, naming it', () => {
+    const n = nudgeFor(facts({ cap: 2, busy: 2, machineInUse: 3, waiting: 297, othersHold: [{ lane: 'worker', workers: 1 }] }))!;
+    expect(n.suggestedCap).toBe(6);
+    expect(n.text).toBe('297 waiting and all 2 workers busy. Raise the cap to run more at once — this machine allows up to 7; 6 now — worker holds 1.');
+  });
+
+  it('several lanes hold some: the larger first; within memory the fit is the bound', () => {
+    const n = nudgeFor(facts({ cap: 1, busy: 1, machineInUse: 4, waiting: 300, limit: 5, othersHold: [{ lane: 'b', workers: 1 }, { lane: 'a', workers: 2 }, { lane: 'c', workers: 0 }] }))!;
+    expect(n.suggestedCap).toBe(4);
+    expect(n.text).toMatch(/this machine has memory for 5 of these workers; 4 now — a holds 2, b holds 1\.$/);
+  });
+
+  it('other lanes idle or holding nothing: the whole ceiling, as before', () => {
+    const n = nudgeFor(facts({ othersHold: [{ lane: 'worker', workers: 0 }] }))!;
+    expect(n.suggestedCap).toBe(7);
+    expect(n.text).toMatch(/this machine allows up to 7\.$/);
+  });
+});
+
 describe('nudgeDueAt', () => {
   it('names the moment a lane held by its cap will have waited a tick', () => {
     expect(nudgeDueAt(facts({ waitingSince: NOW - 1000 }))).toBe(NOW - 1000 + TICK);

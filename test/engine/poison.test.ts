@@ -1,5 +1,5 @@
 // Poison never takes the engine down: an answer too deep or too large fails its job; a job the
-// engine died under twice is held back; failures are retried after a wait, each attempt's error
+// engine died under twice is failed, not run again; failures are retried after a wait, each attempt's error
 // kept; a lane whose worker command cannot start backs off instead of spinning.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -108,7 +108,7 @@ describe('retries', () => {
 });
 
 describe('a job the engine died under', () => {
-  it('is held back after the second time in a row, not run into a third', async () => {
+  it('is failed after the second time in a row, not run into a third', async () => {
     const script = 'echo $LANES_ATTEMPT >> starts; sleep 60';
     const engineMain = join(appRoot, 'dist', 'test', 'support', 'engine-main.js');
     const crashOnce = async (jobs: unknown[]) => {
@@ -128,7 +128,7 @@ describe('a job the engine died under', () => {
     const engine = await startEngine(t.dir);
     try {
       const job = (await engine.request('listJobs', {})).jobs[0]!;
-      expect(job).toMatchObject({ state: 'failed', error: expect.stringMatching(/^held back: the engine stopped unexpectedly 2 times in a row/) });
+      expect(job).toMatchObject({ state: 'failed', error: expect.stringMatching(/^not run again: the engine stopped unexpectedly 2 times in a row/) });
       const full = await engine.request('job', { id: job.id });
       expect(full.history.map((a) => a.outcome)).toEqual(['interrupted', 'interrupted']);
       // Retrying is the person's decision, and it runs then.

@@ -12,6 +12,7 @@ import type { LanesEvent } from '../../shared/events.js';
 import type { ScaleEvent } from '../../shared/model.js';
 import type { Engine } from '../../electron/engine/index.js';
 import { engineEachTest, jobsFinished, startEngine, tempDir, until } from '../support/engine.js';
+import { waitFor } from '../support/poll.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 
 let redis: RedisServer;
@@ -88,6 +89,23 @@ describe('a shared lane whose Redis goes away', () => {
     const outage = ledger.rows.filter((r) => r.lane === 'render' && r.reason === 'outage');
     expect(outage.map((r) => r.detail)).toEqual([expect.stringMatching(how === 'stall' ? /has not answered since/ : /unreachable since/), expect.stringMatching(/answers again, after \d+ s away/)]);
   }, 180_000);
+
+  it('the lane says the current fault’s words: a stall after an outage is not shown with the outage’s refused connection', async () => {
+    await t.engine.request('addLane', { name: 'render', cap: 1, queue: { redis: redis.url } });
+    await redis.stop(true);
+    try {
+      await waitFor(() => /ECONNREFUSED/.test(lane('render')?.shared?.error ?? ''), 'the outage’s own error', 20_000);
+    } finally {
+      await redis.restart();
+    }
+    await until(t.engine, () => lane('render')?.shared?.unreachableSince === null, 30_000, 'Redis answering again');
+    process.kill(redis.pid, 'SIGSTOP');
+    await until(t.engine, () => lane('render')?.shared?.notAnswering === true, 15_000, 'the lane saying Redis is not answering');
+    const shared = lane('render')!.shared!;
+    expect(shared.error).toMatch(/no answer to a ping for 3 s/);
+    expect(shared.error).not.toMatch(/ECONNREFUSED/);
+    await expect(t.engine.request('addJob', { lane: 'render', shell: 'true' })).rejects.toThrow(/has not answered since [^(]*\(no answer to a ping for 3 s\); nothing was queued/);
+  }, 90_000);
 
   it('a 25 s stall under load on two engines: every job recorded once, none run twice; the lane says so, and an add is refused at once', async () => {
     // A second engine of the lane, whose stalled-job check would take any job whose lock ran out.

@@ -35,6 +35,14 @@ describe('the Add job form', () => {
     expect(checkAddJob(values(o), NOW)).toMatchObject({ field });
   });
 
+  it('names every field that is wrong at once, each with its own words, and sends nothing', () => {
+    const checked = checkAddJob(values({ text: '', env: 'A=1\nJUST_A_NAME\nALSO', attempts: '0', timeout: 'soon', priority: '101' }), NOW);
+    expect('problems' in checked && checked.problems.map((p) => p.field)).toEqual(['text', 'env', 'attempts', 'timeout', 'priority']);
+    // One env line named, not one refusal per bad line.
+    expect('problems' in checked && checked.problems[1]!.message).toBe('each line is NAME=value; "JUST_A_NAME" is not');
+    expect(checked).not.toHaveProperty('input');
+  });
+
   it('shows an engine refusal at the field it names', () => {
     expect(['cwd', 'labels.2', 'notBefore', 'delaySeconds', 'argv', 'maxAttempts', 'after', 'nope', undefined].map(fieldOfRequest)).toEqual(['cwd', 'labels', 'when', 'when', 'text', 'attempts', 'after', null, null]);
   });
@@ -48,7 +56,10 @@ describe('a lane whose work cannot run yet', () => {
   it('says what it waits for instead of nothing', async () => {
     const { notYetText } = await import('../../renderer/lane-words.js');
     expect(notYetText({ waitingForJobs: 12, scheduled: 0, scheduledNext: null })).toBe('12 waiting for other jobs');
-    expect(notYetText({ waitingForJobs: 0, scheduled: 3, scheduledNext: new Date(2026, 11, 2, 2, 0).getTime() })).toMatch(/^3 scheduled for .*2:00/);
+    const two = new Date(2026, 11, 2, 2, 0).getTime();
+    // Several due at several times: the time is the next one's, not all of theirs; to the minute, 24-hour.
+    expect(notYetText({ waitingForJobs: 0, scheduled: 3, scheduledNext: two })).toMatch(/^3 scheduled, the next at (2026-12-02 )?02:00$/);
+    expect(notYetText({ waitingForJobs: 0, scheduled: 1, scheduledNext: new Date(2026, 11, 2, 14, 30).getTime() })).toMatch(/^1 scheduled for (2026-12-02 )?14:30$/);
     expect(notYetText({ waitingForJobs: 0, scheduled: 0, scheduledNext: null })).toBeNull();
   });
 });

@@ -34,5 +34,9 @@ describe('one time format', () => {
     expect(formatClock(now - 3_600_000, now)).not.toMatch(/2030/);
     expect(formatClock(now - 2 * 86_400_000, now)).toMatch(/2030/);
     expect(formatDateTime).toBe(formatClock);
+    // 24-hour, as the CLI writes it, whatever the locale's habit.
+    const late = new Date(2030, 0, 10, 23, 5, 9).getTime();
+    expect(formatClock(late, late + 60_000)).toBe('23:05:09');
+    expect(formatClock(late, late + 2 * 86_400_000)).toBe('2030-01-10 23:05:09');
   });
 });

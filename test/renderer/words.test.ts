@@ -3,7 +3,8 @@
 // reads, why a lane runs nothing, and the folded lanes' one line.
 import { describe, expect, it as test } from 'vitest';
 import type { JobState, JobSummary, LaneStatus } from '../../shared/model.js';
-import { formatElapsed, isCancelling, outcomeOf, preferredStream, ranText, settleCancels, tookText } from '../../renderer/job-words.js';
+import { badgeOf, formatElapsed, isCancelling, neverRan, outcomeOf, preferredStream, ranText, settleCancels, tookText } from '../../renderer/job-words.js';
+import { dependencyEnded } from '../../shared/dependencies.js';
 import { classHint, laneEta, laneReason, lanesSummary, laneWait } from '../../renderer/lane-words.js';
 import { ledgerLane, reasonWords } from '../../renderer/format.js';
 import { splitWords } from '../../shared/format.js';
@@ -73,6 +74,27 @@ describe('how a job ended', () => {
     expect(waiting?.tone).toBe('warn');
     expect(waiting?.title).toMatch(/^Attempt 1 of 3 failed; it runs again at /);
     expect(outcomeOf(job({ state: 'queued', attempts: 1, error: 'exit 1' }))?.title).toBe('Attempt 1 of 3 failed; it runs again when there is room');
+  });
+
+  test('a dependent that never ran says so and why, apart from a job that ran and failed', () => {
+    const blocked = job({ state: 'failed', error: dependencyEnded(41, 'failed'), finishedAt: 5 });
+    expect(outcomeOf(blocked)).toEqual({ tone: 'quiet', title: 'Did not run: job 41 failed', why: null });
+    expect(outcomeOf(job({ state: 'failed', error: dependencyEnded(41, 'cancelled') }))?.title).toBe('Did not run: job 41 was cancelled');
+    expect(badgeOf(blocked)).toMatchObject({ word: 'Blocked', tone: 'blocked' });
+    expect(neverRan(blocked)).toBe(true);
+    // One that ran before (an earlier attempt) keeps its log; one that failed in its own words is a failure.
+    expect(neverRan({ ...blocked, startedAt: 3 })).toBe(false);
+    expect(badgeOf(job({ state: 'failed', error: 'job 41 failed to open its file' }))).toBeNull();
+    expect(badgeOf(job({ state: 'failed', exitCode: 1 }))).toBeNull();
+    // A queued job's own words are never Blocked, whatever its last error said.
+    expect(badgeOf(job({ state: 'queued', error: 'job 41 failed' }))).toBeNull();
+  });
+
+  test('a job waiting for others or for its time has its own badge, never the lane’s word Waiting', () => {
+    expect(badgeOf(job({ waitingFor: 1 }))).toMatchObject({ word: 'After 1 job', tone: 'after' });
+    expect(badgeOf(job({ waitingFor: 2, notBefore: 9 }))).toMatchObject({ word: 'After 2 jobs' });
+    expect(badgeOf(job({ notBefore: 9 }))).toMatchObject({ word: 'Scheduled' });
+    expect([job(), job({ state: 'running' }), job({ state: 'succeeded' })].map(badgeOf)).toEqual([null, null, null]);
   });
 
   test('success, running and a fresh job need no banner', () => {

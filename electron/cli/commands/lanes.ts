@@ -8,6 +8,7 @@ import { clock, count, duration, fittedTable, rate, tableWidth } from '../format
 import { DEFAULT_CAP } from '../../../shared/limits.js';
 import { etaWords, jobsLeft, plural } from '../../../shared/format.js';
 import { gpuLines } from '../../../shared/gpu-words.js';
+import { limitLine } from '../../../shared/limit-now.js';
 
 /**
  * `status --json`: the engine's Status with each lane's nudge as its text (or null), the one
@@ -67,7 +68,7 @@ export function statusText(status: Status, now = Date.now(), width: number | nul
   );
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
   // A lane the machine holds below its cap for a reason of its own (memory, a GPU's): the person should know it is not the cap.
-  const limits = status.lanes.filter((l) => l.limit && (l.limit.by === 'memory' || l.limit.by === 'gpu') && (l.waiting > 0 || l.busy > 0)).map((l) => `\n${l.name}: ${l.limit!.text}`);
+  const limits = status.lanes.flatMap((l) => (limitLine(l) ? [`\n${l.name}: ${limitLine(l)}`] : []));
   const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}`);
   const later = status.lanes.filter((l) => l.waitingForJobs > 0 || l.scheduled > 0).map((l) => `\n${l.name}: ${notYetWords(l)}`);
   const notes = [...shared, ...later, ...nudges, ...limits];

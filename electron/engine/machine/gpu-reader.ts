@@ -1,16 +1,29 @@
 // Mechanism: asking nvidia-smi about the cards and the processes on them. It is looked for once,
 // on PATH, without running anything: where it is absent nothing here ever starts a process. Each
-// read runs it twice (the two queries cannot share one call), bounded in time and in output; one
-// that hangs (a wedged driver does) is killed at the timeout and the read fails, never the engine.
-import { execFile } from 'node:child_process';
+// read runs it twice (the two queries cannot share one call), bounded like a job: each call leads
+// a process group of its own, and the whole group is killed when the call outlives its timeout,
+// when it has answered (whatever it left running would only hold its output open), and when the
+// engine stops. A wedged driver, or a wrapper whose child keeps the output open, fails one read
+// and leaves nothing behind.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { signalGroup } from '../../job-control/process-group.js';
+import { ENGINE_DEFAULTS } from '../defaults.js';
 import { APPS_QUERY, GPU_QUERY, parseApps, parseCards, type GpuApp, type GpuCard } from './gpu.js';
 
-/** nvidia-smi answers in well under a second; one that takes this long is stuck. */
-export const GPU_TIMEOUT_MS = 5_000;
 /** Its answers are a line per card and per process: far below this. */
 const OUTPUT_MAX = 1 << 20;
+
+/** A read that failed; `timedOut`: nvidia-smi did not answer in time (a wedged driver, a loaded machine), rather than answering with an error. */
+export class GpuReadError extends Error {
+  constructor(
+    message: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
+}
 
 /** The executable `name` on `path` (PATH's dirs), as a shell would find it; null if none is there. */
 export function findOnPath(name: string, path: string | undefined, platform: NodeJS.Platform = process.platform): string | null {
@@ -31,31 +44,74 @@ export function findOnPath(name: string, path: string | undefined, platform: Nod
   return null;
 }
 
-function run(file: string, args: readonly string[], timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, [...args], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: OUTPUT_MAX, windowsHide: true, encoding: 'utf8' }, (error, stdout) => {
-      if (error) reject(new Error(`nvidia-smi ${(error as NodeJS.ErrnoException & { killed?: boolean }).killed ? `did not answer within ${timeoutMs} ms` : `failed: ${error.message.split('\n')[0]}`}`));
-      else resolve(stdout);
-    });
-  });
-}
-
 export class NvidiaSmi {
+  /** The calls under way, each the leader of its group: what stop() ends. */
+  private readonly live = new Set<ChildProcess>();
+  private stopped = false;
+
   constructor(
     readonly file: string,
-    private readonly timeoutMs = GPU_TIMEOUT_MS,
+    private readonly timeoutMs: number = ENGINE_DEFAULTS.gpuTimeoutMs,
   ) {}
 
   /** The one on PATH, or null: then no GPU is read and no process is started for one. */
-  static find(env: NodeJS.ProcessEnv): NvidiaSmi | null {
+  static find(env: NodeJS.ProcessEnv, timeoutMs?: number): NvidiaSmi | null {
     const file = findOnPath('nvidia-smi', env.PATH ?? process.env.PATH);
-    return file ? new NvidiaSmi(file) : null;
+    return file ? new NvidiaSmi(file, timeoutMs) : null;
   }
 
   async read(): Promise<{ cards: GpuCard[]; apps: GpuApp[] }> {
-    const [cards, apps] = await Promise.all([run(this.file, GPU_QUERY, this.timeoutMs), run(this.file, APPS_QUERY, this.timeoutMs)]);
+    const [cards, apps] = await Promise.all([this.run(GPU_QUERY), this.run(APPS_QUERY)]);
     const parsed = parseCards(cards);
-    if (parsed.length === 0) throw new Error('nvidia-smi listed no GPU');
+    if (parsed.length === 0) throw new GpuReadError('nvidia-smi listed no GPU', false);
     return { cards: parsed, apps: parseApps(apps) };
   }
+
+  /** Ends every call under way with all it started; no read starts after. */
+  stop(): void {
+    this.stopped = true;
+    for (const child of this.live) end(child);
+    this.live.clear();
+  }
+
+  private run(args: readonly string[]): Promise<string> {
+    if (this.stopped) return Promise.reject(new GpuReadError('nvidia-smi not asked: the engine is stopping', false));
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.file, [...args], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+      this.live.add(child);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let settled = false;
+      const settle = (error: GpuReadError | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.live.delete(child);
+        end(child);
+        if (error) reject(error);
+        else resolve(Buffer.concat(chunks).toString('utf8'));
+      };
+      const timer = setTimeout(() => settle(new GpuReadError(`nvidia-smi did not answer within ${this.timeoutMs} ms`, true)), this.timeoutMs);
+      timer.unref();
+      child.stdout!.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > OUTPUT_MAX) settle(new GpuReadError(`nvidia-smi failed: more than ${OUTPUT_MAX} bytes of output`, false));
+        else chunks.push(chunk);
+      });
+      child.on('error', (error) => settle(new GpuReadError(`nvidia-smi failed: ${error.message.split('\n')[0]}`, false)));
+      // Its answer is whole once it exits; a child it left holding the pipe is ended with the group.
+      child.on('exit', (code, signal) => {
+        if (code === 0 && child.stdout!.readableEnded) settle(null);
+        else if (code === 0) child.stdout!.once('end', () => settle(null));
+        else settle(new GpuReadError(`nvidia-smi failed: ${signal ? `ended by ${signal}` : `exit code ${code}`}`, false));
+        signalGroup(child.pid!, 'SIGKILL');
+      });
+    });
+  }
+}
+
+/** The call and everything in its group, killed; its pipe let go so no reader waits on it. */
+function end(child: ChildProcess): void {
+  if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+  child.stdout?.destroy();
 }

@@ -20,7 +20,7 @@ export interface GpuCard {
   /** In use by everything on the card: Lanes' workers and other programs. */
   usedBytes: number;
   /** Of that, what Lanes' workers (and all they run) hold: free for them too, since they hold it. */
-  heldByLanes: number;
+  usedByLanes: number;
 }
 
 export interface GpuApp {
@@ -31,14 +31,27 @@ export interface GpuApp {
 }
 
 /**
- * Where GPU memory is known from. 'nvidia': nvidia-smi is on PATH; `cards` is null until the
- * first read (only while an ml lane holds work or workers) or when it failed (`error` says why,
- * `failures` counts the reads that failed in a row). 'unified': Apple
+ * Where GPU memory is known from. 'nvidia': nvidia-smi is on PATH; `cards` is the last good
+ * reading, null until the first (only while an ml lane holds work or workers) and again once it
+ * is older than ENGINE_DEFAULTS.gpuKeepMs; `at` is when it was read (null: never). `error` says
+ * why the last read failed, `failures` counts the reads that failed in a row, and `refusals` those
+ * of them in a row that nvidia-smi answered with an error (not a timeout). 'unified': Apple
  * silicon, whose GPU memory is the system memory the memory limit already divides.
  */
 export type GpuFacts =
-  | { source: 'nvidia'; cards: GpuCard[] | null; at: number | null; override: number | null; error?: string; failures?: number }
+  | { source: 'nvidia'; cards: GpuCard[] | null; at: number | null; override: number | null; error?: string; failures?: number; refusals?: number }
   | { source: 'unified' };
+
+/**
+ * After a read that failed: the last good cards stay in force for `keepMs` after they were read
+ * (the limits grow no lane on them meanwhile), then are dropped as too old. Only failures that
+ * nvidia-smi answered count towards GPU memory being not known; a timeout says nothing about the
+ * driver, only that the machine is slow.
+ */
+export function failedRead(gpu: Extract<GpuFacts, { source: 'nvidia' }>, failure: { message: string; timedOut: boolean }, now: number, keepMs: number): GpuFacts {
+  const cards = gpu.cards && gpu.at !== null && now - gpu.at <= keepMs ? gpu.cards : null;
+  return { source: 'nvidia', override: gpu.override, cards, at: gpu.at, error: failure.message, failures: (gpu.failures ?? 0) + 1, refusals: failure.timedOut ? 0 : (gpu.refusals ?? 0) + 1 };
+}
 
 /** The query for the cards, and for the processes on them, as nvidia-smi takes them. */
 export const GPU_QUERY = ['--query-gpu=index,uuid,name,memory.total,memory.used', '--format=csv,noheader,nounits'];
@@ -67,7 +80,7 @@ export function parseCards(text: string): GpuCard[] {
     const used = mib(f[f.length - 1]);
     if (!Number.isInteger(index) || index < 0 || index >= CARDS_MAX || !uuid || uuid.length > 128 || total === null || used === null || total === 0) continue;
     const name = f.slice(2, -2).join(',').trim().slice(0, 128);
-    cards.push({ index, uuid, name, totalBytes: total, usedBytes: Math.min(used, total), heldByLanes: 0 });
+    cards.push({ index, uuid, name, totalBytes: total, usedBytes: Math.min(used, total), usedByLanes: 0 });
   }
   return cards;
 }
@@ -118,12 +131,12 @@ export function cudaVisibleDevices(env: NodeJS.ProcessEnv | undefined): string |
 export function placeOnCards(read: { cards: readonly GpuCard[]; apps: readonly GpuApp[] }, workers: readonly (readonly number[])[], visible: string | undefined): { cards: GpuCard[]; workers: { bytes: number; card: string | null }[] } {
   const cards = visibleCards(read.cards, visible).map((c) => ({ ...c }));
   const placed = workers.map((pids) => {
-    const held = gpuBytesOf(pids, read.apps);
-    for (const c of cards) c.heldByLanes += held.byCard.get(c.uuid) ?? 0;
-    const most = [...held.byCard].sort((a, b) => b[1] - a[1])[0];
-    return { bytes: held.bytes, card: most ? most[0] : null };
+    const used = gpuBytesOf(pids, read.apps);
+    for (const c of cards) c.usedByLanes += used.byCard.get(c.uuid) ?? 0;
+    const most = [...used.byCard].sort((a, b) => b[1] - a[1])[0];
+    return { bytes: used.bytes, card: most ? most[0] : null };
   });
-  for (const c of cards) c.usedBytes = Math.min(c.totalBytes, Math.max(c.usedBytes, c.heldByLanes));
+  for (const c of cards) c.usedBytes = Math.min(c.totalBytes, Math.max(c.usedBytes, c.usedByLanes));
   return { cards, workers: placed };
 }
 

@@ -10,6 +10,7 @@ import type { BudgetLimit } from './fit-budget.js';
 import { nextPresence, type PersonState, type Presence } from './person.js';
 import { cardBudgets, laneGpuLimits, type CardBudget, type GpuWorker } from './gpu-limits.js';
 import type { LaneCost } from './lane-cost.js';
+import { clock } from '../../../shared/format.js';
 
 /** What one pass remembers for the next: where the person was, and the load already taken off. */
 export interface LimitsState {
@@ -53,30 +54,44 @@ export interface MachineLimits {
 }
 
 /**
- * Reads of the cards that fail in a row, none having ever answered, before GPU memory counts as
- * not known (a driver nvidia-smi cannot talk to) rather than not read yet (a slow first answer).
+ * Reads of the cards that nvidia-smi refused in a row (it answered, with an error), none having
+ * ever answered, before GPU memory counts as not known (a driver nvidia-smi cannot talk to) rather
+ * than not read yet. A read that timed out never counts: a loaded machine is not a missing driver.
  */
 export const GPU_FAILURES_UNKNOWN = 3;
 
 /** Lanes' own limits, by what binds them: the reason a lane's limit is not the machine's ceiling. */
 const LANE_REASONS: readonly LimitReason[] = ['memory', 'gpu'];
 
+/** "GPU not read since 14:02" (the date too when it was not today). */
+const notReadSince = (at: number, now: number): string => `GPU not read since ${clock(at, now).replace(/:\d\d$/, '')}: no more workers until it is`;
+
 /**
  * Per ml lane, what the GPUs' memory allows. Before the cards are first read, one worker (it is
- * measured as soon as they are); where reading them keeps failing and never answered, GPU memory
- * is not known and limits nothing, as on a machine without nvidia-smi.
+ * measured as soon as they are); where nvidia-smi keeps refusing and never answered, GPU memory
+ * is not known and limits nothing, as on a machine without nvidia-smi. After a read that failed,
+ * the last good one stands but no lane grows on it: a lane grows again only on a fresh reading
+ * with room, and once that reading is too old (cards dropped) each lane keeps what it has.
  */
 function gpuLimits(facts: MachineFacts, lanes: readonly LaneMemoryInput[], ceiling: number, gpu: GpuInputs | undefined): { byLane: Map<string, BudgetLimit>; budgets?: CardBudget[] } {
   const g = facts.gpu;
-  if (!g || g.source !== 'nvidia' || !gpu || (g.cards === null && (g.failures ?? 0) >= GPU_FAILURES_UNKNOWN)) return { byLane: new Map() };
+  if (!g || g.source !== 'nvidia' || !gpu || (g.cards === null && g.at === null && (g.refusals ?? 0) >= GPU_FAILURES_UNKNOWN)) return { byLane: new Map() };
   const ml = lanes.filter((l) => l.class === 'ml');
   if (g.cards === null) {
-    const waiting = { costBytes: null, settled: false, oneAtATime: true, text: 'GPU: reading the cards before starting more' };
-    return { byLane: new Map(ml.map((l) => [l.name, { ...waiting, workers: Math.max(1, l.workers) }])) };
+    const text = g.at === null ? 'GPU: reading the cards before starting more' : notReadSince(g.at, facts.at);
+    const waiting = { costBytes: null, settled: false, oneAtATime: true, text };
+    return { byLane: new Map(ml.map((l) => [l.name, { ...waiting, workers: g.at === null ? Math.max(1, l.workers) : l.workers }])) };
   }
   const budgets = cardBudgets(g.cards, g.override);
   const inputs = ml.map((l) => ({ name: l.name, want: Math.max(0, Math.min(l.cap, ceiling, l.demand)), demand: l.demand, workers: l.workers, measured: gpu.lanes.get(l.name)?.measured ?? 0, cost: gpu.lanes.get(l.name)?.cost ?? null }));
-  return { byLane: laneGpuLimits(budgets, gpu.workers, inputs), budgets };
+  const byLane = laneGpuLimits(budgets, gpu.workers, inputs);
+  if (g.error !== undefined && g.at !== null) {
+    for (const l of ml) {
+      const fit = byLane.get(l.name);
+      if (fit && Number.isFinite(fit.workers) && fit.workers > l.workers) byLane.set(l.name, { ...fit, workers: l.workers, oneAtATime: false, text: notReadSince(g.at, facts.at) });
+    }
+  }
+  return { byLane, budgets };
 }
 
 export function machineLimits(facts: MachineFacts, lanes: readonly LaneMemoryInput[], state: LimitsState, gpu?: GpuInputs): { limits: MachineLimits; state: LimitsState } {
@@ -93,10 +108,10 @@ export function machineLimits(facts: MachineFacts, lanes: readonly LaneMemoryInp
     const g = byGpu.byLane.get(l.name);
     // The GPU is named only when it allows fewer than memory does: the lower limit is the one that binds.
     const byCard = g !== undefined && g.workers < Math.min(m.workers, top.workers);
-    const held = m.workers < top.workers;
+    const memoryBinds = m.workers < top.workers;
     const limit = Math.min(m.workers, g?.workers ?? Infinity, top.workers);
-    const limitedBy = byCard ? 'gpu' : held ? 'memory' : top.reason;
-    laneLimits.set(l.name, { limit, limitedBy, memory: m, ...(g ? { gpu: g } : {}), text: byCard ? g.text : held ? m.text : top.text });
+    const limitedBy = byCard ? 'gpu' : memoryBinds ? 'memory' : top.reason;
+    laneLimits.set(l.name, { limit, limitedBy, memory: m, ...(g ? { gpu: g } : {}), text: byCard ? g.text : memoryBinds ? m.text : top.text });
   }
   // Memory (or a GPU's) is what holds Lanes back when some lane has work it may not start for it,
   // and the lanes together may run fewer workers than the ceiling allows.

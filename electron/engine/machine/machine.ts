@@ -52,6 +52,8 @@ export class MachineSampler {
   /** The ml lanes at the last pass; the GPUs are read only while one holds work or workers. */
   private ml = new Set<string>();
   private gpuWanted = false;
+  /** One reading of the cards is still owed since the ml lanes went quiet. */
+  private gpuLastLook = false;
 
   private constructor(private readonly d: SamplerDeps) {
     this.costs = d.costs.load();
@@ -61,9 +63,16 @@ export class MachineSampler {
   /** Reads the machine once (a bad override throws, naming its variable) and keeps watching it. */
   static async open(d: SamplerDeps): Promise<MachineSampler> {
     const m = new MachineSampler(d);
-    m.watcher = await MachineWatcher.open({ ...d.watcher, workers: () => d.workers(), sampled: (s) => m.sampled(s), gpuWanted: () => m.gpuWanted });
+    m.watcher = await MachineWatcher.open({ ...d.watcher, workers: () => d.workers(), sampled: (s) => m.sampled(s), gpuWanted: () => m.wantsGpu() });
     m.watcher.start();
     return m;
+  }
+
+  /** Whether the next sample reads the cards: while an ml lane is active, and once after. */
+  private wantsGpu(): boolean {
+    const wanted = this.gpuWanted || this.gpuLastLook;
+    this.gpuLastLook = false;
+    return wanted;
   }
 
   /** Called after every new sample, once its costs are recorded. */
@@ -132,6 +141,12 @@ export class MachineSampler {
     this.ml = new Set(ml.map((l) => l.name));
     const wanted = this.watcher.facts.gpu?.source === 'nvidia' && ml.some((l) => l.active);
     if (wanted && !this.gpuWanted) void this.watcher.refresh();
+    // The last ml worker just went: one more reading, so the cards are not shown for ever as they
+    // were while it held its model ("4.9 GB by Lanes' workers" with none left).
+    if (!wanted && this.gpuWanted) {
+      this.gpuLastLook = true;
+      void this.watcher.refresh();
+    }
     this.gpuWanted = wanted;
   }
 

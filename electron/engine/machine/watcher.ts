@@ -15,8 +15,8 @@ import type { DesktopEvent, DesktopSignals, MachineFacts } from './facts.js';
 import { readMemory, type MemoryReading } from './meminfo.js';
 import { parseCores, readOverrides, type Overrides } from './overrides.js';
 import { readPower, type PowerFact } from './power.js';
-import { cudaVisibleDevices, placeOnCards, type GpuFacts } from './gpu.js';
-import { NvidiaSmi } from './gpu-reader.js';
+import { cudaVisibleDevices, failedRead, placeOnCards, type GpuFacts } from './gpu.js';
+import { GpuReadError, NvidiaSmi } from './gpu-reader.js';
 import { WorkerMeter, type WorkerTarget, type WorkerUsage } from './worker-meter.js';
 import { ENGINE_DEFAULTS } from '../defaults.js';
 
@@ -49,6 +49,10 @@ export interface WatcherOptions {
   /** After every read, with what it found: the engine feeds lane costs and pokes the sizer. */
   sampled?: (sample: MachineSample) => void;
   sampleMs?: number;
+  /** How long one call of nvidia-smi may take before it is killed with all it started. */
+  gpuTimeoutMs?: number;
+  /** How long the last good reading of the GPUs stands while reads fail. */
+  gpuKeepMs?: number;
   /** How often the battery is asked about when no desktop says. */
   powerMs?: number;
   now?: () => number;
@@ -101,7 +105,7 @@ export class MachineWatcher {
     this.now = o.now ?? Date.now;
     this.monotonic = o.monotonic ?? (() => performance.now());
     const env = o.env ?? process.env;
-    this.nvidia = NvidiaSmi.find(env);
+    this.nvidia = NvidiaSmi.find(env, o.gpuTimeoutMs);
     // On Apple silicon the GPU's memory is the system's, which the memory limit divides already.
     if (this.nvidia) this.gpu = { source: 'nvidia', cards: null, at: null, override: overrides.gpuMemory ?? null };
     else if (process.platform === 'darwin' && process.arch === 'arm64') this.gpu = { source: 'unified' };
@@ -138,8 +142,10 @@ export class MachineWatcher {
     this.timer = null;
   }
 
+  /** Stops watching; a read of the GPUs under way is ended with everything it started. */
   stop(): void {
     this.sleep();
+    this.nvidia?.stop();
     this.unsubscribe?.();
     this.unsubscribe = null;
   }
@@ -201,7 +207,7 @@ export class MachineWatcher {
       memory: {
         total: Math.min(memory.total, cgroup.memoryMax ?? Infinity),
         available: Math.min(memory.available, cgroup.memoryFree ?? Infinity),
-        heldByLanes: workers.reduce((n, w) => n + w.bytes, 0),
+        usedByLanes: workers.reduce((n, w) => n + w.bytes, 0),
         override: this.overrides.memory,
       },
       power: await this.readPower(),
@@ -228,8 +234,8 @@ export class MachineWatcher {
       this.failed.delete('GPUs');
     } catch (error) {
       this.failure('GPUs', error);
-      // The last cards read stay in force (their figures go on bounding the ml lanes); with none, GPU memory is not known.
-      return (this.gpu = { source: 'nvidia', override: gpu.override, cards: gpu.cards, at: gpu.cards ? gpu.at : at, error: (error as Error).message, failures: (gpu.failures ?? 0) + 1 });
+      const failure = { message: (error as Error).message, timedOut: error instanceof GpuReadError && error.timedOut };
+      return (this.gpu = failedRead(gpu, failure, at, this.o.gpuKeepMs ?? ENGINE_DEFAULTS.gpuKeepMs));
     }
     const placed = placeOnCards(read, workers.map((w) => w.pids), cudaVisibleDevices(this.o.env));
     workers.forEach((w, i) => {
@@ -280,3 +286,4 @@ export class MachineWatcher {
     this.o.log?.(`could not read the machine's ${what}: ${(error as Error)?.message ?? String(error)}`);
   }
 }
+

@@ -23,8 +23,8 @@ export class LocalQueue implements JobQueue {
     return this.store.enqueue(jobs, now);
   }
 
-  turns(turns: readonly Turn[], held: Map<string, Set<number>>, now: number): TurnResult[] {
-    return this.store.recordTurns(turns, held, now);
+  turns(turns: readonly Turn[], inHand: Map<string, Set<number>>, now: number): TurnResult[] {
+    return this.store.recordTurns(turns, inHand, now);
   }
 
   runningFor(worker: string, jobId: number | undefined): RunningRow[] {
@@ -44,8 +44,8 @@ export class LocalQueue implements JobQueue {
     return this.store.counts.all();
   }
 
-  delayed(now: number): ReadonlyMap<string, NotYet> {
-    return this.store.delayed(now);
+  notYet(now: number): ReadonlyMap<string, NotYet> {
+    return this.store.notYet(now);
   }
 
   oldestQueuedAt(lane: string): number | undefined {

@@ -14,7 +14,7 @@
 //   fail (interrupted) requeue: a run that ended without an outcome (worker died, engine stopping)
 //   cancel             cancelQueued, cancelElsewhere (a running job on this engine is stopped by
 //                        the pool, whichever store holds it)
-//   counts, list, get, log   counts/delayed/oldestQueuedAt, page, get/summary, log
+//   counts, list, get, log   counts/notYet/oldestQueuedAt, page, get/summary, log
 import type { Job, JobPage, JobSummary, LogChunk } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import type { LaneCounts } from '../store/counts.js';
@@ -34,9 +34,9 @@ export interface JobQueue {
 
   /**
    * One event-loop turn's worker reports of this store: each finishes a job (complete, fail, or
-   * cancelled) and/or asks for the next. `held`: lane → ids in workers' hands (local lanes only).
+   * cancelled) and/or asks for the next. `inHand`: lane → ids in workers' hands (local lanes only).
    */
-  turns(turns: readonly Turn[], held: Map<string, Set<number>>, now: number): Maybe<TurnResult[]>;
+  turns(turns: readonly Turn[], inHand: Map<string, Set<number>>, now: number): Maybe<TurnResult[]>;
 
   /** The job the store has running on this worker, if it agrees the worker holds `jobId`. */
   runningFor(worker: string, jobId: number | undefined): RunningRow[];
@@ -52,7 +52,7 @@ export interface JobQueue {
   /** Per lane of this store. Shared lanes: the shared queue's counts, as last read. */
   counts(): ReadonlyMap<string, LaneCounts>;
   /** Per lane, queued jobs that cannot run yet (a retry's backoff, other jobs, their time), and the soonest ready moment. */
-  delayed(now: number): ReadonlyMap<string, NotYet>;
+  notYet(now: number): ReadonlyMap<string, NotYet>;
   /** When the lane's oldest waiting job was queued; undefined when none waits. */
   oldestQueuedAt(lane: string): number | undefined;
 

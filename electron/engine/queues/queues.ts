@@ -72,11 +72,11 @@ export class Queues {
     return all;
   }
 
-  delayed(now: number): ReadonlyMap<string, NotYet> {
-    const local = this.local.delayed(now);
+  notYet(now: number): ReadonlyMap<string, NotYet> {
+    const local = this.local.notYet(now);
     if (this.shared.size === 0) return local;
     const all = new Map(local);
-    for (const q of this.shared.values()) for (const [lane, d] of q.delayed(now)) all.set(lane, d);
+    for (const q of this.shared.values()) for (const [lane, d] of q.notYet(now)) all.set(lane, d);
     return all;
   }
 

@@ -57,7 +57,8 @@ export function cleanHandlers(e: CleanPort): CleanHandlers {
         if (row.queue) throw badRequest(`lane "${input.lane}" is shared: its queue on Redis keeps its finished jobs, not this engine`, 'lane');
       }
       const states: FinishedState[] = input.state ? [input.state] : [...FINISHED];
-      const before = Date.now() - Math.round((input.olderThanSeconds ?? 0) * 1000);
+      // A job that finished in this very millisecond is finished before "now" too.
+      const before = Date.now() + 1 - Math.round((input.olderThanSeconds ?? 0) * 1000);
       return e.retention.clean(input.lane, states, before);
     },
     cleanedJob: (input) => {

@@ -29,8 +29,12 @@ export function laneHandlers(e: LanesPort, cancelJobs: LanesHandlers['cancelJobs
     await cancel();
     if (running() > 0) await stopped;
   };
-  /** Everything the lane holds. */
-  const cancelAll = (name: string) => stopAll(() => e.lanes.allCounts().get(name)?.running ?? 0, async () => cancelJobs({ lane: name }));
+  /** Everything the lane holds: a job in a worker's hand is still queued until it ends cancelled, so both are waited for. */
+  const unfinishedIn = (name: string) => {
+    const c = e.lanes.allCounts().get(name);
+    return (c?.queued ?? 0) + (c?.running ?? 0);
+  };
+  const cancelAll = (name: string) => stopAll(() => unfinishedIn(name), async () => cancelJobs({ lane: name }));
   /** Only what this engine runs of a shared lane: the rest of its queue is the other engines' too. */
   const cancelHere = (name: string) =>
     stopAll(
@@ -90,10 +94,7 @@ export function laneHandlers(e: LanesPort, cancelJobs: LanesHandlers['cancelJobs
         const busy = e.fleet.jobsInWorkers(input.name).running.length;
         if (busy > 0) throw conflict(`this engine is running ${busy} job(s) of shared lane "${input.name}"; remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to stop them, or let them finish first`, 'name');
       } else {
-        const unfinished = () => {
-          const c = e.lanes.allCounts().get(input.name);
-          return (c?.queued ?? 0) + (c?.running ?? 0);
-        };
+        const unfinished = () => unfinishedIn(input.name);
         if (unfinished() > 0 && input.cancel) await cancelAll(input.name);
         if (unfinished() > 0) {
           throw conflict(`lane "${input.name}" still holds ${unfinished()} unfinished job(s); remove it with cancel (\`lanes lane remove ${input.name} --cancel\`) to cancel them first`, 'name');

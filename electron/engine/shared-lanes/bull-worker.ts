@@ -34,7 +34,7 @@ export class LaneWorker extends Worker {
       lockDuration: LOCK_MS,
       lockRenewTime: LOCK_RENEW_MS,
       stalledInterval: STALLED_CHECK_MS,
-      // Stalled twice (its engine died under it twice): failed, as a local job held back after two crashes.
+      // Stalled twice (its engine died under it twice): failed, as a local job is after two crashes (recovery.ts).
       maxStalledCount: 1,
       // Lifetime counts of succeeded and failed jobs, for the lane's status.
       metrics: { maxDataPoints: 60 },
@@ -68,14 +68,14 @@ export class LaneWorker extends Worker {
     return undefined;
   }
 
-  /** Starts renewing locks (for the jobs held) and checking for stalled jobs (everyone's). */
+  /** Starts renewing locks (for the jobs taken here) and checking for stalled jobs (everyone's). */
   begin(): Promise<void> {
     this.lockManager.start();
     return this.startStalledCheckTimer();
   }
 
   /** A job taken here: its lock is renewed until it is let go. */
-  hold(job: Job, token: string): void {
+  keepLocked(job: Job, token: string): void {
     this.lockManager.trackJob(job.id!, token, job.processedOn ?? Date.now());
   }
 

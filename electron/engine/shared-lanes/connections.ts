@@ -105,6 +105,8 @@ export class LaneConnections {
     if (this.probeSentAt !== null) {
       if (this.silentSince === null && now - this.probeSentAt >= NOT_ANSWERING_MS && this.connected) {
         this.silentSince = this.probeSentAt;
+        // This fault's own words: what an earlier outage said (a refused connection) is not why now.
+        this.lastError = `no answer to a ping for ${NOT_ANSWERING_MS / 1000} s`;
         this.check();
       }
       return;
@@ -165,6 +167,8 @@ export class LaneConnections {
     if (this.closed) return;
     if (this.reachable) {
       this.wasUp = true;
+      // Answering again: the last outage's error says nothing of the next one.
+      this.lastError = null;
       for (const wake of this.waiters) wake();
       this.waiters.clear();
       if (this.downSince === null) return;

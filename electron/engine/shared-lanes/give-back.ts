@@ -7,7 +7,7 @@ import type { Interruption, RunningRow } from '../store/jobs.js';
 import { describe } from './connections.js';
 import { attemptError, summaryOf } from './job-data.js';
 import { sizesOf, tailRow } from './logs.js';
-import { letGo, type Held, type LaneParts } from './parts.js';
+import { letGo, type TakenJob, type LaneParts } from './parts.js';
 import { afterFailure, fieldsOfJob } from './job-data.js';
 
 /**
@@ -59,7 +59,7 @@ export class GiveBack {
    */
   runningFor(worker: string): RunningRow[] {
     const rows: RunningRow[] = [];
-    for (const h of this.p.held.values()) {
+    for (const h of this.p.taken.values()) {
       const id = this.p.idOf(h.job.id);
       if (id !== null && h.worker === worker && h.startedAt !== null) rows.push({ id, lane: this.p.lane.name, attempts: h.attempt, worker, interrupted: 0 });
     }
@@ -73,7 +73,7 @@ export class GiveBack {
 
   private async putBack(job: RunningRow, how: Interruption): Promise<JobSummary | null> {
     const bullId = this.p.bullId(job.id);
-    const h = this.p.held.get(bullId);
+    const h = this.p.taken.get(bullId);
     if (!h || h.worker !== job.worker) return null;
     letGo(this.p, bullId);
     try {
@@ -95,10 +95,10 @@ export class GiveBack {
    * attempt they were to be, so whoever takes one next runs it as if it had never been taken.
    */
   handBack(worker: string, ids: readonly number[]): Promise<JobSummary[]> {
-    const mine: [number, Held][] = [];
+    const mine: [number, TakenJob][] = [];
     for (const id of ids) {
       const bullId = this.p.bullId(id);
-      const h = this.p.held.get(bullId);
+      const h = this.p.taken.get(bullId);
       if (!h || h.worker !== worker) continue;
       letGo(this.p, bullId);
       mine.push([id, h]);
@@ -106,14 +106,14 @@ export class GiveBack {
     return this.track(Promise.all(mine.map(([id, h]) => this.unTake(id, h)))).then((back) => back.filter((j): j is JobSummary => j !== null));
   }
 
-  private async unTake(id: number, h: Held): Promise<JobSummary | null> {
+  private async unTake(id: number, h: TakenJob): Promise<JobSummary | null> {
     if (!(await untake(this.p, h.job, h.token))) return null;
     return summaryOf(id, this.p.lane.name, 'waiting', { ...fieldsOfJob(h.job), attemptsStarted: h.job.attemptsStarted - 1, processedOn: null, processedBy: null });
   }
 
   /** Running jobs' output so far, for engines that follow them from elsewhere: sent when it grew. */
   sendTails(): void {
-    for (const h of this.p.held.values()) {
+    for (const h of this.p.taken.values()) {
       const id = this.p.idOf(h.job.id);
       if (id === null || h.startedAt === null) continue;
       const paths = this.p.deps.logPaths(id);

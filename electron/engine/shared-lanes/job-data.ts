@@ -4,7 +4,7 @@
 // carry nothing a request could not.
 //
 //   name        the one-line command lists show (≤ 200 characters)
-//   data        { lanes: 1, spec, timeoutMs }
+//   data        { lanes?: 1, spec, timeoutMs? }: the public shape (checkData)
 //   opts        attempts, Lanes' backoff, retention of finished jobs, one log row (logs.ts)
 //   progress    0, or { cancel: ms }: someone asked that it not run (cancel.ts)
 //   stacktrace  one entry per attempt that did not succeed: its record as JSON (attemptError)
@@ -13,7 +13,7 @@ import type { Job, JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import type { AttemptRecord, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
 import { parseSpec } from '../../../shared/schemas.js';
-import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, PRIORITY_MAX, TIMEOUT_MAX_SECONDS } from '../../../shared/limits.js';
+import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, TIMEOUT_MAX_SECONDS } from '../../../shared/limits.js';
 import { oneLine } from '../../../shared/format.js';
 import { commandLine } from '../store/job-rows.js';
 import type { NewJob } from '../store/jobs.js';
@@ -39,10 +39,19 @@ export interface StoredJob {
 }
 
 /**
- * Delay and priority through BullMQ's own: a delayed job waits in its delayed set, and priority is
- * BullMQ's (1 first). Every job gets one, 0 included: BullMQ takes jobs without a priority before
- * any with one, which would put a job asked to run first behind them.
+ * Lanes' priority in BullMQ's own terms, so a job orders the same whichever client added it.
+ * BullMQ takes its wait list (jobs without a priority, in order) before any prioritized job, and
+ * among those priority 1 first. So 0, Lanes' default, is no priority: the job goes to the wait
+ * list, where BullMQ's tools and KEDA's list scaler count the backlog. A negative priority runs
+ * after every job without one: BullMQ priority −p (−1 → 1, before −100 → 100). A positive one runs
+ * before them: the head of the wait list (BullMQ's lifo), the newest of several first.
  */
+export function bullPriority(priority: number): Pick<JobsOptions, 'priority' | 'lifo'> {
+  if (priority < 0) return { priority: -priority };
+  return priority > 0 ? { lifo: true } : {};
+}
+
+/** Delay and priority through BullMQ's own: a delayed job waits in its delayed set. */
 export function storedJob(j: NewJob): StoredJob {
   const now = Date.now();
   const delay = j.notBefore !== undefined && j.notBefore !== null && j.notBefore > now ? j.notBefore - now : 0;
@@ -51,7 +60,7 @@ export function storedJob(j: NewJob): StoredJob {
     data: { lanes: 1, spec: j.spec, timeoutMs: j.timeoutMs },
     opts: {
       attempts: j.maxAttempts,
-      priority: PRIORITY_MAX + 1 - (j.priority ?? 0),
+      ...bullPriority(j.priority ?? 0),
       ...(delay > 0 ? { delay } : {}),
       backoff: { type: BACKOFF_TYPE },
       removeOnComplete: { count: KEEP_SUCCEEDED, age: KEEP_SECONDS },
@@ -62,21 +71,45 @@ export function storedJob(j: NewJob): StoredJob {
   };
 }
 
-const stored = z.object({
-  lanes: z.literal(1),
-  spec: z.unknown(),
-  timeoutMs: z.number().int().positive().max(TIMEOUT_MAX_SECONDS * 1000).nullable(),
-});
+/**
+ * The job's data, as any BullMQ producer may write it (docs/shared-lanes.md, "The job's shape"):
+ * `spec` is required, `lanes` (Lanes writes 1) and `timeoutMs` may be left out. Each refusal
+ * names the field, so a producer's author knows what to change.
+ */
+const stored = z
+  .object({
+    lanes: z.literal(1, { error: 'must be 1 when given (the version of this shape)' }).optional(),
+    spec: z.unknown().refine((v) => v !== undefined, 'is required: what to run ({kind: "argv", argv: [...]}, {kind: "shell", script}, or {kind: "payload", payload})'),
+    timeoutMs: z
+      .number({ error: 'must be a whole number of milliseconds, or null for no limit' })
+      .int('must be a whole number of milliseconds, or null for no limit')
+      .positive('must be at least 1 ms, or null for no limit')
+      .max(TIMEOUT_MAX_SECONDS * 1000, `must be at most ${TIMEOUT_MAX_SECONDS * 1000} ms (${TIMEOUT_MAX_SECONDS / 86_400} days), or null for no limit`)
+      .nullable()
+      .optional(),
+  })
+  .strict();
+
+/** The data as a job runs it, or the words naming what is wrong with it (every problem, field by field). */
+export function checkData(data: unknown): { spec: unknown; timeoutMs: number | null } | { problem: string } {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return { problem: 'its data is not an object: give {spec: …} (docs/shared-lanes.md)' };
+  const outer = stored.safeParse(data);
+  if (!outer.success) {
+    const words = outer.error.issues.map((i) => (i.code === 'unrecognized_keys' ? `data has an unknown field ${i.keys.map((k) => `"${k}"`).join(', ')}` : `data.${i.path.join('.')} ${i.message}`));
+    return { problem: `its data is not in the shape Lanes runs: ${words.join('; ')}` };
+  }
+  return { spec: outer.data.spec, timeoutMs: outer.data.timeoutMs ?? null };
+}
 
 /** What a claimed job runs, checked; or why it cannot run here (it is failed with those words, never run). */
 export function checkClaimed(data: unknown, persistentLane: boolean, machine: string): { spec: JobSpec; timeoutMs: number | null } | { problem: string; retry: boolean } {
   const unreadable = data && typeof data === 'object' ? (data as Record<string, unknown>)[UNREADABLE] : undefined;
-  if (typeof unreadable === 'string') return { problem: `not a job Lanes queued: its record in Redis is not JSON (${unreadable})`, retry: false };
-  const outer = stored.safeParse(data);
-  if (!outer.success) return { problem: 'not a job Lanes queued (its data is not in the shape Lanes writes)', retry: false };
+  if (typeof unreadable === 'string') return { problem: `not a job Lanes can read: its record in Redis is not JSON (${unreadable})`, retry: false };
+  const outer = checkData(data);
+  if ('problem' in outer) return { problem: outer.problem, retry: false };
   // The one parse every spec gets, wherever it is loaded: a relative cwd is refused here as at the API.
-  const parsed = parseSpec(outer.data.spec);
-  if ('problem' in parsed) return { problem: `its command is not one Lanes accepts: ${parsed.problem}`, retry: false };
+  const parsed = parseSpec(outer.spec);
+  if ('problem' in parsed) return { problem: `its data.spec is not one Lanes accepts: ${parsed.problem}`, retry: false };
   const spec = parsed.spec;
   if ((spec.kind === 'payload') !== persistentLane) {
     return { problem: persistentLane ? 'it is a command, and this lane runs payloads for a worker command' : 'it is a payload, and this lane runs commands', retry: false };
@@ -86,7 +119,7 @@ export function checkClaimed(data: unknown, persistentLane: boolean, machine: st
   if (spec.kind !== 'payload' && spec.cwd !== undefined && !isDirectory(spec.cwd)) {
     return { problem: `its directory ${spec.cwd} does not exist on ${machine}`, retry: true };
   }
-  return { spec, timeoutMs: outer.data.timeoutMs };
+  return { spec, timeoutMs: outer.timeoutMs };
 }
 
 

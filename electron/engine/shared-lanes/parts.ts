@@ -18,7 +18,7 @@ export { PREFIX };
  * worker's hand, it is ours from then on (no other engine may take it), though the worker has not
  * gone on to it yet.
  */
-export interface Held {
+export interface TakenJob {
   job: Job;
   token: string;
   /** The pool's worker that runs it, or holds it in hand. */
@@ -39,8 +39,8 @@ export interface LaneParts {
   worker: LaneWorker;
   conns: LaneConnections;
   deps: SharedLaneDeps;
-  /** BullMQ id → the job held here. */
-  held: Map<string, Held>;
+  /** BullMQ id → the job taken here. */
+  taken: Map<string, TakenJob>;
   /** A key of Lanes' own for this lane. */
   key(name: string): string;
   /** Lanes' id of a BullMQ id; null when it is not a Lanes id (something else wrote to the queue). */
@@ -56,15 +56,15 @@ export function laneParts(lane: LaneRow, slot: number, queue: Queue, worker: Lan
     worker,
     conns,
     deps,
-    held: new Map(),
+    taken: new Map(),
     key: (name) => `${PREFIX}:${lane.name}:lanes:${name}`,
     idOf: (bullId) => (bullId === undefined ? null : sharedId(slot, bullId)),
     bullId: bullIdOf,
   };
 }
 
-/** A job no longer held here: its lock is no longer renewed. */
+/** A job no longer taken here: its lock is no longer renewed. */
 export function letGo(p: LaneParts, bullId: string): void {
-  p.held.delete(bullId);
+  p.taken.delete(bullId);
   p.worker.letGo(bullId);
 }

@@ -40,7 +40,7 @@ export class RemoteChanges {
     this.events.on('progress', ({ jobId, data }) => {
       this.note(jobId);
       const id = p.idOf(jobId);
-      if (id !== null && cancelMark(data) !== null && p.held.has(jobId)) p.deps.cancelHere(id);
+      if (id !== null && cancelMark(data) !== null && p.taken.has(jobId)) p.deps.cancelHere(id);
     });
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();

@@ -41,7 +41,8 @@ export class BullLane implements SharedQueue {
   private readonly remote: RemoteChanges;
   private readonly presence: Presence;
   private laneCounts: LaneCounts = { ...NO_JOBS };
-  private delayedN = 0;
+  /** BullMQ's delayed jobs not due yet, retries and scheduled ones alike: queued, not runnable. */
+  private notYetN = 0;
   private waitingSince: number | null = null;
   private readonly poller: NodeJS.Timeout;
   private polling = false;
@@ -138,10 +139,10 @@ export class BullLane implements SharedQueue {
         failed: Math.max(0, n(failed.meta.count) - cancelled),
         cancelled,
       };
-      const moved = JSON.stringify(counts) !== JSON.stringify(this.laneCounts) || delayed - n(due) !== this.delayedN;
+      const moved = JSON.stringify(counts) !== JSON.stringify(this.laneCounts) || delayed - n(due) !== this.notYetN;
       this.laneCounts = counts;
-      this.delayedN = delayed - n(due);
-      const waiting = counts.queued - this.delayedN;
+      this.notYetN = delayed - n(due);
+      const waiting = counts.queued - this.notYetN;
       this.waitingSince = waiting > 0 ? (this.waitingSince ?? now) : null;
       const others = await this.presence.refresh(now);
       this.giveBack.sendTails();
@@ -211,15 +212,15 @@ export class BullLane implements SharedQueue {
     // Away, nothing waits that this engine could take: no worker is kept or started for it.
     if (!this.reachable) return new Map([[this.lane, { ...this.laneCounts, queued: 0 }]]);
     let inHand = 0;
-    for (const h of this.p.held.values()) if (h.startedAt === null) inHand++;
+    for (const h of this.p.taken.values()) if (h.startedAt === null) inHand++;
     if (inHand === 0) return new Map([[this.lane, this.laneCounts]]);
     const c = this.laneCounts;
     const moved = Math.min(inHand, c.running);
     return new Map([[this.lane, { ...c, queued: c.queued + moved, running: c.running - moved }]]);
   }
 
-  delayed(now: number): ReadonlyMap<string, { n: number; next: number }> {
-    return this.delayedN > 0 && this.reachable ? new Map([[this.lane, { n: this.delayedN, next: now + POLL_MS }]]) : new Map();
+  notYet(now: number): ReadonlyMap<string, { n: number; next: number }> {
+    return this.notYetN > 0 && this.reachable ? new Map([[this.lane, { n: this.notYetN, next: now + POLL_MS }]]) : new Map();
   }
 
   /** Since when this engine has seen work waiting (the queue's own order is BullMQ's). */

@@ -23,7 +23,7 @@ import { afterFailure, attemptError, cancelMark, checkClaimed, fieldsOfJob, summ
 import { removeFiles, tailRow } from './logs.js';
 import { AWAY, AwayCalls } from './away.js';
 import { untake } from './give-back.js';
-import { letGo, type Held, type LaneParts } from './parts.js';
+import { letGo, type TakenJob, type LaneParts } from './parts.js';
 
 /** Jobs refused in a row before a worker is answered with none: a queue full of bad jobs must not hold a turn. */
 const REFUSALS_MAX = 20;
@@ -97,22 +97,22 @@ export class LaneWork {
 
   /** The worker went on to a job in its hand: it runs now. Null when it is not (any more) held for that worker. */
   private start(id: number, worker: string): ClaimedJob | null {
-    const h = this.p.held.get(this.p.bullId(id));
+    const h = this.p.taken.get(this.p.bullId(id));
     if (!h || h.worker !== worker) return null;
     h.startedAt ??= Date.now();
     return h.claimed;
   }
 
   /** A job dropped from a hand (cancelled there): let go of now, and set aside as cancelled by `drop`. */
-  private release(id: number): Held | undefined {
+  private release(id: number): TakenJob | undefined {
     const bullId = this.p.bullId(id);
-    const h = this.p.held.get(bullId);
+    const h = this.p.taken.get(bullId);
     if (!h || h.startedAt !== null) return undefined;
     this.letGo(bullId);
     return h;
   }
 
-  private async drop(h: Held): Promise<JobSummary | null> {
+  private async drop(h: TakenJob): Promise<JobSummary | null> {
     await this.refuse(h.job, h.token, 'cancelled before it ran', true, false, false);
     const id = this.p.idOf(h.job.id);
     return id === null ? null : summaryOf(id, this.p.lane.name, afterFailure(h.job), fieldsOfJob(h.job));
@@ -151,8 +151,8 @@ export class LaneWork {
   private assign(job: Job, token: string, worker: string, id: number, checked: { spec: object; timeoutMs: number | null }, inHand: boolean): ClaimedJob {
     const summary = summaryOf(id, this.p.lane.name, 'active', { ...fieldsOfJob(job), processedBy: job.processedBy ?? this.p.deps.machine });
     const claimed = { ...summary, specJson: JSON.stringify(checked.spec), timeoutMs: checked.timeoutMs };
-    this.p.held.set(job.id!, { job, token, worker, attempt: job.attemptsStarted, claimed, startedAt: inHand ? null : Date.now(), sentSize: 0 });
-    this.p.worker.hold(job, token);
+    this.p.taken.set(job.id!, { job, token, worker, attempt: job.attemptsStarted, claimed, startedAt: inHand ? null : Date.now(), sentSize: 0 });
+    this.p.worker.keepLocked(job, token);
     return claimed;
   }
 
@@ -184,10 +184,10 @@ export class LaneWork {
    */
   private async finish(done: Report, fetch: boolean): Promise<{ finished: JobSummary | null; next?: Taken; asked: boolean }> {
     const bullId = this.p.bullId(done.jobId);
-    const h = this.p.held.get(bullId);
+    const h = this.p.taken.get(bullId);
     if (!h || h.worker !== done.worker || h.attempt !== done.attempt || h.startedAt === null) return { finished: null, asked: false };
     // No longer running here; its lock is renewed until its outcome is recorded.
-    this.p.held.delete(bullId);
+    this.p.taken.delete(bullId);
     const asked = fetch && this.p.conns.reachable;
     const answer = await this.away.unlessAway(this.record(h, done, asked), async (late) => {
       if (late.finished) this.p.deps.jobChanged(late.finished);
@@ -199,7 +199,7 @@ export class LaneWork {
   }
 
   /** One outcome into Redis, tried again while the lock is still ours (a call lost with a connection); never rejects. */
-  private async record(h: Held, done: Report, fetch: boolean): Promise<Recorded> {
+  private async record(h: TakenJob, done: Report, fetch: boolean): Promise<Recorded> {
     const bullId = h.job.id!;
     const paths = this.p.deps.logPaths(done.jobId);
     const row = tailRow(paths);
@@ -234,7 +234,7 @@ export class LaneWork {
   }
 
   /** After a failed try: the lock still ours (try again, once Redis answers), the success already recorded by an earlier try, or lost. */
-  private async stillOurs(h: Held): Promise<'ours' | 'recorded' | 'lost'> {
+  private async stillOurs(h: TakenJob): Promise<'ours' | 'recorded' | 'lost'> {
     try {
       await this.p.conns.whenReachable();
       const [lock, state] = await Promise.all([this.p.conns.work.get(`${this.p.queue.toKey(h.job.id!)}:lock`), this.p.queue.getJobState(h.job.id!)]);
@@ -246,7 +246,7 @@ export class LaneWork {
   }
 
   /** Started when the worker went on to it, not when it was taken for its hand: how long jobs run decides hands. */
-  private finishedSummary(h: Held, done: Report, state: BullState): JobSummary {
+  private finishedSummary(h: TakenJob, done: Report, state: BullState): JobSummary {
     return summaryOf(done.jobId, this.p.lane.name, state, { ...fieldsOfJob(h.job), processedOn: h.startedAt });
   }
 

@@ -1,8 +1,8 @@
 // One word for what a lane is doing, from the same definitions the sizer sizes by. Pure.
 import type { LaneMood } from '../../../shared/model.js';
-import { atLimit, machineAllows, wanted, type LaneDemand } from './wants.js';
+import { atLimit, machineAllows, wanted, type WorkerRoom } from './wants.js';
 
-export interface MoodFacts extends LaneDemand {
+export interface MoodFacts extends WorkerRoom {
   /** Workers in service (idle + busy). */
   running: number;
   /** A person paused all work. */

@@ -2,9 +2,9 @@
 // higher cap buys. Pure: facts in, the nudge (or none) out.
 import type { Nudge } from '../../../shared/model.js';
 import { aboutDuration, groupedCount, plural } from '../../../shared/format.js';
-import { capIsTheLimit, machineAllows, type LaneDemand } from './wants.js';
+import { capIsTheLimit, machineAllows, type WorkerRoom } from './wants.js';
 
-export interface NudgeFacts extends LaneDemand {
+export interface NudgeFacts extends WorkerRoom {
   /** When the lane's oldest waiting job was queued; null when nothing waits. */
   waitingSince: number | null;
   now: number;
@@ -22,6 +22,23 @@ export interface NudgeFacts extends LaneDemand {
    * and what a job takes. Then what a cap buys is worked out from them, not from the pace.
    */
   runs?: { leftMs: readonly number[]; jobMs: number } | null;
+  /** Workers other lanes hold now, by lane: the ceiling's share of them is not this lane's to get. */
+  othersHold?: readonly { lane: string; workers: number }[];
+}
+
+/**
+ * The most workers the lane would get now if its cap allowed: what the machine allows it, less
+ * what other lanes' workers hold of the ceiling.
+ */
+export function getsNow(f: Pick<NudgeFacts, 'ceiling' | 'limit' | 'othersHold'>): number {
+  const held = (f.othersHold ?? []).reduce((n, o) => n + o.workers, 0);
+  return Math.max(0, Math.min(machineAllows(f), f.ceiling - held));
+}
+
+/** "worker holds 1", "worker holds 2, thumbs holds 1": the lanes whose workers keep the rest. */
+function holders(f: Pick<NudgeFacts, 'othersHold'>): string {
+  const by = [...(f.othersHold ?? [])].filter((o) => o.workers > 0).sort((a, b) => b.workers - a.workers || a.lane.localeCompare(b.lane));
+  return by.map((o) => `${o.lane} holds ${groupedCount(o.workers)}`).join(', ');
 }
 
 /** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
@@ -44,7 +61,10 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
   const most = machineAllows(f);
   // Where memory bounds the lane, the number the person reads is what fits, and it says so.
   const fits = plural(most, 'of these workers', 'of these workers');
-  const allows = most >= f.ceiling ? `this machine allows up to ${most}` : f.limitBy === 'gpu' ? `the GPU has memory for ${fits}` : `this machine has memory for ${fits}`;
+  const bound = most >= f.ceiling ? `this machine allows up to ${most}` : f.limitBy === 'gpu' ? `the GPU has memory for ${fits}` : `this machine has memory for ${fits}`;
+  // Other lanes' workers hold part of the ceiling: the number promised is what the lane gets now.
+  const now = getsNow(f);
+  const allows = now < most ? `${bound}; ${now} now — ${holders(f)}` : bound;
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — ${allows}.`
@@ -62,7 +82,7 @@ const perWorker = (f: NudgeFacts): number | null => (f.perMinute > 0 && f.busy >
  * raise the cap three times for one backlog. The pace only says what the suggestion buys.
  */
 export function suggestCap(f: NudgeFacts): number {
-  const most = machineAllows(f);
+  const most = getsNow(f);
   return Math.max(Math.min(f.cap + 1, most), Math.min(most, f.busy + f.waiting));
 }
 

@@ -8,7 +8,7 @@ import { criticalStop, type BusyLane } from '../machine/critical.js';
 import type { MachineFacts } from '../machine/facts.js';
 import { shrinkPeriodMs, turnMs } from './pacing.js';
 import { fairShares } from './share.js';
-import { allowed, wanted } from './wants.js';
+import { allowed, wanted, type WorkerRoom } from './wants.js';
 
 export interface LaneObservation {
   name: string;
@@ -98,7 +98,8 @@ export type Shares = ReadonlyMap<string, number>;
 export const inService = (l: LaneObservation): number => l.idle.length + l.busy.length + l.arriving;
 /** Worker processes the lane has alive, those on their way out included (not those arriving: they are counted where they come from). */
 const alive = (l: LaneObservation): number => l.idle.length + l.busy.length + l.leaving;
-const demandOf = (l: LaneObservation, ceiling: number) => ({ cap: l.cap, ceiling, waiting: l.waiting, busy: l.busy.length, limit: l.limit });
+/** The lane's worker room, as wants.ts defines it: what its cap, the ceiling and its limit allow, against its waiting and busy. */
+const roomOf = (l: LaneObservation, ceiling: number): WorkerRoom => ({ cap: l.cap, ceiling, waiting: l.waiting, busy: l.busy.length, limit: l.limit });
 
 export function decide(o: Observation): Decision {
   const sorted = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -158,7 +159,7 @@ export function shareMachine(lanes: readonly LaneObservation[], o: Pick<Observat
   return fairShares(
     lanes.map((l) => ({
       name: l.name,
-      want: wanted(demandOf(l, o.ceiling)),
+      want: wanted(roomOf(l, o.ceiling)),
       backlog: l.waiting + l.busy.length,
       waiting: l.waiting,
       running: inService(l),
@@ -217,7 +218,7 @@ export function giveBack(lanes: readonly LaneObservation[], shares: Shares, o: O
     const running = inService(l);
     const share = shares.get(l.name)!;
     if (running <= share) continue;
-    if (running > allowed(demandOf(l, o.ceiling)) || share < wanted(demandOf(l, o.ceiling))) {
+    if (running > allowed(roomOf(l, o.ceiling)) || share < wanted(roomOf(l, o.ceiling))) {
       actions.push(...trimToShare(l, share, o.ceiling, o.ceilingText));
       continue;
     }

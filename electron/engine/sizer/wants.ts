@@ -1,7 +1,8 @@
 // How many workers a lane may have and wants, defined once: the policy sizes by it, the mood
 // describes it and the nudge speaks of it, so the three can never disagree. Pure.
 
-export interface LaneDemand {
+/** What bounds a lane's workers (its cap, the ceiling, its limit) against what it has for them; its queued work split into parts is `LaneDemand` (demand.ts). */
+export interface WorkerRoom {
   cap: number;
   /** The machine ceiling: the most workers all lanes together may run. */
   ceiling: number;
@@ -13,21 +14,21 @@ export interface LaneDemand {
 }
 
 /** The most the machine lets this lane run: the ceiling, or less where its memory says so. */
-export const machineAllows = (d: Pick<LaneDemand, 'ceiling' | 'limit'>): number => Math.min(d.ceiling, d.limit ?? Infinity);
+export const machineAllows = (d: Pick<WorkerRoom, 'ceiling' | 'limit'>): number => Math.min(d.ceiling, d.limit ?? Infinity);
 
 /** The most workers a lane may run: its cap, within what the machine allows it. */
-export const allowed = (d: Pick<LaneDemand, 'cap' | 'ceiling' | 'limit'>): number => Math.max(0, Math.min(d.cap, machineAllows(d)));
+export const allowed = (d: Pick<WorkerRoom, 'cap' | 'ceiling' | 'limit'>): number => Math.max(0, Math.min(d.cap, machineAllows(d)));
 
 /** The workers a lane could use right now if it had the machine to itself. */
-export const wanted = (d: LaneDemand): number => Math.min(allowed(d), d.waiting + d.busy);
+export const wanted = (d: WorkerRoom): number => Math.min(allowed(d), d.waiting + d.busy);
 
 /** Work waits and every worker the lane is allowed is busy: only a higher limit would run more. */
-export const atLimit = (d: LaneDemand): boolean => d.waiting > 0 && d.busy >= allowed(d);
+export const atLimit = (d: WorkerRoom): boolean => d.waiting > 0 && d.busy >= allowed(d);
 
 /**
  * Held back by its cap and nothing else: at its limit, the cap is below what the machine allows it
  * (so raising it would run more), and the machine has a worker to spare. At cap 0 "every worker
  * busy" holds vacuously.
  */
-export const capIsTheLimit = (d: LaneDemand & { machineInUse: number }): boolean =>
+export const capIsTheLimit = (d: WorkerRoom & { machineInUse: number }): boolean =>
   atLimit(d) && d.cap < machineAllows(d) && d.machineInUse < d.ceiling;

@@ -58,6 +58,7 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
       now: Date.now(),
       tickMs: d.tickMs,
       ceiling: limits.ceiling,
+      ceilingWhy: { by: limits.limits[0]!.reason, text: limits.limits[0]!.text },
       laneLimits: limits.lanes,
       lanes: d.lanes.list(),
       counts: d.lanes.allCounts(),

@@ -1,6 +1,7 @@
 // What a person sees of each lane: its row and counts, the live worker counts, recent figures,
 // the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
-import type { LaneLimit, LaneStatus, SharedLaneStatus } from '../../../shared/model.js';
+import type { LaneStatus, LimitReason, SharedLaneStatus } from '../../../shared/model.js';
+import { limitNow } from '../../../shared/limit-now.js';
 import type { LaneLimit as MachineLaneLimit } from '../machine/limits.js';
 import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
@@ -9,6 +10,7 @@ import { capIsTheLimit } from '../sizer/wants.js';
 import { NO_DEMAND, retryingOf, toRunOf, waitingOf, type LaneDemand } from '../sizer/demand.js';
 import { estimate, runsLeft } from './eta.js';
 import type { RecentFigures } from './recent.js';
+import { RATE_WINDOW_S } from './recent-rate.js';
 import type { LaneCounts, LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../workers/pool-types.js';
 
@@ -18,6 +20,8 @@ export interface StatusInputs {
   now: number;
   tickMs: number;
   ceiling: number;
+  /** Why the ceiling is what it is, in words ("8 cores: 7 workers, one core kept free"). */
+  ceilingWhy?: { by: LimitReason; text: string };
   /** What the machine lets each lane run (its memory); a lane missing here has no such limit. */
   laneLimits: ReadonlyMap<string, MachineLaneLimit>;
   lanes: readonly LaneRow[];
@@ -65,7 +69,7 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
   return [
     lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
     c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, d.ready, d.inHand, d.notYet, d.afterJobs, d.scheduled, d.scheduledNext,
-    m?.limit, m?.limitedBy, inputs.ceiling, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
+    m?.limit, m?.limitedBy, m?.text, inputs.ceiling, inputs.ceilingWhy?.text, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
     lookups.progressed?.(lane.name),
   ].join('|');
 }
@@ -84,13 +88,13 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const recent = lookups.recent(lane.name, inputs.now);
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
-  const paced = recent.finishedLately >= ETA_AFTER_JOBS;
+  const paced = paceCounts(recent);
   // Running jobs as this engine saw them start; one it did not see start counts as just begun.
   const since = recent.runningSince.slice(0, c.running);
   const runningFor = [...since.map((t) => Math.max(0, inputs.now - t)), ...Array<number>(Math.max(0, c.running - since.length)).fill(0)];
   // What each said of how far it has got, as the estimate reads it (status/eta.ts).
   const progress = since.map((t, i) => {
-    const m = recent.runningProgress[i];
+    const m = recent.runningProgress?.[i];
     return m ? { fraction: m.fraction, ranAtMoveMs: Math.max(0, m.movedAt - t), gapMs: m.gapMs } : null;
   });
   const runFacts = { runningFor, progress, typicalMs: recent.typicalRunMs, longestMs: recent.longestRunMs };
@@ -103,6 +107,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     perMinute: paced ? recent.throughputPerMin : 0,
     quiet,
     limitBy: machine?.limitedBy,
+    othersHold: othersHold(lane.name, inputs.workers),
     // What a higher cap buys, from the running jobs' own progress where any of them gives it.
     runs: runs && runs.byProgress > 0 ? runs : null,
   };
@@ -147,7 +152,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
     workerMemoryBytes: lookups.workerMemory(lane.name),
     ...gpuCost(lookups.workerGpu?.(lane.name) ?? null),
-    limit: heldByMachine(lane.cap, inputs.ceiling, machine),
+    limit: heldByMachine(lane.cap, demand.waiting, w, inputs, machine),
   };
   const shared = lookups.shared?.(lane.name);
   if (shared) {
@@ -157,12 +162,34 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
 }
 
+/**
+ * Whether the live pace is a forecast yet: a few jobs finished, over a stretch of work (since it
+ * began, or since a resume) of at least two typical runs, or the whole window. Jobs that start
+ * together finish together, so one round into a stretch the pace can be half the true one; till
+ * then the outlook stands on the typical run alone.
+ */
+export function paceCounts(recent: Pick<RecentFigures, 'finishedLately' | 'paceSpanMs' | 'typicalRunMs'>): boolean {
+  return recent.finishedLately >= ETA_AFTER_JOBS && recent.paceSpanMs >= Math.min(RATE_WINDOW_S * 1000, 2 * (recent.typicalRunMs ?? 0));
+}
+
+/** Workers each other lane holds now (draining ones too: they keep their slot until they go). */
+function othersHold(lane: string, workers: ReadonlyMap<string, WorkerCounts>): { lane: string; workers: number }[] {
+  return [...workers].flatMap(([name, w]) => (name === lane ? [] : [{ lane: name, workers: w.idle + w.busy + w.leaving }]));
+}
+
 /** Named only once measured: a lane that never ran on a GPU shows what it always did. */
 const gpuCost = (bytes: number | null): Pick<LaneStatus, 'workerGpuBytes'> => (bytes === null ? {} : { workerGpuBytes: bytes });
 
-/** What holds the lane below its cap, when the machine does: its memory, or the machine's ceiling and why. */
-function heldByMachine(cap: number, ceiling: number, m: MachineLaneLimit | undefined): LaneLimit | null {
-  const workers = Math.min(ceiling, m?.limit ?? Infinity);
-  if (!m || workers >= cap) return null;
-  return { workers, by: m.limitedBy, text: m.text };
+/** What holds the lane below its cap now, if anything does (shared/limit-now.ts): named only while it is the limit. */
+function heldByMachine(cap: number, waiting: number, w: WorkerCounts, inputs: StatusInputs, m: MachineLaneLimit | undefined): LaneStatus['limit'] {
+  const why = inputs.ceilingWhy ?? { by: 'cores' as const, text: `${inputs.ceiling} workers at most` };
+  return limitNow({
+    cap,
+    waiting,
+    paused: inputs.paused,
+    ceiling: { workers: inputs.ceiling, ...why },
+    machineInUse: inputs.machineInUse,
+    laneWorkers: w.idle + w.busy + w.leaving,
+    own: m ? { workers: m.limit, by: m.limitedBy, text: m.text } : null,
+  });
 }

@@ -10,6 +10,8 @@ export interface RecentFigures {
   throughputPerMin: number;
   /** How many finished in the window the pace is taken over: an ETA needs a few. */
   finishedLately: number;
+  /** How long the stretch of work the pace is taken over has lasted, within its window (ms). */
+  paceSpanMs: number;
   medianWaitMs: number | null;
   /** How long the lane's worker command took to load, the last time one did. */
   workerLoadMs: number | null;
@@ -18,8 +20,8 @@ export interface RecentFigures {
   longestRunMs: number | null;
   /** When each of its jobs running now (as this engine saw them start) started. */
   runningSince: number[];
-  /** What each of those said of how far it has got, in the same order; null: nothing yet. */
-  runningProgress: (RunMove | null)[];
+  /** What each of those said of how far it has got, in the same order; null or absent: nothing yet. */
+  runningProgress?: (RunMove | null)[];
 }
 
 /** A running job's progress as the estimate reads it: how far, when it last moved, how long that step took. */
@@ -54,6 +56,9 @@ export class RecentFiguresBoard {
   /** Per lane, how often a running job's progress moved. */
   private readonly moves = new Map<string, number>();
 
+  /** `now`: when a resume is heard (the event carries no time of its own). */
+  constructor(private readonly now: () => number = Date.now) {}
+
   /** Follows the engine's events: finished jobs count, started ones say how long they waited. */
   readonly observe = (e: LanesEvent): void => {
     if (e.type === 'job' && e.data.finishedAt !== null && (e.data.state === 'succeeded' || e.data.state === 'failed')) {
@@ -72,6 +77,8 @@ export class RecentFiguresBoard {
       this.rate.active(e.data.lane, e.data.startedAt);
       if (e.data.attempts === 1) keep(this.waits, e.data.lane, e.data.startedAt - e.data.createdAt, WAITS_KEPT);
     }
+    // A resume starts every lane's pace again: the paused seconds are no pace of theirs.
+    if (e.type === 'paused' && e.data.paused === null) this.rate.restart(this.now());
     if (e.type === 'laneRemoved') {
       this.rate.forget(e.data.name);
       this.waits.delete(e.data.name);
@@ -107,6 +114,7 @@ export class RecentFiguresBoard {
     return {
       throughputPerMin: pace.perMinute,
       finishedLately: pace.finished,
+      paceSpanMs: pace.spanMs,
       medianWaitMs: median(this.waits.get(lane)?.ring ?? []),
       workerLoadMs: this.loads.get(lane) ?? null,
       typicalRunMs: median(runs),

@@ -21,8 +21,8 @@ export function oldestQueuedAt(s: JobStatements, lane: string): number | undefin
  * waiting for other jobs, and jobs scheduled for later; `next` is the soonest moment one of
  * them becomes runnable by time alone.
  */
-export function delayed(s: JobStatements, waits: JobWaits, now: number): Map<string, NotYet> {
-  const all = new Map<string, NotYet>(s.delayed.all(now).map((r) => [r.lane, { n: r.n, next: r.next, afterJobs: 0, scheduled: 0, scheduledNext: null }]));
+export function notYetOf(s: JobStatements, waits: JobWaits, now: number): Map<string, NotYet> {
+  const all = new Map<string, NotYet>(s.backingOff.all(now).map((r) => [r.lane, { n: r.n, next: r.next, afterJobs: 0, scheduled: 0, scheduledNext: null }]));
   for (const [lane, w] of waits.waits()) {
     const d = all.get(lane) ?? { n: 0, next: null, afterJobs: 0, scheduled: 0, scheduledNext: null };
     all.set(lane, { n: d.n + w.afterJobs + w.scheduled, next: d.next === null ? w.next : w.next === null ? d.next : Math.min(d.next, w.next), afterJobs: w.afterJobs, scheduled: w.scheduled, scheduledNext: w.scheduledNext });

@@ -64,7 +64,7 @@ export function prepareJobStatements(db: Db) {
        RETURNING ${CLAIMED_COLUMNS}`,
     ),
     // A job in a worker's hand that it has gone on to; it is still queued until now.
-    startHeld: raw<[{ now: number; worker: string; id: number }], ClaimedRow>(`UPDATE jobs SET ${STARTED} WHERE id = @id AND state = 'queued' RETURNING ${CLAIMED_COLUMNS}`),
+    startInHand: raw<[{ now: number; worker: string; id: number }], ClaimedRow>(`UPDATE jobs SET ${STARTED} WHERE id = @id AND state = 'queued' RETURNING ${CLAIMED_COLUMNS}`),
     // The next jobs of a lane for a worker's hand: read, not marked; the engine remembers them.
     // A fixed LIMIT: one bound to a parameter makes SQLite prepare the statement again each time.
     hand: raw<[Omit<ClaimArgs, 'worker'>], ClaimedRow>(
@@ -107,7 +107,7 @@ export function prepareJobStatements(db: Db) {
     progress: raw<[{ id: number; attempt: number; progress: string }], SummaryRow>(
       `UPDATE jobs SET progress = @progress WHERE id = @id AND state = 'running' AND attempts = @attempt ${RETURNING}`,
     ),
-    holdBack: raw<[number, string, number, number], SummaryRow>(
+    failSuspect: raw<[number, string, number, number], SummaryRow>(
       `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, worker = NULL, interrupted = ?, run_after = NULL
        WHERE id = ? AND state = 'running' ${RETURNING}`,
     ),
@@ -135,8 +135,9 @@ export function prepareJobStatements(db: Db) {
       `SELECT priority, id FROM ${HEAD} AND lane = ? AND priority < ? ORDER BY priority DESC, id LIMIT 1`,
     ),
     createdAt: db.prepare<[number], { created_at: number }>('SELECT created_at FROM jobs WHERE id = ?'),
-    // A job waiting for other jobs or its time is not counted here (job-waits.ts counts those).
-    delayed: db.prepare<[number], { lane: string; n: number; next: number }>(
+    // Retries waiting out their backoff; a job waiting for other jobs or its time is not counted
+    // here (job-waits.ts counts those). The index keeps the name of its migration.
+    backingOff: db.prepare<[number], { lane: string; n: number; next: number }>(
       `SELECT lane, count(*) AS n, min(run_after) AS next FROM jobs INDEXED BY jobs_delayed
        WHERE state = 'queued' AND run_after IS NOT NULL AND run_after > ? AND deps_left = 0 AND not_before IS NULL GROUP BY lane`,
     ),

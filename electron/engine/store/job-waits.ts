@@ -19,6 +19,7 @@ import type { JobLink, JobState, JobSummary } from '../../../shared/model.js';
 import type { Db } from './db.js';
 import type { Move } from './counts.js';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './job-rows.js';
+import { dependencyEnded } from '../../../shared/dependencies.js';
 
 /** A lane's queued jobs that cannot run yet for a reason other than a retry's backoff. */
 export interface LaneWaits {
@@ -41,10 +42,8 @@ export interface LostDependency {
   cleaned: boolean;
 }
 
-/** The words a dependent fails with when a job it runs after ends badly. */
-export function dependencyEnded(id: number, state: JobState | null): string {
-  return state === 'cancelled' ? `job ${id} was cancelled` : state === 'failed' ? `job ${id} failed` : `job ${id} did not succeed`;
-}
+/** The words a dependent fails with when a job it runs after ends badly (shared: the window reads them back). */
+export { dependencyEnded };
 
 /** Why a job cannot run after `lost`: the one answer of `add --after`, `edit --after`, `retry` and `restart --in-place`. */
 export function cannotRunAfter(lost: LostDependency): string {

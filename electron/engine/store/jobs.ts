@@ -8,14 +8,14 @@ import type { JobCounts } from './counts.js';
 import { toJob, toSummary } from './job-rows.js';
 import { prepareJobStatements, type JobStatements, type RunningRow } from './job-statements.js';
 import { JobWaits } from './job-waits.js';
-import { delayed, oldestQueuedAt } from './job-reads.js';
+import { notYetOf, oldestQueuedAt } from './job-reads.js';
 import type { ChunkSelect, ClaimedJob, Interruption, JobEdit, NewJob, NotYet, Report, RetriedChunk, Settled, Turn, TurnResult } from './job-types.js';
 import { JobWrites } from './job-changes/change.js';
 import { enqueue } from './job-changes/enqueue.js';
 import { edit } from './job-changes/edit.js';
 import { turn } from './job-changes/turns.js';
 import { finish } from './job-changes/finish.js';
-import { holdBack, requeue } from './job-changes/requeue.js';
+import { failSuspect, requeue } from './job-changes/requeue.js';
 import { cancelQueued } from './job-changes/cancel.js';
 import { requeueFinished, retry } from './job-changes/retry.js';
 import { cancelQueuedChunk, retryChunk } from './job-changes/bulk.js';
@@ -82,8 +82,8 @@ export class JobStore {
    * transaction: the pages they share (the table's newest rows, the queue's head) are written
    * once for all of them (job-changes/turns.ts).
    */
-  recordTurns(turns: readonly Turn[], held: Map<string, Set<number>>, now: number): TurnResult[] {
-    return this.writes.write(false, (c) => turns.map((t) => turn(c, t, held, now)));
+  recordTurns(turns: readonly Turn[], inHand: Map<string, Set<number>>, now: number): TurnResult[] {
+    return this.writes.write(false, (c) => turns.map((t) => turn(c, t, inHand, now)));
   }
 
   /**
@@ -116,8 +116,8 @@ export class JobStore {
   }
 
   /** A job the engine died under too often: failed, with why, until a person retries it. */
-  holdBack(job: RunningRow, why: string, now: number): JobSummary | null {
-    return this.writes.write(true, (c) => holdBack(c, job, why, now));
+  failSuspect(job: RunningRow, why: string, now: number): JobSummary | null {
+    return this.writes.write(true, (c) => failSuspect(c, job, why, now));
   }
 
   get(id: number): Job | undefined {
@@ -155,7 +155,7 @@ export class JobStore {
   }
 
   /** Per lane, the queued jobs that cannot run yet (job-reads.ts). */
-  delayed(now: number): Map<string, NotYet> {
-    return delayed(this.s, this.waits, now);
+  notYet(now: number): Map<string, NotYet> {
+    return notYetOf(this.s, this.waits, now);
   }
 }

@@ -113,13 +113,13 @@ export class Hands {
 
   /** Lane → the ids in its workers' hands: not to be claimed or handed again. */
   inHandByLane(): Map<string, Set<number>> {
-    const held = new Map<string, Set<number>>();
+    const byLane = new Map<string, Set<number>>();
     for (const w of this.workers.values()) {
       if (w.hand.length === 0) continue;
-      const ids = held.get(w.lane) ?? new Set<number>();
+      const ids = byLane.get(w.lane) ?? new Set<number>();
       for (const h of w.hand) ids.add(h.id);
-      held.set(w.lane, ids);
+      byLane.set(w.lane, ids);
     }
-    return held;
+    return byLane;
   }
 }

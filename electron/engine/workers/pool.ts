@@ -127,11 +127,11 @@ export class Pool {
     return counts;
   }
 
-  /** The jobs workers hold now, as `id:attempt`. */
+  /** The jobs workers run now, as `id:attempt`. */
   runningJobs(): Set<string> {
-    const held = new Set<string>();
-    for (const w of this.workers.values()) if (w.job) held.add(`${w.job.id}:${w.job.attempt}`);
-    return held;
+    const running = new Set<string>();
+    for (const w of this.workers.values()) if (w.job) running.add(`${w.job.id}:${w.job.attempt}`);
+    return running;
   }
 
   /** Every worker of a lane that is going away; it holds no unfinished job by then. */

@@ -214,16 +214,16 @@ export class TurnRecorder {
   private record(turns: Turn[], now: number): TurnResult[] {
     const { deferred, hooks } = this.port;
     const none = (): TurnResult[] => turns.map(() => ({ finished: null, started: null, dropped: null, claimed: null, handed: [], rejected: [] }));
-    const holdAll = () => {
+    const deferAll = () => {
       for (const { done } of turns) if (done) deferred.attempt(done.jobId, () => this.announce(this.jobs.finishOne(done, hooks.now())));
       return none();
     };
-    if (deferred.full) return holdAll();
+    if (deferred.full) return deferAll();
     try {
       return this.jobs.recordTurns(turns, this.hands.inHandByLane(), now);
     } catch (error) {
       if (!isDiskFull(error)) throw error;
-      return holdAll();
+      return deferAll();
     }
   }
 

@@ -1,10 +1,14 @@
 // Asking nvidia-smi, for real, of the fixture that stands in for it (test/fixtures/gpu): found on
-// PATH without running anything, both queries read, and one that hangs killed at the timeout.
+// PATH without running anything, both queries read, and one that hangs killed at the timeout with
+// everything it started: a child holding its output included, at the timeout, once it answered,
+// and when the engine stops.
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findOnPath, NvidiaSmi } from '../../../electron/engine/machine/gpu-reader.js';
+import { findOnPath, GpuReadError, NvidiaSmi } from '../../../electron/engine/machine/gpu-reader.js';
 import { tempDir } from '../../support/engine.js';
+import { hangingGpu } from '../../support/gpu-hang.js';
+import { waitFor } from '../../support/poll.js';
 import { MiB } from './machine-fixtures.js';
 
 const fixture = join(import.meta.dirname, '..', '..', 'fixtures', 'gpu', 'nvidia-smi');
@@ -58,5 +62,49 @@ describe('reading the cards', () => {
   it('one that lists no card fails the read', async () => {
     const dir = bin('');
     await expect(new NvidiaSmi(join(dir, 'nvidia-smi')).read()).rejects.toThrow(/listed no GPU/);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a read that hangs leaves nothing behind', () => {
+  const card = '0,GPU-fix-0,Fixture Card 24G,24576,300';
+  const hanging = () => {
+    const d = tempDir('lanes-gpu-hang-');
+    dirs.push(d);
+    return hangingGpu(d.dir, [card]);
+  };
+
+  it('one that hangs with a child holding its output: both calls killed with their children at the timeout', async () => {
+    const gpu = hanging();
+    gpu.hang();
+    const read = new NvidiaSmi(gpu.file, 400).read();
+    // Both calls and their children are up while it hangs.
+    await waitFor(() => gpu.hanging() === 4, 'the two hanging calls and their children');
+    const error = await read.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GpuReadError);
+    expect(error).toMatchObject({ timedOut: true, message: 'nvidia-smi did not answer within 400 ms' });
+    await waitFor(() => gpu.processes() === 0, 'none of its processes left');
+  });
+
+  it('one that answers and leaves a child holding its output: the answer is read, the child killed', async () => {
+    const gpu = hanging();
+    const smi = new NvidiaSmi(gpu.file, 60_000);
+    expect((await smi.read()).cards).toHaveLength(1);
+    gpu.hang('exit');
+    // It printed no card: the read fails at once, not at the timeout, and nothing stays.
+    await expect(smi.read()).rejects.toMatchObject({ timedOut: false, message: 'nvidia-smi listed no GPU' });
+    await waitFor(() => gpu.processes() === 0, 'none of its processes left');
+  });
+
+  it('a read under way when the engine stops is ended with all it started, and none starts after', async () => {
+    const gpu = hanging();
+    gpu.hang();
+    const smi = new NvidiaSmi(gpu.file, 60_000);
+    const read = smi.read().catch((e: unknown) => e);
+    await waitFor(() => gpu.hanging() === 4, 'the two hanging calls and their children');
+    smi.stop();
+    expect(await read).toBeInstanceOf(GpuReadError);
+    await waitFor(() => gpu.processes() === 0, 'none of its processes left');
+    await expect(smi.read()).rejects.toThrow(/the engine is stopping/);
+    expect(gpu.calls()).toHaveLength(2);
   });
 });

@@ -6,7 +6,7 @@ import { gpuBytesOf, parseApps, parseCards, placeOnCards, visibleCards, type Gpu
 import { gpuLines } from '../../../shared/gpu-words.js';
 import { MiB } from './machine-fixtures.js';
 
-const card = (index: number, uuid = `GPU-${index}`): GpuCard => ({ index, uuid, name: 'Card', totalBytes: 24576 * MiB, usedBytes: 0, heldByLanes: 0 });
+const card = (index: number, uuid = `GPU-${index}`): GpuCard => ({ index, uuid, name: 'Card', totalBytes: 24576 * MiB, usedBytes: 0, usedByLanes: 0 });
 
 describe('nvidia-smi --query-gpu', () => {
   it.each<[string, string, Partial<GpuCard>[]]>([
@@ -22,7 +22,7 @@ describe('nvidia-smi --query-gpu', () => {
   ])('%s', (_what, text, cards) => {
     const parsed = parseCards(text);
     expect(parsed).toHaveLength(cards.length);
-    cards.forEach((c, i) => expect(parsed[i]).toMatchObject({ heldByLanes: 0, ...c }));
+    cards.forEach((c, i) => expect(parsed[i]).toMatchObject({ usedByLanes: 0, ...c }));
   });
 
   it('at most 64 cards', () => {
@@ -73,7 +73,7 @@ describe('one reading put together', () => {
     const cards = [card(0, 'GPU-a'), { ...card(1, 'GPU-b'), usedBytes: 100 * MiB }, card(2, 'GPU-c')];
     const apps = parseApps('GPU-a, 10, 6000\nGPU-b, 20, 3000\nGPU-b, 21, 1000\nGPU-a, 99, 500\n');
     const { cards: seen, workers } = placeOnCards({ cards, apps }, [[10], [20, 21], [30]], '0,1');
-    expect(seen.map((c) => [c.uuid, c.heldByLanes / MiB, c.usedBytes / MiB])).toEqual([
+    expect(seen.map((c) => [c.uuid, c.usedByLanes / MiB, c.usedBytes / MiB])).toEqual([
       ['GPU-a', 6000, 6000],
       // nvidia-smi said 100 MiB used a moment before the processes held 4,000: never less than they hold.
       ['GPU-b', 4000, 4000],
@@ -97,6 +97,8 @@ describe('the GPU line', () => {
     ['nvidia-smi, not read yet', { gpuMemory: 'nvidia', gpus: [] }, ['GPU: read while an ml lane has work']],
     ['nvidia-smi failed', { gpuMemory: 'nvidia', gpus: [], gpuError: 'nvidia-smi did not answer within 5000 ms' }, ['GPU: not known: nvidia-smi did not answer within 5000 ms']],
     ['one card', { gpuMemory: 'nvidia', gpus: [gpu] }, ["GPU: RTX 4090 — 24 GB, 18 GB in use (18 GB by Lanes' workers), 5.6 GB more for workers"]],
+    ['a read failed after a good one: the cards as last read, and since when', { gpuMemory: 'nvidia', gpus: [gpu], gpuError: 'nvidia-smi did not answer within 5000 ms', gpuReadAt: new Date(2026, 0, 5, 14, 2, 9).getTime() }, [expect.stringMatching(/^GPU: RTX 4090/), 'GPU: not read since 2026-01-05 14:02 (nvidia-smi did not answer within 5000 ms): no ml lane grows until it is']],
+    ['its reading dropped as too old', { gpuMemory: 'nvidia', gpus: [], gpuError: 'nvidia-smi did not answer within 5000 ms', gpuReadAt: new Date(2026, 0, 5, 14, 2, 9).getTime() }, ['GPU: not read since 2026-01-05 14:02 (nvidia-smi did not answer within 5000 ms): no ml lane grows until it is']],
     ['two cards, numbered', { gpuMemory: 'nvidia', gpus: [gpu, { ...gpu, index: 1, heldByLanesBytes: 0, usedBytes: 0 }] }, [expect.stringMatching(/^GPU 0: /), 'GPU 1: RTX 4090 — 24 GB, 0 MB in use, 23 GB more for workers']],
   ])('%s', (_what, machine, lines) => {
     expect(gpuLines(machine)).toEqual(lines);

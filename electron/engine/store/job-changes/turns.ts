@@ -18,11 +18,11 @@ function unrunnable(job: ClaimedJob): string | null {
   return 'problem' in parsed ? `cannot run: its stored command is not one Lanes accepts (${parsed.problem})` : null;
 }
 
-export function turn(c: Change, t: Turn, held: Map<string, Set<number>>, now: number): TurnResult {
+export function turn(c: Change, t: Turn, inHand: Map<string, Set<number>>, now: number): TurnResult {
   const result: TurnResult = { finished: null, started: null, dropped: null, claimed: null, handed: [], rejected: [] };
   if (t.done) result.finished = finish(c, t.done, now);
   if (t.started) {
-    const row = c.s.startHeld.get({ now, worker: t.started.worker, id: t.started.id });
+    const row = c.s.startInHand.get({ now, worker: t.started.worker, id: t.started.id });
     result.started = row ? claimed(row) : null;
     if (result.started) c.moves.push({ lane: result.started.lane, from: 'queued', to: 'running' });
   }
@@ -31,14 +31,14 @@ export function turn(c: Change, t: Turn, held: Map<string, Set<number>>, now: nu
     result.dropped = c.ends(row ? toSummary(row) : null);
     if (result.dropped) c.moves.push({ lane: result.dropped.lane, from: 'queued', to: 'cancelled' });
   }
-  if (t.pull) pull(c, t.pull, held, now, result);
+  if (t.pull) pull(c, t.pull, inHand, now, result);
   return result;
 }
 
-function pull(c: Change, p: NonNullable<Turn['pull']>, held: Map<string, Set<number>>, now: number, result: TurnResult): void {
+function pull(c: Change, p: NonNullable<Turn['pull']>, inHand: Map<string, Set<number>>, now: number, result: TurnResult): void {
   const { lane, worker } = p;
-  const mine = held.get(lane) ?? new Set<number>();
-  held.set(lane, mine);
+  const mine = inHand.get(lane) ?? new Set<number>();
+  inHand.set(lane, mine);
   const skip = () => JSON.stringify([...mine]);
   if (p.claimFirst) {
     for (let tries = 0; tries <= REJECT_PER_ASK; tries++) {
