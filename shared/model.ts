@@ -156,11 +156,14 @@ export interface Nudge {
   estimate: { atCapMs: number; atSuggestedMs: number } | null;
 }
 
-/** Words for what a lane is doing, derived, never stored. */
-/** `held`: work waits and the machine (memory, battery, the person at it), not the cap, keeps it from running more. */
+/**
+ * Words for what a lane is doing, derived, never stored. `held`: work waits and the machine
+ * (memory, battery, the person at it), not the cap, keeps it from running more.
+ */
 export type LaneMood = 'off' | 'paused' | 'idle' | 'working' | 'saturated' | 'sharing' | 'held';
 
-export interface LaneStatus {
+/** What a person sets of a lane, as it is stored (the store's lane row adds what the engine keeps). */
+export interface LaneSettings {
   name: string;
   class: LaneClass;
   cap: number;
@@ -170,6 +173,9 @@ export interface LaneStatus {
   workerCwd: string | null;
   /** The most one of its jobs may run, unless the job says otherwise; null: no limit. */
   timeoutMs: number | null;
+}
+
+export interface LaneStatus extends LaneSettings {
   /** Live worker processes, including those draining. */
   workers: number;
   busy: number;
@@ -323,14 +329,15 @@ export interface Status extends Snapshot {
   lanes: LaneStatus[];
 }
 
-/**
- * Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped
- * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole); `machine`: the machine's limits
- * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
- */
 /** Whether a lane's estimate is given, and if not, why (LaneStatus.etaState). */
 export type EtaState = 'known' | 'estimating' | 'paused' | 'off' | 'none';
 
+/**
+ * Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped
+ * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a
+ * whole); `machine`: the machine's limits (memory, battery, the person at it, other programs' load)
+ * moved, or memory ran critically low.
+ */
 export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start' | 'outage';
 
 export interface ScaleEvent {

@@ -11,7 +11,7 @@ import { NO_DEMAND, retryingOf, toRunOf, waitingOf, type LaneDemand } from '../s
 import { estimate, runsLeft } from './eta.js';
 import type { RecentFigures } from './recent.js';
 import { RATE_WINDOW_S } from './recent-rate.js';
-import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import { settingsOf, type LaneCounts, type LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../workers/pool-types.js';
 
 export type { WorkerCounts };
@@ -121,12 +121,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     off: lane.cap === 0,
   });
   const status: LaneStatus = {
-    name: lane.name,
-    class: lane.class,
-    cap: lane.cap,
-    workerCommand: lane.workerCommand,
-    workerCwd: lane.workerCwd,
-    timeoutMs: lane.timeoutMs,
+    ...settingsOf(lane),
     workers: running + w.leaving,
     busy: w.busy,
     idle: w.idle,
