@@ -71,6 +71,8 @@ export interface JobOutcome {
   loadMs?: number;
   /** How long it ran here, from being handed to its process or command to its outcome: what decides jobs in hand. */
   ranMs?: number;
+  /** A failure no retry would mend (the worker refused the payload itself, `"retry": false`): failed for good at once. */
+  final?: boolean;
 }
 
 /** A worker sends the engine at most one progress message per this many ms per job; reports between are folded into it. */

@@ -152,7 +152,7 @@ export class PersistentCommand {
           ? { state: 'failed', exitCode: null, error: `the worker's answer ${problem}` }
           : reply.ok
             ? { state: 'succeeded', exitCode: null, error: null, result: reply.result ?? null }
-            : { state: 'failed', exitCode: null, error: typeof reply.error === 'string' ? reply.error : 'worker reported failure' },
+            : { state: 'failed', exitCode: null, error: typeof reply.error === 'string' ? reply.error : 'worker reported failure', ...(reply.retry === false ? { final: true } : {}) },
       ),
     );
   }
@@ -179,6 +179,8 @@ interface Reply {
   ok: boolean;
   result?: unknown;
   error?: unknown;
+  /** `false` with `ok: false`: the payload itself is refused, so no retry would do better. */
+  retry?: unknown;
 }
 
 /** `{"id": 17, "progress": …}`: a report, read by the relay (shared/progress.ts). */

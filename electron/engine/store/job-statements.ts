@@ -77,9 +77,9 @@ export function prepareJobStatements(db: Db) {
     finish: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET
          started_at = CASE WHEN @loadMs IS NULL THEN started_at ELSE min(started_at + @loadMs, @now) END,
-         state = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN 'queued' ELSE @state END,
-         finished_at = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN NULL ELSE @now END,
-         run_after = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN @retryAt ELSE NULL END,
+         state = CASE WHEN @state = 'failed' AND NOT @final AND attempts < max_attempts THEN 'queued' ELSE @state END,
+         finished_at = CASE WHEN @state = 'failed' AND NOT @final AND attempts < max_attempts THEN NULL ELSE @now END,
+         run_after = CASE WHEN @state = 'failed' AND NOT @final AND attempts < max_attempts THEN @retryAt ELSE NULL END,
          exit_code = @exitCode, error = @error, result = @result, load_ms = coalesce(@loadMs, load_ms), worker = NULL, interrupted = 0
        WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
        ${RETURNING}`,

@@ -43,7 +43,7 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
   if (n !== undefined && (n === null || typeof n !== 'object' || !isCount(n.jobId) || !isCount(n.attempt))) return bad('a done message whose next job is of the wrong shape');
   // A hand holds at most HAND_MAX; ids it was not handed are ignored where the hand is known.
   if (returned !== undefined && (!Array.isArray(returned) || returned.length > HAND_MAX || !returned.every(isCount))) return bad('a done message whose returned jobs are not a short list of ids');
-  const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown; loadMs?: unknown; ranMs?: unknown } | null;
+  const o = outcome as { state?: unknown; exitCode?: unknown; error?: unknown; result?: unknown; loadMs?: unknown; ranMs?: unknown; final?: unknown } | null;
   if (!isCount(jobId) || !isCount(attempt) || typeof pull !== 'boolean' || o === null || typeof o !== 'object') return bad('a done message of the wrong shape');
   if (typeof o.state !== 'string' || !OUTCOMES.has(o.state)) return bad('an outcome with no known state');
   const exitCode = typeof o.exitCode === 'number' && Number.isInteger(o.exitCode) ? o.exitCode : null;
@@ -56,5 +56,6 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
   const loadMs = typeof o.loadMs === 'number' && Number.isFinite(o.loadMs) && o.loadMs >= 0 ? Math.round(o.loadMs) : undefined;
   if (loadMs !== undefined) Object.assign(checked, { loadMs });
   if (typeof o.ranMs === 'number' && Number.isFinite(o.ranMs) && o.ranMs >= 0) Object.assign(checked, { ranMs: o.ranMs });
+  if (o.final === true && o.state === 'failed') Object.assign(checked, { final: true });
   return { ok: true, message: { t: 'done', jobId, attempt, pull, outcome: checked, ...(n ? { next: { jobId: n.jobId as number, attempt: n.attempt as number } } : {}), ...(returned ? { returned: returned as number[] } : {}) } };
 }
