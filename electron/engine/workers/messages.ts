@@ -11,8 +11,11 @@ import { HAND_MAX } from '../store/job-statements.js';
 const OUTCOMES = new Set(['succeeded', 'failed', 'cancelled']);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
+/** What a worker said, as the engine may use it, or why it may not: what a worker process delivers. */
+export type WorkerSaid = { ok: true; message: FromWorker } | { ok: false; why: string };
+
 /** The message as the engine may use it, or why it may not. */
-export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { ok: false; why: string } {
+export function checkMessage(m: unknown): WorkerSaid {
   const bad = (why: string) => ({ ok: false as const, why });
   if (m === null || typeof m !== 'object') return bad('a message that is not an object');
   const t = (m as { t?: unknown }).t;
