@@ -200,6 +200,8 @@ export interface LaneStatus extends LaneSettings {
    * shorter), so it follows a cap change within seconds and falls to 0 when nothing finishes.
    */
   throughputPerMin: number;
+  /** How many finished in the window that pace is over: below PACE_AFTER_JOBS it is one job's luck, not a pace. Absent from older engines. */
+  finishedLately?: number;
   /** Median ms from queued to started, over recently started jobs; null when none. */
   medianWaitMs: number | null;
   /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */

@@ -1,6 +1,7 @@
 // What a person sees of each lane: its row and counts, the live worker counts, recent figures,
 // the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
 import type { LaneStatus, LimitReason, SharedLaneStatus } from '../../../shared/model.js';
+import { PACE_AFTER_JOBS } from '../../../shared/limits.js';
 import { limitNow } from '../../../shared/limit-now.js';
 import type { LaneLimit as MachineLaneLimit } from '../machine/limits.js';
 import { withElsewhere } from '../sizer/elsewhere.js';
@@ -53,7 +54,7 @@ export interface StatusLookups {
 const NO_JOBS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
 const NO_WORKERS: WorkerCounts = { idle: 0, busy: 0, leaving: 0 };
 /** Finished jobs at the current pace before an ETA is given. */
-const ETA_AFTER_JOBS = 3;
+const ETA_AFTER_JOBS = PACE_AFTER_JOBS;
 
 /**
  * What a lane's status is made of, short of the clock: while this stays the same, so does the
@@ -136,6 +137,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     failed: c.failed,
     cancelled: c.cancelled,
     throughputPerMin: recent.throughputPerMin,
+    finishedLately: recent.finishedLately,
     medianWaitMs: recent.medianWaitMs,
     oldestQueuedAt,
     etaMs: eta.etaMs,
