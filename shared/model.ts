@@ -46,6 +46,23 @@ export interface JobSummary {
   waitingFor?: number;
   /** The finished job this one runs again (`lanes restart`). */
   restartOf?: number;
+  /** How far it said it has got in its latest run (shared/progress.ts); absent: it has said nothing, or it is queued. */
+  progress?: JobProgress;
+}
+
+/** What a job said of how far it has got (docs/worker-protocol.md "Progress"). */
+export interface JobProgress {
+  /** 0 … 1. */
+  fraction: number;
+  /** "12,000 of 40,000": the count it gave, when it gave one. */
+  done?: number;
+  total?: number;
+  /** A few words of its own (at most 200 characters). */
+  message?: string;
+  /** When it said so (ms since the epoch). */
+  at: number;
+  /** Reports of this run that were not read (not progress, or not for this run): counted, never a failure. */
+  ignored?: number;
 }
 
 /**
@@ -121,8 +138,8 @@ export const isCleaned = (job: FinishedJob): job is CleanedJob => 'cleanedAt' in
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {
-  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, priority, labels, notBefore, waitingFor, restartOf } = job;
-  const extra = { machine, priority, labels, notBefore, waitingFor, restartOf };
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, priority, labels, notBefore, waitingFor, restartOf, progress } = job;
+  const extra = { machine, priority, labels, notBefore, waitingFor, restartOf, progress };
   for (const k of Object.keys(extra) as (keyof typeof extra)[]) if (extra[k] === undefined) delete extra[k];
   return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...extra };
 }

@@ -10,7 +10,7 @@ import { JobLogs } from './job-logs.js';
 import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLineInCgroup, spawnFromInside } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
-import { jobEnv } from './job-env.js';
+import { jobEnv, type ProgressLine } from './job-env.js';
 
 export interface RunningProcess {
   pgid: number | undefined;
@@ -29,11 +29,11 @@ const DRAIN_MS = 300;
  */
 const SHELL = process.env.LANES_SHELL || '/bin/sh';
 
-export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null): RunningProcess {
+export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null, progress?: ProgressLine): RunningProcess {
   const spec = JSON.parse(job.specJson) as JobSpec;
   if (spec.kind === 'payload') throw new Error('payload jobs need a lane with a worker command');
   const cwd = spec.cwd ?? homedir();
-  const env = jobEnv(job, spec.env);
+  const env = jobEnv(job, spec.env, progress);
   if (spec.kind === 'argv' && findProgram(spec.argv[0]!, cwd, env) === null) {
     const error = `could not start: ${spec.argv[0]} cannot be found`;
     const logs = new JobLogs(job, logCap);

@@ -4,6 +4,7 @@
 // fails that job — never the engine.
 import { ERROR_MAX_CHARS, JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { jsonProblem } from '../../../shared/json-limits.js';
+import { readProgress } from '../../../shared/progress.js';
 import type { FromWorker } from '../../worker-protocol/protocol.js';
 import { HAND_MAX } from '../store/job-statements.js';
 
@@ -27,6 +28,13 @@ export function checkMessage(m: unknown): WorkerSaid {
   if (t === 'started') {
     const { jobId, attempt } = m as { jobId?: unknown; attempt?: unknown };
     return isCount(jobId) && isCount(attempt) ? { ok: true, message: { t: 'started', jobId, attempt } } : bad('a started message without a job and an attempt');
+  }
+  if (t === 'progress') {
+    const { jobId, attempt, progress, ignored } = m as { jobId?: unknown; attempt?: unknown; progress?: unknown; ignored?: unknown };
+    if (!isCount(jobId) || !isCount(attempt) || !isCount(ignored)) return bad('a progress message without a job, an attempt and a count');
+    // Read again here: the runtime is ours, but what it relays is the job's.
+    const reading = readProgress(progress);
+    return reading.ok ? { ok: true, message: { t: 'progress', jobId, attempt, progress: reading.report, ignored } } : bad(`a progress message that is not progress (${reading.why})`);
   }
   if (t === 'dropped') {
     const { jobId } = m as { jobId?: unknown };

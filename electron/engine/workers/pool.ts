@@ -207,7 +207,10 @@ export class Pool {
     if (!said.ok) return this.misbehaved(w, said.why);
     const m = said.message;
     if (m.t === 'spawned') w.pgids.add(m.pgid);
-    else if (m.t !== 'pong') this.turns.add(w, m);
+    else if (m.t === 'progress') {
+      // Only the run this worker holds now: a late word from a run already recorded is no news.
+      if (w.job?.id === m.jobId && w.job.attempt === m.attempt) this.hooks.progressed({ jobId: m.jobId, attempt: m.attempt, lane: w.job.lane, progress: m.progress, ignored: m.ignored });
+    } else if (m.t !== 'pong') this.turns.add(w, m);
   }
 
   private misbehaved(w: WorkerRecord, why: string): void {
