@@ -1,5 +1,5 @@
 // The Add job form as data: what a person typed in each field, turned into an addJob request, or
-// the field that is wrong and why. Only what the engine cannot see is checked here (a number typed
+// every field that is wrong and why. Only what the engine cannot see is checked here (a number typed
 // as text, a span, an env line without "="); the engine checks the rest with the one schema every
 // door uses, and its refusal names the field, which the form shows at that field. Pure.
 import { parseSpan } from '../shared/span.js';
@@ -35,8 +35,6 @@ export type FormField = 'lane' | 'text' | 'cwd' | 'env' | 'attempts' | 'timeout'
 
 export const EMPTY_VALUES: Omit<AddJobValues, 'lane' | 'asPayload'> = { text: '', cwd: '', env: '', attempts: '', timeout: '', after: [], when: 'now', whenText: '', priority: '', labels: '' };
 
-export type Checked = { input: RequestInput<'addJob'> } | { field: FormField; message: string };
-
 /** The form field an engine refusal names (`labels.2`, `notBefore`, `argv` …), so it shows there. */
 export function fieldOfRequest(field: string | undefined): FormField | null {
   const head = (field ?? '').split('.')[0];
@@ -49,57 +47,71 @@ export function fieldOfRequest(field: string | undefined): FormField | null {
 
 const whole = (text: string) => (/^-?\d+$/.test(text.trim()) ? Number(text.trim()) : NaN);
 
-/** The request the values ask for, or the first field that cannot be sent as it is. */
+/** What is wrong with one field, in words that name it. */
+export interface Problem {
+  field: FormField;
+  message: string;
+}
+
+/** The request, or every field that cannot be sent as it is (the first also as `field` and `message`). */
+export type Checked = { input: RequestInput<'addJob'> } | (Problem & { problems: Problem[] });
+
+/**
+ * The request the values ask for, or every field that cannot be sent as it is: all at once, so a
+ * person mends the form in one go rather than meeting one refusal per try.
+ */
 export function checkAddJob(v: AddJobValues, now = Date.now()): Checked {
   const input: RequestInput<'addJob'> = { lane: v.lane };
-  if (v.text.trim() === '') return { field: 'text', message: v.asPayload ? 'give a JSON payload' : 'give a command line' };
-  if (v.asPayload) {
+  const problems: Problem[] = [];
+  const wrong = (field: FormField, message: string) => void problems.push({ field, message });
+  if (v.text.trim() === '') wrong('text', v.asPayload ? 'give a JSON payload' : 'give a command line');
+  else if (v.asPayload) {
     try {
       input.payload = JSON.parse(v.text) as unknown;
     } catch {
-      return { field: 'text', message: 'the payload is not JSON (a string needs its quotes: "photo.jpg")' };
+      wrong('text', 'the payload is not JSON (a string needs its quotes: "photo.jpg")');
     }
-  } else {
-    input.shell = v.text;
+  } else input.shell = v.text;
+  if (!v.asPayload) {
     if (v.cwd.trim() !== '') input.cwd = v.cwd.trim();
     const env: Record<string, string> = {};
     for (const line of v.env.split('\n').map((l) => l.trim()).filter(Boolean)) {
       const eq = line.indexOf('=');
-      if (eq <= 0) return { field: 'env', message: `each line is NAME=value; "${line}" is not` };
-      env[line.slice(0, eq)] = line.slice(eq + 1);
+      if (eq > 0) env[line.slice(0, eq)] = line.slice(eq + 1);
+      else if (!problems.some((p) => p.field === 'env')) wrong('env', `each line is NAME=value; "${line}" is not`);
     }
     if (Object.keys(env).length > 0) input.env = env;
   }
   if (v.attempts.trim() !== '') {
     const n = whole(v.attempts);
-    if (!(n >= 1 && n <= MAX_ATTEMPTS_LIMIT)) return { field: 'attempts', message: `attempts is a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}` };
-    input.maxAttempts = n;
+    if (n >= 1 && n <= MAX_ATTEMPTS_LIMIT) input.maxAttempts = n;
+    else wrong('attempts', `attempts is a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}`);
   }
   if (v.timeout.trim() !== '') {
     const s = parseSpan(v.timeout);
-    if ('problem' in s) return { field: 'timeout', message: 'a timeout is a span like 90s, 15m or 2h' };
-    input.timeoutSeconds = s.ms / 1000;
+    if ('problem' in s) wrong('timeout', 'a timeout is a span like 90s, 15m or 2h');
+    else input.timeoutSeconds = s.ms / 1000;
   }
   if (v.after.length > 0) input.after = v.after;
   if (v.when === 'delay') {
     const s = parseSpan(v.whenText);
-    if ('problem' in s) return { field: 'when', message: 'a delay is a span like 90s, 15m, 1h30m or 2d' };
-    input.delaySeconds = s.ms / 1000;
+    if ('problem' in s) wrong('when', 'a delay is a span like 90s, 15m, 1h30m or 2d');
+    else input.delaySeconds = s.ms / 1000;
   } else if (v.when === 'at') {
     const at = Date.parse(v.whenText);
-    if (Number.isNaN(at)) return { field: 'when', message: 'pick a date and a time' };
-    if (at <= now) return { field: 'when', message: 'that time is already past' };
-    input.notBefore = at;
+    if (Number.isNaN(at)) wrong('when', 'pick a date and a time');
+    else if (at <= now) wrong('when', 'that time is already past');
+    else input.notBefore = at;
   }
   if (v.priority.trim() !== '') {
     const n = whole(v.priority);
-    if (!(n >= PRIORITY_MIN && n <= PRIORITY_MAX)) return { field: 'priority', message: `priority is a whole number from ${PRIORITY_MIN} to ${PRIORITY_MAX}` };
-    input.priority = n;
+    if (n >= PRIORITY_MIN && n <= PRIORITY_MAX) input.priority = n;
+    else wrong('priority', `priority is a whole number from ${PRIORITY_MIN} to ${PRIORITY_MAX}`);
   }
   const labels = v.labels.split(/[\s,]+/).filter(Boolean);
-  if (labels.length > LABELS_MAX) return { field: 'labels', message: `at most ${LABELS_MAX} labels per job` };
-  if (labels.length > 0) input.labels = labels;
-  return { input };
+  if (labels.length > LABELS_MAX) wrong('labels', `at most ${LABELS_MAX} labels per job`);
+  else if (labels.length > 0) input.labels = labels;
+  return problems.length > 0 ? { ...problems[0]!, problems } : { input };
 }
 
 /** A queued job's fields as the form shows them, to edit. */
@@ -135,7 +147,7 @@ function localInputTime(at: number): string {
  * The edit the form asks for: every field as the form now shows it (an emptied one clears what the
  * job had), the command, folder and environment only when they changed, so an untouched argv stays argv.
  */
-export function checkEdit(id: number, v: AddJobValues, was: AddJobValues, now = Date.now()): { input: RequestInput<'editJob'> } | { field: FormField; message: string } {
+export function checkEdit(id: number, v: AddJobValues, was: AddJobValues, now = Date.now()): { input: RequestInput<'editJob'> } | (Problem & { problems: Problem[] }) {
   const atWas = v.when === 'at' && was.when === 'at' && v.whenText === was.whenText;
   const checked = checkAddJob(atWas ? { ...v, when: 'now' } : v, now);
   if ('field' in checked) return checked;

@@ -60,12 +60,15 @@ export async function retryMany(choice: JobChoice): Promise<void> {
   say(`Queued ${plural(answer.retried, 'job')} to run again.${refused}`);
 }
 
-/** "Clear finished…": the finished jobs of a lane (or of every lane), of one final state or all three, removed now with their logs. */
-export async function clearFinished(choice: { lane?: string; state?: 'succeeded' | 'failed' | 'cancelled' }): Promise<void> {
+/**
+ * "Clear succeeded…" (or failed, or cancelled): those finished jobs of a lane (or of every lane)
+ * removed now with their logs; `olderThanSeconds` keeps to those finished by the moment counted.
+ */
+export async function clearFinished(choice: { lane?: string; state: 'succeeded' | 'failed' | 'cancelled'; olderThanSeconds: number }): Promise<void> {
   const answer = await attempt('Not cleared', () => client().call('clean', choice));
   if (!answer) return;
   clearChecked();
-  say(`Cleared ${plural(answer.removed, 'finished job')}.`);
+  say(`Cleared ${plural(answer.removed, `${choice.state} job`)}.`);
 }
 
 export function toggleChecked(id: number): void {
@@ -88,28 +91,38 @@ export function clearChecked(): void {
  * environment, attempts, timeout, order, time and labels. Null when it was queued; otherwise the
  * refusal, with the form field it is about.
  */
-export async function addJob(values: AddJobValues): Promise<{ field: FormField | null; message: string } | null> {
+export async function addJob(values: AddJobValues): Promise<Refusal | null> {
   const checked = checkAddJob(values);
-  if ('field' in checked) return checked;
+  if ('field' in checked) return checked.problems;
   try {
     const { id } = await client().call('addJob', checked.input);
     say(`Job ${id} queued in ${values.lane}.`);
     return null;
   } catch (error) {
-    return { field: error instanceof LanesError ? fieldOfRequest(error.field) : null, message: messageOf(error) };
+    return refusalOf(error);
   }
 }
 
+/** What is wrong with a form: the form's own checks all at once, or the engine's refusal (one), each at the field it names. */
+export type Refusal = { field: FormField | null; message: string }[];
+
+function refusalOf(error: unknown): Refusal {
+  const field = error instanceof LanesError ? fieldOfRequest(error.field) : null;
+  // The engine names the request's field; the form calls it Folder, and so does its refusal.
+  const message = field === 'cwd' ? messageOf(error).replace(/^cwd\b/, 'the folder') : messageOf(error);
+  return [{ field, message }];
+}
+
 /** A queued job changed from its detail (the same form); null when it was, else the refusal at its field. */
-export async function editJob(id: number, values: AddJobValues, was: AddJobValues): Promise<{ field: FormField | null; message: string } | null> {
+export async function editJob(id: number, values: AddJobValues, was: AddJobValues): Promise<Refusal | null> {
   const checked = checkEdit(id, values, was);
-  if ('field' in checked) return checked;
+  if ('field' in checked) return checked.problems;
   try {
     await client().call('editJob', checked.input);
     say(`Job ${id} changed.`);
     return null;
   } catch (error) {
-    return { field: error instanceof LanesError ? fieldOfRequest(error.field) : null, message: messageOf(error) };
+    return refusalOf(error);
   }
 }
 

@@ -18,13 +18,13 @@ export interface Place {
 }
 
 /**
- * Which connection to close so a newcomer fits, when `held` fills the door; null: none may be
+ * Which connection to close so a newcomer fits, when `places` fill the door; null: none may be
  * closed for it (every place is a trusted connection's), and the newcomer is refused. Pure.
  */
-export function placeFor<T extends Place>(held: readonly T[]): T | null {
+export function placeFor<T extends Place>(places: readonly T[]): T | null {
   let idle: T | null = null;
   let busy: T | null = null;
-  for (const p of held) {
+  for (const p of places) {
     if (p.trusted) continue;
     if (!p.busy && (idle === null || p.since < idle.since)) idle = p;
     if (p.busy && (busy === null || p.since < busy.since)) busy = p;
@@ -44,19 +44,19 @@ export interface GuardLimits {
 export interface ConnectionGuard {
   /** The request showed the token (or came through the owner's door): its connection keeps its place. */
   trust(req: IncomingMessage): void;
-  /** Connections held now. */
+  /** Connections open now. */
   readonly size: number;
 }
 
-interface Held extends Place {
+interface OpenConnection extends Place {
   socket: Socket;
   timer: NodeJS.Timeout | null;
 }
 
 /** Caps `server`'s connections by placeFor; `trustAll` for a door only the owner can reach. */
 export function guardConnections(server: Server, limits: GuardLimits, trustAll: boolean): ConnectionGuard {
-  const held = new Map<Socket, Held>();
-  const idleFor = (h: Held, ms: number) => {
+  const open = new Map<Socket, OpenConnection>();
+  const idleFor = (h: OpenConnection, ms: number) => {
     if (h.timer) clearTimeout(h.timer);
     const readBefore = h.socket.bytesRead;
     h.timer = setTimeout(() => {
@@ -69,22 +69,22 @@ export function guardConnections(server: Server, limits: GuardLimits, trustAll: 
     }, ms).unref();
   };
   server.on('connection', (socket: Socket) => {
-    if (held.size >= limits.limit) {
-      const victim = placeFor([...held.values()]);
+    if (open.size >= limits.limit) {
+      const victim = placeFor([...open.values()]);
       if (victim === null) return void socket.destroy();
-      held.delete(victim.socket);
+      open.delete(victim.socket);
       victim.socket.destroy();
     }
-    const h: Held = { socket, since: performance.now(), trusted: trustAll, busy: false, timer: null };
-    held.set(socket, h);
+    const h: OpenConnection = { socket, since: performance.now(), trusted: trustAll, busy: false, timer: null };
+    open.set(socket, h);
     idleFor(h, trustAll ? limits.firstRequestMs : Math.min(limits.firstRequestMs, limits.strangerIdleMs));
     socket.once('close', () => {
       if (h.timer) clearTimeout(h.timer);
-      if (held.get(socket) === h) held.delete(socket);
+      if (open.get(socket) === h) open.delete(socket);
     });
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const h = held.get(req.socket);
+    const h = open.get(req.socket);
     if (!h) return;
     h.busy = true;
     if (h.timer) clearTimeout(h.timer);
@@ -97,11 +97,11 @@ export function guardConnections(server: Server, limits: GuardLimits, trustAll: 
   });
   return {
     trust(req) {
-      const h = held.get(req.socket);
+      const h = open.get(req.socket);
       if (h) h.trusted = true;
     },
     get size() {
-      return held.size;
+      return open.size;
     },
   };
 }

@@ -1,5 +1,5 @@
 // One engine per data directory. The lock is an exclusive SQLite lock on its own file: the OS
-// releases it when the holder dies, even by kill -9, so a crash never leaves a stale lock.
+// releases it when its owner dies, even by kill -9, so a crash never leaves a stale lock.
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ export interface EngineLock {
   release(): void;
 }
 
-interface Holder {
+interface LockOwner {
   pid: number;
   startedAt: number;
 }
@@ -22,22 +22,24 @@ export function acquireLock(dataDir: string, startedAt: number): EngineLock {
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     // The first write under EXCLUSIVE locking mode takes the lock and keeps it until close.
-    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER, started_at INTEGER); DELETE FROM holder;');
-    db.prepare('INSERT INTO holder VALUES (?, ?)').run(process.pid, startedAt);
+    db.exec('CREATE TABLE IF NOT EXISTS owner (pid INTEGER, started_at INTEGER); DELETE FROM owner;');
+    db.prepare('INSERT INTO owner VALUES (?, ?)').run(process.pid, startedAt);
   } catch (e) {
     db.close();
     if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
-    const holder = readHolder(info);
-    const who = holder ? `pid ${holder.pid}, running since ${new Date(holder.startedAt).toLocaleString()}` : 'another process';
+    const owner = readOwner(info);
+    const who = owner ? `pid ${owner.pid}, running since ${new Date(owner.startedAt).toLocaleString()}` : 'another process';
     throw conflict(`A Lanes engine is already running for ${dataDir} (${who}). Use that one, or stop it first.`);
   }
   writePrivateFile(info, JSON.stringify({ pid: process.pid, startedAt }));
   return { release: () => db.close() };
 }
 
-function readHolder(file: string): Holder | null {
+function readOwner(file: string): LockOwner | null {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Holder;
+    // Only for the words of the refusal, but a file in the data directory all the same: checked.
+    const o = JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<keyof LockOwner, unknown>> | null;
+    return Number.isSafeInteger(o?.pid) && Number.isFinite(o?.startedAt) ? { pid: o!.pid as number, startedAt: o!.startedAt as number } : null;
   } catch {
     return null;
   }

@@ -6,12 +6,21 @@
 // The joined file is written beside its final name and renamed into place, so a reader finds the
 // three files or the one, never a half-written join; the three go only after the rename.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import type { LogPaths, LogSpan, LogStream } from './log-paths.js';
+import type { LogPaths, LogSpan, LogStream } from './log-types.js';
 
 const HEADER = /^lanes-log 1 (\d{1,15}) (\d{1,15}) (\d{1,15})\n/;
 const HEADER_MAX = 64;
 const ORDER = ['stdout', 'stderr', 'all'] as const;
 const CHUNK = 1 << 16;
+
+const READ = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+/** A new file only: whatever lies at its name (a link above all) is removed first, never written through. */
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+function createAfresh(path: string): number {
+  rmSync(path, { force: true });
+  return openSync(path, CREATE, 0o600);
+}
 
 const pathOf = (paths: LogPaths, stream: LogStream) => (stream === 'stdout' ? paths.stdoutPath : stream === 'stderr' ? paths.stderrPath : paths.allPath);
 
@@ -22,7 +31,7 @@ const pathOf = (paths: LogPaths, stream: LogStream) => (stream === 'stdout' ? pa
 export function joinedSpans(path: string): Record<LogStream, LogSpan> | null {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    fd = openSync(path, READ);
   } catch {
     return null;
   }
@@ -46,7 +55,7 @@ export function joinedSpans(path: string): Record<LogStream, LogSpan> | null {
 }
 
 /** Copies `size` bytes of `from` (at `start`) to the end of `to`. */
-function copyInto(to: number, from: number, start: number, size: number): void {
+export function copyInto(to: number, from: number, start: number, size: number): void {
   const buf = Buffer.alloc(Math.min(CHUNK, Math.max(1, size)));
   let done = 0;
   while (done < size) {
@@ -70,9 +79,10 @@ export function joinLogs(paths: LogPaths): boolean {
   const partial = `${paths.joinedPath}.part`;
   let out: number | null = null;
   try {
-    for (const stream of ORDER) parts.push(openSync(pathOf(paths, stream), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)));
+    // A link at any of the three fails the open (ELOOP): nothing is read through it, and the files stay.
+    for (const stream of ORDER) parts.push(openSync(pathOf(paths, stream), READ));
     const sizes = parts.map((fd) => fstatSync(fd).size);
-    out = openSync(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o600);
+    out = createAfresh(partial);
     writeSync(out, Buffer.from(`lanes-log 1 ${sizes.join(' ')}\n`));
     parts.forEach((fd, i) => copyInto(out!, fd, 0, sizes[i]!));
     closeSync(out);
@@ -101,11 +111,12 @@ export function splitLogs(paths: LogPaths): void {
     rmSync(paths.joinedPath, { force: true });
     return;
   }
-  const from = openSync(paths.joinedPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  const from = openSync(paths.joinedPath, READ);
   try {
     for (const stream of ORDER) {
       const span = spans[stream];
-      const to = openSync(pathOf(paths, stream), constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o600);
+      // With the joined file there the three are not: anything at their names (a link) is no log of this job's.
+      const to = createAfresh(pathOf(paths, stream));
       try {
         copyInto(to, from, span.start, span.size!);
       } finally {
@@ -116,4 +127,20 @@ export function splitLogs(paths: LogPaths): void {
     closeSync(from);
   }
   rmSync(paths.joinedPath, { force: true });
+}
+
+/**
+ * Both together, begun as a copy of the stream that spoke first: read without following a link,
+ * written only as a new file (a link or a file at its name fails it, EEXIST). Throws on either.
+ */
+export function copyLog(from: string, to: string): void {
+  const src = openSync(from, READ);
+  let dst: number | null = null;
+  try {
+    dst = openSync(to, CREATE, 0o600);
+    copyInto(dst, src, 0, fstatSync(src).size);
+  } finally {
+    closeSync(src);
+    if (dst !== null) closeSync(dst);
+  }
 }

@@ -6,7 +6,7 @@
 import { aboutDuration, groupedCount, plural } from '../../shared/format.js';
 import type { LaneStatus, Nudge } from '../../shared/model.js';
 import type { ShellState } from './shell-state.js';
-import { holdingBack, largestBacklog, oneLine, pausedLabel } from './tray-words.js';
+import { holdingBack, largestBacklog, notYetWords, oneLine, pausedLabel } from './tray-words.js';
 
 export type TrayIconState = 'idle' | 'working' | 'nudge' | 'paused' | 'error';
 export const TRAY_ICON_STATES: readonly TrayIconState[] = ['idle', 'working', 'nudge', 'paused', 'error'];
@@ -34,6 +34,11 @@ function backlogWords(lane: LaneStatus): string {
   return `${lane.name}: ${groupedCount(lane.waiting)} waiting${why}`;
 }
 
+/** " · deploy: 1 waiting for other jobs, 1 scheduled for 05:01" for each lane holding what cannot run yet. */
+function laterWords(lanes: readonly LaneStatus[], now: number): string {
+  return lanes.flatMap((l) => (notYetWords(l, now) ? [` · ${l.name}: ${notYetWords(l, now)}`] : [])).join('');
+}
+
 function lookFor(state: ShellState, now: number): TrayLook {
   if (state.error) return { icon: 'error', tooltip: `Lanes — not running: ${state.error}` };
   const status = state.status;
@@ -57,8 +62,10 @@ function lookFor(state: ShellState, now: number): TrayLook {
       tooltip: `Lanes — raise ${nudged.name} to ${nudged.nudge.suggestedCap}: ${groupedCount(nudged.nudge.waiting)} waiting${buys(nudged.nudge)}`,
     };
   }
-  if (running > 0) return { icon: 'working', tooltip: `Lanes — ${groupedCount(running)} running${backlog}` };
-  if (largest) return { icon: 'idle', tooltip: `Lanes — nothing running${backlog}` };
+  const later = laterWords(status.lanes, now);
+  if (running > 0) return { icon: 'working', tooltip: `Lanes — ${groupedCount(running)} running${backlog}${later}` };
+  if (largest) return { icon: 'idle', tooltip: `Lanes — nothing running${backlog}${later}` };
+  if (later) return { icon: 'idle', tooltip: `Lanes — nothing running${later}` };
   return { icon: 'idle', tooltip: status.lanes.length === 0 ? 'Lanes — no lanes yet' : 'Lanes — idle' };
 }
 

@@ -86,7 +86,7 @@ function capItems(lane: LaneStatus, ceiling: number): TrayItem[] {
 }
 
 /** A lane's submenu: its numbers, its nudge (raise or snooze), then its cap choices. */
-function laneMenu(lane: LaneStatus, ceiling: number): TrayItem {
+function laneMenu(lane: LaneStatus, ceiling: number, now: number): TrayItem {
   const items: TrayItem[] = [];
   const detail = laneDetail(lane);
   if (detail) items.push(line(itemId.laneDetail(lane.name), detail), separator(`lane:${lane.name}:sep-detail`));
@@ -98,7 +98,7 @@ function laneMenu(lane: LaneStatus, ceiling: number): TrayItem {
     );
   }
   items.push(line(`lane:${lane.name}:cap`, 'Cap — how many run at once'), ...capItems(lane, ceiling));
-  return { id: itemId.lane(lane.name), type: 'submenu', label: laneTitle(lane), submenu: items };
+  return { id: itemId.lane(lane.name), type: 'submenu', label: laneTitle(lane, now), submenu: items };
 }
 
 /** At the top while paused, since it is why nothing starts; otherwise a submenu beside Open Lanes. */
@@ -140,7 +140,7 @@ export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
     if (held) items.push(line(itemId.holdingBack, `Holding back — ${held}`));
     gpuLines(status.machine).forEach((words, n) => items.push(line(itemId.gpu(n), oneLine(words, 100))));
     if (status.lanes.length === 0) items.push(line('no-lanes', 'No lanes yet'));
-    for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling));
+    for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling, now));
   }
   items.push(separator('sep-app'), ...control);
   items.push({ id: itemId.open, label: 'Open Lanes', action: { type: 'open' } });

@@ -12,17 +12,34 @@ export function oneLine(text: string, max = 120): string {
 }
 
 /**
- * What a lane is doing, in the words of its submenu's title: "worker — 3 running, 4,060 waiting",
- * "ml — off", "thumbs — idle". A lane at cap 0 says off first, whatever waits, because that is
- * why nothing runs; a nudge is named in the title so the person knows which submenu to open.
+ * What a lane holds that cannot run yet, apart from what waits for a worker: "1 waiting for
+ * other jobs, 2 scheduled, the next at 05:01"; empty when it holds none.
  */
-export function laneTitle(lane: LaneStatus): string {
+export function notYetWords(lane: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' | 'scheduledNext'>, now: number): string {
+  const parts: string[] = [];
+  if (lane.waitingForJobs > 0) parts.push(`${groupedCount(lane.waitingForJobs)} waiting for other jobs`);
+  if (lane.scheduled > 0) {
+    const next = lane.scheduledNext === null ? '' : lane.scheduled === 1 ? ` for ${clockTime(lane.scheduledNext, now)}` : `, the next at ${clockTime(lane.scheduledNext, now)}`;
+    parts.push(`${groupedCount(lane.scheduled)} scheduled${next}`);
+  }
+  return parts.join(', ');
+}
+
+/**
+ * What a lane is doing, in the words of its submenu's title: "worker — 3 running, 4,060 waiting",
+ * "ml — off", "thumbs — idle", "deploy — 1 waiting for other jobs, 1 scheduled for 05:01". A lane
+ * at cap 0 says off first, whatever waits, because that is why nothing runs; what cannot run yet
+ * is named after what runs and waits, so a lane holding only that never reads "idle"; a nudge is
+ * named in the title so the person knows which submenu to open.
+ */
+export function laneTitle(lane: LaneStatus, now: number = Date.now()): string {
   const waiting = lane.waiting > 0 ? `${groupedCount(lane.waiting)} waiting` : '';
+  const later = notYetWords(lane, now);
   let state: string;
-  if (lane.cap === 0 && lane.running === 0) state = ['off', waiting].filter(Boolean).join(', ');
-  else if (lane.running > 0) state = [`${groupedCount(lane.running)} running`, waiting].filter(Boolean).join(', ');
-  else if (lane.mood === 'paused' && waiting) state = `paused, ${waiting}`;
-  else state = waiting || 'idle';
+  if (lane.cap === 0 && lane.running === 0) state = ['off', waiting, later].filter(Boolean).join(', ');
+  else if (lane.running > 0) state = [`${groupedCount(lane.running)} running`, waiting, later].filter(Boolean).join(', ');
+  else if (lane.mood === 'paused' && (waiting || later)) state = ['paused', waiting, later].filter(Boolean).join(', ');
+  else state = [waiting, later].filter(Boolean).join(', ') || 'idle';
   const nudge = lane.nudge ? ` · raise to ${lane.nudge.suggestedCap}?` : '';
   return `${lane.name} — ${state}${nudge}`;
 }
@@ -75,12 +92,12 @@ export function pausedLabel(paused: Paused, now: number): string {
   return paused.until === null ? 'Paused until you resume' : `Paused until ${clockTime(paused.until, now)}`;
 }
 
-/** The lane with the most waiting (the first such, on a tie); null when nothing waits anywhere. */
 /** What holds Lanes back, when something other than the cores does: "quiet: on battery". Null otherwise. */
 export function holdingBack(machine: Status['machine']): string | null {
   return machine.limitedBy === 'cores' ? null : machine.text;
 }
 
+/** The lane with the most waiting (the first such, on a tie); null when nothing waits anywhere. */
 export function largestBacklog<T extends Pick<LaneStatus, 'waiting'>>(lanes: readonly T[]): T | null {
   let best: T | null = null;
   for (const lane of lanes) if (lane.waiting > 0 && (!best || lane.waiting > best.waiting)) best = lane;

@@ -4,9 +4,10 @@
 // one stream's file is the whole story, and a job leaves one file instead of two.
 // Every file an attempt after the first writes to begins that attempt with a line saying so.
 // A job that ends having written to both keeps one file: the three joined (job-control/log-join.ts).
-import { copyFileSync, constants, lstatSync } from 'node:fs';
+import { lstatSync, rmSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { CappedLog } from '../job-control/capped-log.js';
-import { joinLogs, splitLogs } from '../job-control/log-join.js';
+import { copyLog, joinLogs, splitLogs } from '../job-control/log-join.js';
 import type { LogPaths } from '../job-control/log-paths.js';
 import type { JobAssignment } from '../worker-protocol/protocol.js';
 
@@ -38,6 +39,13 @@ export class JobLogs {
   constructor(job: Pick<JobAssignment, 'attempt' | 'stdoutPath' | 'stderrPath' | 'allPath' | 'joinedPath'>, cap: number) {
     this.paths = { stdoutPath: job.stdoutPath, stderrPath: job.stderrPath, allPath: job.allPath, joinedPath: job.joinedPath };
     const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+    // A link at one of its names, or at its folder of a thousand jobs' logs (logs/<n>/), is no log
+    // Lanes wrote: it goes before anything reads or writes there (O_NOFOLLOW guards a name, not the folders above it).
+    const folder = dirname(job.stdoutPath);
+    if (/^\d+$/.test(basename(folder)) && lstatSync(folder, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(folder, { force: true });
+    for (const path of [job.stdoutPath, job.stderrPath, job.allPath, job.joinedPath, `${job.joinedPath}.part`]) {
+      if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(path, { force: true });
+    }
     if (job.attempt > 1 && exists(job.joinedPath)) {
       try {
         splitLogs(this.paths);
@@ -64,10 +72,11 @@ export class JobLogs {
           if (!spoke.has(path)) {
             spoke.add(path);
             // The second stream speaks (now, or in an earlier attempt): both together start as
-            // what the first one said so far, never over a file that is there (COPYFILE_EXCL).
+            // what the first one said so far, never over a file that is there and never read
+            // through a link planted at the first one's name (copyLog).
             if (!together && (spoke.has(other) || exists(other))) {
               try {
-                copyFileSync(other, job.allPath, constants.COPYFILE_EXCL);
+                copyLog(other, job.allPath);
               } catch {
                 // Made meanwhile, or no room: the capped log appends to what is there, or stops with a mark.
               }

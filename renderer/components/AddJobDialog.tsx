@@ -1,23 +1,21 @@
 // Add a job from the window: what `lanes add` takes — a command line run by the person's shell as
 // `lanes add "…"` runs it (or a JSON payload for a lane with a worker command), its folder,
-// environment, attempts and timeout, the jobs it runs after (picked from recent ones), a delay or
-// a time, a priority and labels. What the form can check it checks (add-job-form.ts); the engine
-// checks the rest, and either refusal is shown at the field it is about.
+// environment, attempts and timeout, the jobs it runs after (typed, pasted or searched for:
+// AfterPicker), a delay or a time, a priority and labels. What the form can check it checks
+// (add-job-form.ts), every field at once; the engine checks the rest, and either refusal is shown
+// at the field it is about.
 import { useState, type ReactNode } from 'react';
 import { create } from 'zustand';
 import { DEFAULT_LANE, PRIORITY_MAX, PRIORITY_MIN } from '../../shared/limits';
 import type { Job } from '../../shared/model';
-import { addJob, editJob } from '../commands';
+import { addJob, editJob, type Refusal } from '../commands';
 import { EMPTY_VALUES, valuesOfJob, type AddJobValues, type FormField } from '../add-job-form';
-import { useJobs } from '../stores/jobs';
 import { useLanes } from '../stores/lanes';
 import { Modal } from './Modal';
+import { AfterPicker } from './AfterPicker';
 
 /** Whether the form is open, the lane it opens on, and the queued job it edits (the same fields, from its detail). */
 const useAddJob = create<{ open: boolean; lane: string | null; editing: Job | null }>(() => ({ open: false, lane: null, editing: null }));
-
-/** Recent jobs offered to run after: the newest loaded in the list. */
-const AFTER_CHOICES = 12;
 
 export function openAddJob(lane: string | null): void {
   useAddJob.setState({ open: true, lane, editing: null });
@@ -33,10 +31,10 @@ export function AddJobDialog() {
 }
 
 /** One labelled field, with the refusal about it (the form's own, or the engine's) beneath. */
-function Field({ id, label, error, wide, children }: { id: FormField; label: string; error: { field: FormField | null; message: string } | null; wide?: boolean; children: ReactNode }) {
-  const mine = error?.field === id ? error.message : null;
-  return (
-    <label className={`form-row${wide ? ' form-row-wide' : ''}`} data-field={id}>
+function Field({ id, label, error, wide, box, children }: { id: FormField; label: string; error: Refusal | null; wide?: boolean; box?: boolean; children: ReactNode }) {
+  const mine = error?.find((p) => p.field === id)?.message ?? null;
+  const parts = (
+    <>
       <span>{label}</span>
       {children}
       {mine && (
@@ -44,6 +42,17 @@ function Field({ id, label, error, wide, children }: { id: FormField; label: str
           {mine}
         </small>
       )}
+    </>
+  );
+  // A field of several controls (chips with buttons, a text field) is not one <label>'s to hold.
+  const className = `form-row${wide ? ' form-row-wide' : ''}`;
+  return box ? (
+    <div className={className} data-field={id}>
+      {parts}
+    </div>
+  ) : (
+    <label className={className} data-field={id}>
+      {parts}
     </label>
   );
 }
@@ -53,21 +62,22 @@ function AddJobForm() {
   const byName = useLanes((s) => s.byName);
   const [editing] = useState(() => useAddJob.getState().editing);
   const [was] = useState(() => (editing ? valuesOfJob(editing) : null));
-  const rows = useJobs((s) => s.rows);
-  // Recent jobs to run after, and those it already runs after; never itself.
-  const recent = [...(editing?.after ?? []).filter((l) => !rows.some((r) => r.id === l.id)), ...rows.filter((r) => r.id !== editing?.id).slice(0, AFTER_CHOICES)];
   const [lane, setLane] = useState(() => useAddJob.getState().lane ?? DEFAULT_LANE);
   const [v, setValues] = useState<Omit<AddJobValues, 'lane' | 'asPayload'>>(was ?? EMPTY_VALUES);
-  const [error, setError] = useState<{ field: FormField | null; message: string } | null>(null);
+  const [error, setError] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
   const payloadLane = byName[lane]?.workerCommand != null;
   const close = () => useAddJob.setState({ open: false });
   const set = <K extends keyof typeof v>(key: K, value: (typeof v)[K]) => {
     setValues((old) => ({ ...old, [key]: value }));
     // A refusal goes once its field is changed: what it said is no longer about what is there.
-    if (error && (error.field === key || (key === 'whenText' && error.field === 'when'))) setError(null);
+    const field = key === 'whenText' ? 'when' : key;
+    if (error?.some((p) => p.field === field)) setError((e) => (e ? e.filter((p) => p.field !== field) : e));
   };
-  const invalid = (id: FormField) => ({ 'aria-invalid': error?.field === id ? true : undefined, 'aria-describedby': error?.field === id ? `add-job-${id}-error` : undefined });
+  const invalid = (id: FormField) => {
+    const bad = error?.some((p) => p.field === id) === true;
+    return { 'aria-invalid': bad ? (true as const) : undefined, 'aria-describedby': bad ? `add-job-${id}-error` : undefined };
+  };
 
   const submit = async () => {
     setBusy(true);
@@ -84,7 +94,7 @@ function AddJobForm() {
       testId={editing ? 'edit-job' : 'add-job'}
       onClose={close}
       onSubmit={() => void submit()}
-      error={error && error.field === null ? error.message : null}
+      error={error?.find((p) => p.field === null)?.message ?? null}
       busy={busy}
       submit={editing ? 'Save' : 'Add job'}
     >
@@ -135,14 +145,8 @@ function AddJobForm() {
           <input placeholder="none, or 30m" value={v.timeout} onChange={(e) => set('timeout', e.target.value)} {...invalid('timeout')} />
         </Field>
       </div>
-      <Field id="after" label="Run after" error={error}>
-        <select multiple size={Math.min(4, Math.max(2, recent.length))} value={v.after.map(String)} onChange={(e) => set('after', [...e.target.selectedOptions].map((o) => Number(o.value)))} {...invalid('after')}>
-          {recent.map((j) => (
-            <option key={j.id} value={j.id}>
-              {`${j.id} · ${(j.command ?? '').slice(0, 48)} (${j.state})`}
-            </option>
-          ))}
-        </select>
+      <Field id="after" label="Run after" error={error} wide box>
+        <AfterPicker value={v.after} onChange={(ids) => set('after', ids)} self={editing?.id ?? null} known={editing?.after ?? []} invalid={invalid('after')} />
       </Field>
       <Field id="when" label="When" error={error}>
         <span className="form-inline">

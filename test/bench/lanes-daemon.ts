@@ -16,8 +16,8 @@ type AddJobInput = RequestInput<'addJob'>;
 
 export const NOOP_WORKER = [process.execPath, join(appRoot, 'dist', 'test', 'bench', 'noop-worker.js')];
 
-/** The engine's ceiling is 2 here (cores − 1), as on the 2-core machines these figures compare. */
-export const BENCH_ENV = { LANES_CORES: '3', LANES_TICK_MS: '60000' };
+/** The engine's ceiling is 2 here (2 cores, all working: a daemon knows nobody at the computer), as on the 2-core machines these figures compare. */
+export const BENCH_ENV = { LANES_CORES: '2', LANES_TICK_MS: '60000' };
 
 export const CLI = join(appRoot, 'bin', 'lanes.js');
 

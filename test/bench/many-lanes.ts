@@ -1,5 +1,5 @@
 // Many lanes sharing a small machine: `lanes` lanes of short jobs under a ceiling of 2
-// (LANES_CORES=3), against the same jobs in one lane of cap 2. A fair share that thrashes —
+// (LANES_CORES=2), against the same jobs in one lane of cap 2. A fair share that thrashes —
 // starting a worker for a lane, then stopping it for the next before it finished anything — shows
 // up as worker starts per lane above 1 and as throughput far below the one lane's.
 import type { JobSummary } from '../../shared/model.js';

@@ -14,7 +14,7 @@ const GiB = 2 ** 30;
 const facts = (at: number): MachineFacts => ({
   at,
   cpu: { cores: 16, coresFrom: 'hardware', quota: null, otherBusy: 1.2 },
-  memory: { total: 32 * GiB, available: 6 * GiB, heldByLanes: 4 * GiB, override: null },
+  memory: { total: 32 * GiB, available: 6 * GiB, usedByLanes: 4 * GiB, override: null },
   power: { source: 'ac', percent: null, from: 'observed' },
   person: { idleSeconds: 20, locked: false },
   thermal: 'unknown',

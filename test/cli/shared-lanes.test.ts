@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 async function engine(machine: string): Promise<TestDaemon> {
-  const d = await startDaemon({ env: { LANES_MACHINE: machine, LANES_CORES: '3' } });
+  const d = await startDaemon({ env: { LANES_MACHINE: machine, LANES_CORES: '2' } });
   daemons.push(d);
   return d;
 }

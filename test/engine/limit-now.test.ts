@@ -38,13 +38,13 @@ interface Step {
   paused?: boolean;
 }
 
-const card = { index: 0, uuid: 'GPU-0', name: 'Card 24G', totalBytes: 24 * GiB, usedBytes: 300 * MiB, heldByLanes: 0 };
+const card = { index: 0, uuid: 'GPU-0', name: 'Card 24G', totalBytes: 24 * GiB, usedBytes: 300 * MiB, usedByLanes: 0 };
 const withGpu = (f: MachineFacts = facts()): MachineFacts => ({ ...f, gpu: { source: 'nvidia', cards: [card], at: f.at, override: null } });
 
 const row = (l: LaneNow): LaneRow => ({ name: l.name, class: l.class ?? 'cpu', cap: l.cap ?? 7, workerCommand: null, workerCwd: null, timeoutMs: null, nudgeQuietUntil: null, nudgeQuietBacklog: null, queue: null });
 const demand = (l: LaneNow): LaneDemand => ({ ready: l.waiting, inHand: 0, notYet: 0, afterJobs: 0, scheduled: 0, scheduledNext: null, nextReadyAt: null, running: l.busy });
 const lookups: StatusLookups = {
-  recent: () => ({ throughputPerMin: 0, finishedLately: 0, medianWaitMs: null, workerLoadMs: null, typicalRunMs: null, longestRunMs: null, runningSince: [] }),
+  recent: () => ({ throughputPerMin: 0, finishedLately: 0, paceSpanMs: 0, medianWaitMs: null, workerLoadMs: null, typicalRunMs: null, longestRunMs: null, runningSince: [] }),
   oldestQueuedAt: () => undefined,
   startsBlockedUntil: () => null,
   workerMemory: () => null,
@@ -109,7 +109,7 @@ describe('a limit is named only while it is the limit', () => {
     const [measuring, cores, ending, idle, later] = run([
       // One worker, never measured: the GPU allows one until it is, and says so.
       { facts: withGpu(), lanes: [embed({ waiting: 40, busy: 1 })] },
-      // Measured at 2 GB: the card fits more than the 7 the cores allow, and another lane runs 5 of those 7.
+      // Measured at 2 GB: the card fits more than the 8 the cores allow (nobody known at the computer: all of them), and another lane runs 5 of those 8.
       { facts: withGpu(), lanes: [embed({ waiting: 38, busy: 2, gpuCost: settled2G, measured: 2 }), { name: 'worker', waiting: 100, busy: 5 }] },
       // Nothing waits any more: the last jobs run.
       { facts: withGpu(), lanes: [embed({ waiting: 0, busy: 2, gpuCost: settled2G, measured: 2 }), { name: 'worker', waiting: 0, busy: 5 }] },
@@ -121,8 +121,8 @@ describe('a limit is named only while it is the limit', () => {
     const gpuWords = 'GPU: measuring one worker before starting more';
     expect(words(measuring!, 'embed')).toEqual({ window: gpuWords, header: 'The GPU holds back embed', tray: gpuWords, cli: `embed: ${gpuWords}` });
 
-    expect(cores!.lanes[0]!.limit).toEqual({ workers: 2, by: 'cores', text: '8 cores: 7 workers, one core kept free; other lanes run 5 of them' });
-    expect(words(cores!, 'embed')).toEqual({ window: '8 cores: 7 workers, one core kept free; other lanes run 5 of them — up to 2 workers for now', header: null, tray: null, cli: null });
+    expect(cores!.lanes[0]!.limit).toEqual({ workers: 3, by: 'cores', text: 'all 8 cores: nobody at the computer; other lanes run 5 of them' });
+    expect(words(cores!, 'embed')).toEqual({ window: 'all 8 cores: nobody at the computer; other lanes run 5 of them — up to 3 workers for now', header: null, tray: null, cli: null });
 
     for (const [what, s] of [['ending', ending], ['idle', idle], ['never measured, idle', later]] as const) {
       expect(s!.lanes[0]!.limit, what).toBeNull();
@@ -152,7 +152,7 @@ describe('a limit is named only while it is the limit', () => {
       { facts: onBattery, lanes: [{ name: 'worker', waiting: 9, busy: 3 }] },
       { facts: onBattery, lanes: [{ name: 'worker', waiting: 0, busy: 3 }] },
     ]);
-    expect(words(waits!, 'worker')).toEqual({ window: 'quiet: on battery — up to 3 workers for now', header: 'Quiet: on battery — 3 of 7 workers', tray: null, cli: null });
+    expect(words(waits!, 'worker')).toEqual({ window: 'quiet: on battery — up to 3 workers for now', header: 'Quiet: on battery — 3 of 8 workers', tray: null, cli: null });
     expect(words(none!, 'worker').window).toBeNull();
   });
 });

@@ -1,13 +1,14 @@
 // The sizer sees the machine, end to end: real engines, real worker processes that hold real
 // memory, the machine's facts from the environment (LANES_MEMORY, LANES_POWER), from fixture
-// files (a container's cgroup), or from a stand-in for the desktop's powerMonitor.
+// files (a container's cgroup), or from a stand-in for the desktop's powerMonitor. An engine
+// given no desktop knows nobody at the computer, as under `lanes daemon`: every core works.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../../electron/engine/index.js';
-import type { DesktopEvent, DesktopSignals } from '../../electron/engine/machine/facts.js';
 import { readCgroupLimits } from '../../electron/engine/machine/cgroup.js';
 import { jobsFinished, nextEvent, startEngine, tempDir, until } from '../support/engine.js';
+import { atTheComputer, awayFromTheComputer, fakeDesktop } from '../support/machine.js';
 
 const MiB = 2 ** 20;
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'machine');
@@ -104,13 +105,13 @@ describe('memory', () => {
 });
 
 describe('power, the person, the container', () => {
-  it('LANES_POWER=battery on 8 cores: at most 3, battery named; on ac, 7', async () => {
+  it('LANES_POWER=battery on 8 cores, no desktop: at most 3, battery named; on ac, all 8', async () => {
     const battery = await engineWith({ cores: 8, env: { LANES_POWER: 'battery' } });
     expect(battery.engine.status().ceiling).toBeLessThanOrEqual(3);
-    expect(battery.engine.status().machine).toMatchObject({ limitedBy: 'battery', power: 'battery', coreCeiling: 7, text: 'quiet: on battery' });
+    expect(battery.engine.status().machine).toMatchObject({ limitedBy: 'battery', power: 'battery', coreCeiling: 8, text: 'quiet: on battery' });
     const ac = await engineWith({ cores: 8, env: { LANES_POWER: 'ac' } });
-    expect(ac.engine.status().machine).toMatchObject({ ceiling: 7, limitedBy: 'cores', power: 'ac' });
-    expect(ac.engine.status().ceiling).toBe(7);
+    expect(ac.engine.status().machine).toMatchObject({ ceiling: 8, limitedBy: 'cores', power: 'ac', personActive: null, text: 'all 8 cores: nobody at the computer' });
+    expect(ac.engine.status().ceiling).toBe(8);
   });
 
   it('a bad override refuses to start, naming its variable', async () => {
@@ -120,23 +121,58 @@ describe('power, the person, the container', () => {
     dir.cleanup();
   });
 
-  it('in a cgroup limited to 2 CPUs the ceiling is 1, whatever the host has', async () => {
-    const { engine } = await engineWith({ cores: undefined, machineReaders: { cores: async () => 64, affinity: () => 64, cgroup: () => readCgroupLimits(join(fixtures, 'container-2cpu')) } });
-    expect(engine.status().machine).toMatchObject({ cores: 64, ceiling: 1, coreCeiling: 1, limitedBy: 'container' });
+  it('in a cgroup limited to 2 CPUs the ceiling is its 2, whatever the host has, while nobody is at the computer; 1 while someone is', async () => {
+    const container = { cores: async () => 64, affinity: () => 64, cgroup: () => readCgroupLimits(join(fixtures, 'container-2cpu')) };
+    const { engine } = await engineWith({ cores: undefined, machineReaders: container, desktop: awayFromTheComputer() });
+    expect(engine.status().machine).toMatchObject({ cores: 64, ceiling: 2, coreCeiling: 2, limitedBy: 'container', text: 'container: all 2 CPUs, nobody at the computer' });
+    const at = await engineWith({ cores: undefined, machineReaders: container, desktop: atTheComputer() });
+    expect(at.engine.status().machine).toMatchObject({ cores: 64, ceiling: 1, coreCeiling: 1 });
   });
 
-  it('the person at the machine: room left while they type, the full ceiling once the screen locks', async () => {
-    const listeners = new Set<(e: DesktopEvent) => void>();
-    const desktop: DesktopSignals = {
-      onBattery: () => false,
-      idleSeconds: () => 0,
-      thermalState: () => 'unknown',
-      subscribe: (l) => (listeners.add(l), () => listeners.delete(l)),
-    };
-    const { engine } = await engineWith({ cores: 8, desktop });
+  it('the person at the machine: room left while they type, every core once the screen locks', async () => {
+    const desktop = fakeDesktop(0);
+    const { engine } = await engineWith({ cores: 8, desktop: desktop.signals });
     expect(engine.status().machine).toMatchObject({ personActive: true, limitedBy: 'in-use', ceiling: 5 });
-    for (const l of listeners) l('lock-screen');
+    desktop.emit('lock-screen');
     await until(engine, () => engine.status().machine.personActive === false);
-    expect(engine.status().machine).toMatchObject({ ceiling: 7, limitedBy: 'cores' });
+    expect(engine.status().machine).toMatchObject({ ceiling: 8, limitedBy: 'cores', text: 'all 8 cores: nobody at the computer' });
   });
+});
+
+describe('every core while nobody uses the machine', () => {
+  /** A 2-core machine as read from the hardware (no LANES_CORES): the lane sizes itself against it. */
+  const twoCores = { cores: async () => 2, affinity: () => 2 };
+
+  /** The most jobs of the lane running at once while 6 jobs that wait on a gate are worked. */
+  async function mostAtOnce(engine: Engine): Promise<number> {
+    await engine.request('setCap', { lane: 'worker', cap: 4 });
+    const gate = join(engine.dataDir, 'gate');
+    let most = 0;
+    const off = engine.events.subscribe(() => (most = Math.max(most, engine.status().lanes.find((l) => l.name === 'worker')!.busy)));
+    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 6 }, () => ({ shell: `while [ ! -e '${gate}' ]; do sleep 0.05; done` })) });
+    // Every job the ceiling allows is running before the gate opens: the count is the ceiling's, not the scheduler's luck.
+    await until(engine, () => engine.status().lanes.find((l) => l.name === 'worker')!.busy === engine.status().ceiling, 30_000, 'as many running as the ceiling allows');
+    writeFileSync(gate, '');
+    await jobsFinished(engine, ids, 60_000);
+    off();
+    return most;
+  }
+
+  it('nobody at a 2-core computer: a lane at cap 4 runs 2 jobs at once, and says why', async () => {
+    const { engine } = await engineWith({ cores: undefined, machineReaders: twoCores, desktop: awayFromTheComputer() });
+    expect(engine.status().machine).toMatchObject({ cores: 2, ceiling: 2, limitedBy: 'cores', personActive: false, text: 'all 2 cores: nobody at the computer' });
+    expect(await mostAtOnce(engine)).toBe(2);
+  }, 90_000);
+
+  it('a headless daemon on 2 cores (no desktop session) runs 2 at once too', async () => {
+    const { engine } = await engineWith({ cores: undefined, machineReaders: twoCores });
+    expect(engine.status().machine).toMatchObject({ ceiling: 2, personActive: null, text: 'all 2 cores: nobody at the computer' });
+    expect(await mostAtOnce(engine)).toBe(2);
+  }, 90_000);
+
+  it('someone at the same computer: one job at a time, a core left for them', async () => {
+    const { engine } = await engineWith({ cores: undefined, machineReaders: twoCores, desktop: atTheComputer() });
+    expect(engine.status().machine).toMatchObject({ ceiling: 1, personActive: true });
+    expect(await mostAtOnce(engine)).toBe(1);
+  }, 90_000);
 });

@@ -76,8 +76,37 @@ describe('one suggestion, whatever the pace', () => {
     expect(n.text).toContain('about 17 min at 1 worker, about 2 min at 7');
   });
 
+  it('says what it buys from the running jobs’ own progress where they give it, before any pace', () => {
+    // One 10-minute job at 5 % after 30 s (9.5 min left), 6 more waiting of 10 min each: at 1
+    // worker 9.5 + 60 min; at 7, all of it spread over 7 workers (never less than the running one's 9.5 min).
+    const n = nudgeFor(facts({ waiting: 6, perMinute: 0, runs: { leftMs: [9.5 * 60_000], jobMs: 10 * 60_000 } }))!;
+    expect(n.estimate).toEqual({ atCapMs: 69.5 * 60_000, atSuggestedMs: Math.round((69.5 * 60_000) / 7) });
+    expect(nudgeFor(facts({ waiting: 1, cap: 1, runs: { leftMs: [9.5 * 60_000], jobMs: 60_000 } }))!.estimate).toEqual({ atCapMs: 10.5 * 60_000, atSuggestedMs: 9.5 * 60_000 });
+    expect(n.text).toContain('about 70 min at 1 worker, about 10 min at 7');
+  });
+
   it('a memory-bound lane suggests what fits', () => {
     expect(nudgeFor(facts({ limit: 3, waiting: 500, perMinute: 50 }))?.suggestedCap).toBe(3);
+  });
+});
+
+describe('the nudge promises what the lane gets now', () => {
+  it('another lane holds one of the 7: 6 now, naming it', () => {
+    const n = nudgeFor(facts({ cap: 2, busy: 2, machineInUse: 3, waiting: 297, othersHold: [{ lane: 'worker', workers: 1 }] }))!;
+    expect(n.suggestedCap).toBe(6);
+    expect(n.text).toBe('297 waiting and all 2 workers busy. Raise the cap to run more at once — this machine allows up to 7; 6 now — worker holds 1.');
+  });
+
+  it('several lanes hold some: the larger first; within memory the fit is the bound', () => {
+    const n = nudgeFor(facts({ cap: 1, busy: 1, machineInUse: 4, waiting: 300, limit: 5, othersHold: [{ lane: 'b', workers: 1 }, { lane: 'a', workers: 2 }, { lane: 'c', workers: 0 }] }))!;
+    expect(n.suggestedCap).toBe(4);
+    expect(n.text).toMatch(/this machine has memory for 5 of these workers; 4 now — a holds 2, b holds 1\.$/);
+  });
+
+  it('other lanes idle or holding nothing: the whole ceiling, as before', () => {
+    const n = nudgeFor(facts({ othersHold: [{ lane: 'worker', workers: 0 }] }))!;
+    expect(n.suggestedCap).toBe(7);
+    expect(n.text).toMatch(/this machine allows up to 7\.$/);
   });
 });
 

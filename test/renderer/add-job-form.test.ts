@@ -35,6 +35,14 @@ describe('the Add job form', () => {
     expect(checkAddJob(values(o), NOW)).toMatchObject({ field });
   });
 
+  it('names every field that is wrong at once, each with its own words, and sends nothing', () => {
+    const checked = checkAddJob(values({ text: '', env: 'A=1\nJUST_A_NAME\nALSO', attempts: '0', timeout: 'soon', priority: '101' }), NOW);
+    expect('problems' in checked && checked.problems.map((p) => p.field)).toEqual(['text', 'env', 'attempts', 'timeout', 'priority']);
+    // One env line named, not one refusal per bad line.
+    expect('problems' in checked && checked.problems[1]!.message).toBe('each line is NAME=value; "JUST_A_NAME" is not');
+    expect(checked).not.toHaveProperty('input');
+  });
+
   it('shows an engine refusal at the field it names', () => {
     expect(['cwd', 'labels.2', 'notBefore', 'delaySeconds', 'argv', 'maxAttempts', 'after', 'nope', undefined].map(fieldOfRequest)).toEqual(['cwd', 'labels', 'when', 'when', 'text', 'attempts', 'after', null, null]);
   });

@@ -12,8 +12,9 @@ import { nudgeFor, type NudgeFacts } from '../../electron/engine/sizer/nudge.js'
 
 const MB = 2 ** 20;
 
+/** Someone at the computer, so one core is kept free; a row says so where nobody is. */
 function machine(patch: Partial<MachineStatus> = {}): MachineStatus {
-  return { cores: 8, coreCeiling: 7, memoryBytes: 1500 * MB, power: 'ac', personActive: null, ceiling: 7, limitedBy: 'cores', text: '8 cores: 7 workers, one core kept free', ...patch };
+  return { cores: 8, coreCeiling: 7, memoryBytes: 1500 * MB, power: 'ac', personActive: true, ceiling: 7, limitedBy: 'cores', text: '8 cores: 7 workers, one core kept free', ...patch };
 }
 
 const lane = (name: string, patch: Partial<LaneStatus> = {}) => ({ name, cap: 3, limit: null, workerMemoryBytes: null, ...patch }) as LaneStatus;
@@ -57,13 +58,17 @@ describe('the machine’s facts', () => {
       Cores: '8 — 7 workers, one core kept free for you',
       'Memory for workers': '1.5 GB',
       Power: 'on battery',
-      'Someone at the computer': 'cannot tell here',
+      'Someone at the computer': 'yes — Lanes leaves them room',
     });
   });
 
   const cases: [string, Partial<MachineStatus>, string, string][] = [
     ['nothing holds back', {}, 'Workers now', 'at most 7 — all the cores allow'],
     ['a container’s quota', { cores: 64, coreCeiling: 1, ceiling: 1, limitedBy: 'container' }, 'Cores', '64 — 1 worker, the container’s CPU share less one'],
+    ['nobody at the computer: every core', { coreCeiling: 8, ceiling: 8, personActive: false, text: 'all 8 cores: nobody at the computer' }, 'Cores', '8 — 8 workers, all of them: nobody at the computer'],
+    ['a daemon, where nobody is known there: every core', { coreCeiling: 8, ceiling: 8, personActive: null }, 'Cores', '8 — 8 workers, all of them: nobody at the computer'],
+    ['a container’s whole quota while nobody is there', { cores: 64, coreCeiling: 2, ceiling: 2, limitedBy: 'container', personActive: false }, 'Cores', '64 — 2 workers, the container’s whole CPU share: nobody at the computer'],
+    ['cannot tell', { personActive: null }, 'Someone at the computer', 'cannot tell here'],
     ['plugged in', { power: 'ac' }, 'Power', 'plugged in'],
     ['power not known', { power: 'unknown' }, 'Power', 'not known'],
     ['someone there', { personActive: true }, 'Someone at the computer', 'yes — Lanes leaves them room'],

@@ -43,6 +43,8 @@ const twoBacklogs = shell(
   status([lane('small', { running: 1, busy: 1, workers: 1, waiting: 3 }), lane('worker', { running: 2, busy: 2, workers: 2, cap: 2, waiting: 4533, etaMs: 38 * 60_000, etaState: 'known' })]),
 );
 const pausedHour = shell({ ...status([lane('worker', { running: 1, busy: 1, workers: 1, waiting: 40, mood: 'paused', etaMs: null, etaState: 'paused' })]), paused: { since: NOW, until: NOW + 3_600_000 } });
+// One job scheduled for 05:01 tomorrow, one waiting for another job to succeed: neither is "idle".
+const holdsLater = shell(status([lane('deploy', { waitingForJobs: 1, scheduled: 1, scheduledNext: new Date(2025, 5, 4, 5, 1).getTime() })]));
 const pausedOpen = shell({ ...status([lane('worker')]), paused: { since: NOW, until: null } });
 
 describe('tray menu for engine states', () => {
@@ -55,6 +57,13 @@ describe('tray menu for engine states', () => {
     { name: 'largest nudge', state: twoNudges, icon: 'nudge', tooltip: 'Lanes — raise thumbs to 4: 4,666 waiting', title: ['small', 'small — 1 running, 1 waiting · raise to 2?'] },
     { name: 'largest backlog', state: twoBacklogs, icon: 'working', tooltip: 'Lanes — 3 running · worker: 4,533 waiting, about 38 min', title: ['worker', 'worker — 2 running, 4,533 waiting'] },
     { name: 'paused 1 h', state: pausedHour, icon: 'paused', tooltip: 'Lanes — paused until 15:30, finishing 1 job · worker: 40 waiting', title: ['worker', 'worker — 1 running, 40 waiting'] },
+    {
+      name: 'one scheduled, one waiting for other jobs',
+      state: holdsLater,
+      icon: 'idle',
+      tooltip: 'Lanes — nothing running · deploy: 1 waiting for other jobs, 1 scheduled for Wed 05:01',
+      title: ['deploy', 'deploy — 1 waiting for other jobs, 1 scheduled for Wed 05:01'],
+    },
     { name: 'paused open-ended', state: pausedOpen, icon: 'paused', tooltip: 'Lanes — paused until you resume', title: ['worker', 'worker — idle'] },
   ] as const)('$name', ({ state, icon, tooltip, title }) => {
     const model = menu(state);

@@ -36,8 +36,14 @@ describe('lane words', () => {
     ['cap 0, still finishing', lane('ml', { cap: 0, running: 1 }), 'ml — 1 running'],
     ['paused with a backlog', lane('w', { mood: 'paused', waiting: 5 }), 'w — paused, 5 waiting'],
     ['nudged', lane('w', { running: 1, waiting: 9, nudge: nudge(3, 9) }), 'w — 1 running, 9 waiting · raise to 3?'],
+    ['one scheduled, nothing else', lane('d', { scheduled: 1, scheduledNext: at(3, 16, 1) }), 'd — 1 scheduled for 16:01'],
+    ['several scheduled: when the next is', lane('d', { scheduled: 3, scheduledNext: at(4, 5, 1) }), 'd — 3 scheduled, the next at Wed 05:01'],
+    ['waiting for other jobs', lane('d', { waitingForJobs: 2 }), 'd — 2 waiting for other jobs'],
+    ['running, and what waits after', lane('d', { running: 1, waiting: 2, waitingForJobs: 1, scheduled: 1, scheduledNext: at(3, 16, 1) }), 'd — 1 running, 2 waiting, 1 waiting for other jobs, 1 scheduled for 16:01'],
+    ['off, holding scheduled work', lane('d', { cap: 0, scheduled: 1, scheduledNext: at(3, 16, 1) }), 'd — off, 1 scheduled for 16:01'],
+    ['paused, holding dependents', lane('d', { mood: 'paused', waitingForJobs: 4 }), 'd — paused, 4 waiting for other jobs'],
   ])('title: %s', (_name, l, words) => {
-    expect(laneTitle(l)).toBe(words);
+    expect(laneTitle(l, NOW)).toBe(words);
   });
 
   it.each([

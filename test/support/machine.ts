@@ -3,6 +3,7 @@
 // on the wall with free memory and no other program busy, so a loaded CI box sizes like an idle
 // laptop. A test that means to read the real machine says so with `realMachine()`; any other
 // read of it fails the test (test/setup/real-machine-guard.ts).
+import type { DesktopEvent, DesktopSignals } from '../../electron/engine/machine/facts.js';
 import type { MachineReaders } from '../../electron/engine/machine/watcher.js';
 
 const GiB = 2 ** 30;
@@ -25,3 +26,26 @@ export function quietMachine(over: Partial<MachineReaders> = {}): MachineReaders
 export function realMachine(): void {
   (globalThis as { lanesRealMachineAllowed?: boolean }).lanesRealMachineAllowed = true;
 }
+
+/**
+ * The person, as the desktop's powerMonitor would report them: seconds since their last input
+ * (a getter the test moves) and lock/unlock as events. Without one an engine has no desktop, as
+ * under `lanes daemon`, and nobody is known to be at the computer.
+ */
+export function fakeDesktop(idleSeconds = 0): { signals: DesktopSignals; person: { idleSeconds: number }; emit(e: DesktopEvent): void } {
+  const listeners = new Set<(e: DesktopEvent) => void>();
+  const person = { idleSeconds };
+  const signals: DesktopSignals = {
+    onBattery: () => false,
+    idleSeconds: () => person.idleSeconds,
+    thermalState: () => 'unknown',
+    subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)),
+  };
+  return { signals, person, emit: (e) => listeners.forEach((l) => l(e)) };
+}
+
+/** Someone typing at the computer: one core, and a quarter more, stay theirs. */
+export const atTheComputer = (): DesktopSignals => fakeDesktop(0).signals;
+
+/** Nobody has touched the computer for ten minutes: every core works. */
+export const awayFromTheComputer = (): DesktopSignals => fakeDesktop(600).signals;

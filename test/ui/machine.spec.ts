@@ -7,7 +7,7 @@ import { test, expect, laneRow } from './fixtures.js';
 import { dismissHelp } from './scene.js';
 import { shoot, shootIfAsked, SHOOTING } from './shoot.js';
 
-test.describe('on battery, 8 cores', () => {
+test.describe('on battery, 7 cores', () => {
   test.use({ daemonEnv: { LANES_POWER: 'battery' } });
 
   test('the header says Lanes is quiet and allows 3 of 7 workers; the facts open from it; the cap stays the person’s', async ({ lanes: page, daemon }) => {
@@ -37,7 +37,7 @@ test.describe('on battery, 8 cores', () => {
     await page.getByRole('button', { name: /Quiet: on battery/ }).click();
     await expect(facts).toBeVisible();
     await expect(facts).toContainText('Workers nowat most 3 — quiet: on battery');
-    await expect(facts).toContainText('Cores8 — 7 workers, one core kept free for you');
+    await expect(facts).toContainText('Cores7 — 7 workers, all of them: nobody at the computer');
     await expect(facts).toContainText('Poweron battery');
     await expect(facts).toContainText('Someone at the computercannot tell here');
     await expect(facts.getByRole('button')).toHaveCount(0);

@@ -31,8 +31,8 @@ export interface MachineFacts {
     total: number;
     /** Bytes that can be used without swapping: MemAvailable, or the container's headroom if smaller. */
     available: number;
-    /** Bytes Lanes' workers (and all they run) held when this was read: free for them too, since they hold it. */
-    heldByLanes: number;
+    /** Bytes Lanes' workers (and all they run) used when this was read: free for them too, since they are theirs. */
+    usedByLanes: number;
     /** LANES_MEMORY: what Lanes' workers may use between them; null: a share of what is free. */
     override: number | null;
   };

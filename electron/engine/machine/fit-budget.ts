@@ -27,8 +27,8 @@ export const GROW_MARGIN = 0.05;
 export interface Budget {
   /** What the workers may hold there between them. */
   bytes: number;
-  /** What the workers in service hold there now. */
-  held: number;
+  /** What the workers in service use there now. */
+  inUse: number;
   /** What workers on their way out still hold there: no worker in service goes for it, none starts into it. */
   leaving: number;
 }
@@ -98,7 +98,7 @@ export function fitBudget(budgets: readonly Budget[], lanes: readonly FitLane[],
     on[0] = (on[0] ?? 0) + Math.max(0, sum(l.workers) - sum(on));
     return { l, cost: l.cost ?? 0, on, fit: sum(on) };
   });
-  const room = budgets.map((b) => b.bytes - b.held);
+  const room = budgets.map((b) => b.bytes - b.inUse);
   const margin = budgets.map((b) => GROW_MARGIN * b.bytes);
   /** What a new worker may start into on budget i. */
   const growRoom = (i: number) => (room[i] ?? 0) - (budgets[i]?.leaving ?? 0) - (margin[i] ?? 0);

@@ -28,8 +28,8 @@ export interface GpuLiveWorker {
 export class GpuBook {
   private readonly costs: Map<string, LaneCost>;
   private readonly measured = new Set<string>();
-  /** GPU bytes each worker held at the last reading of the cards. */
-  private readonly held = new Map<string, number>();
+  /** GPU bytes each worker used at the last reading of the cards. */
+  private readonly gpuBytes = new Map<string, number>();
   /** The card (nvidia-smi index) each worker was last seen holding its memory on. */
   private readonly cards = new Map<string, number>();
   /** The first job each worker was seen running (its start): until it moves on, it may still be loading. */
@@ -59,20 +59,20 @@ export class GpuBook {
     const inService = new Set(ml.flatMap((l) => l.workers));
     const workers: GpuWorker[] = live
       .filter((w) => names.has(w.lane))
-      .map((w) => ({ lane: w.lane, card: this.cards.get(w.id) ?? w.card ?? first, bytes: this.held.get(w.id) ?? 0, leaving: !inService.has(w.id) }));
+      .map((w) => ({ lane: w.lane, card: this.cards.get(w.id) ?? w.card ?? first, bytes: this.gpuBytes.get(w.id) ?? 0, leaving: !inService.has(w.id) }));
     const lanes = new Map(ml.map((l) => [l.name, { measured: l.workers.filter((id) => this.measured.has(id)).length, cost: this.costs.get(l.name) ?? null }]));
     return { workers, lanes, pinned };
   }
 
   /** A reading of the cards: busy workers' GPU use becomes their lane's cost, as RAM does in machine.ts. */
   sampled(sample: MachineSample, live: ReadonlyMap<string, GpuLiveWorker>, ml: ReadonlySet<string>): void {
-    for (const map of [this.held, this.cards, this.firstJob]) for (const id of map.keys()) if (!live.has(id)) map.delete(id);
+    for (const map of [this.gpuBytes, this.cards, this.firstJob]) for (const id of map.keys()) if (!live.has(id)) map.delete(id);
     for (const id of this.measured) if (!live.has(id)) this.measured.delete(id);
     const changed = new Set<string>();
     const cards = sample.facts.gpu?.source === 'nvidia' ? (sample.facts.gpu.cards ?? []) : [];
     for (const usage of sample.workers) {
       if (usage.gpuBytes === undefined) continue;
-      this.held.set(usage.id, usage.gpuBytes);
+      this.gpuBytes.set(usage.id, usage.gpuBytes);
       // Where it is seen to hold its memory is where it is, given a card or not (CUDA's default device is not always nvidia-smi's first).
       const seen = cards.find((c) => c.uuid === usage.gpuCard);
       if (seen) this.cards.set(usage.id, seen.index);
@@ -111,7 +111,7 @@ export function gpuStatus(facts: MachineFacts): Pick<MachineStatus, 'gpuMemory' 
       name: c.name,
       totalBytes: c.totalBytes,
       usedBytes: c.usedBytes,
-      heldByLanesBytes: c.heldByLanes,
+      heldByLanesBytes: c.usedByLanes,
       forWorkersBytes: Math.round(budgets.find((b) => b.uuid === c.uuid)?.bytes ?? 0),
     }),
   );

@@ -28,7 +28,7 @@ export interface CardBudget {
  * shared over the cards as their free memory is.
  */
 export function cardBudgets(cards: readonly GpuCard[], override: number | null): CardBudget[] {
-  const free = cards.map((c) => ({ c, free: Math.max(0, c.totalBytes - Math.max(0, c.usedBytes - Math.min(c.heldByLanes, c.usedBytes))) }));
+  const free = cards.map((c) => ({ c, free: Math.max(0, c.totalBytes - Math.max(0, c.usedBytes - Math.min(c.usedByLanes, c.usedBytes))) }));
   const sum = free.reduce((n, f) => n + f.free, 0);
   return free.map(({ c, free: f }) => ({
     index: c.index,
@@ -63,13 +63,13 @@ export interface LaneGpuInput {
 const NO_LIMIT: BudgetLimit = { workers: Infinity, costBytes: null, settled: true, oneAtATime: false, text: '' };
 
 /** Counted per worker: what it holds now, or its lane's typical cost if more (one still loading holds little yet). */
-function heldOnCards(budgets: readonly CardBudget[], workers: readonly GpuWorker[], costs: ReadonlyMap<string, number>): number[] {
-  const held = budgets.map(() => 0);
+function inUseOnCards(budgets: readonly CardBudget[], workers: readonly GpuWorker[], costs: ReadonlyMap<string, number>): number[] {
+  const inUse = budgets.map(() => 0);
   for (const w of workers) {
     const i = budgets.findIndex((b) => b.index === w.card);
-    if (i >= 0) held[i] = (held[i] ?? 0) + Math.max(w.bytes, costs.get(w.lane) ?? 0);
+    if (i >= 0) inUse[i] = (inUse[i] ?? 0) + Math.max(w.bytes, costs.get(w.lane) ?? 0);
   }
-  return held;
+  return inUse;
 }
 
 /**
@@ -79,12 +79,12 @@ function heldOnCards(budgets: readonly CardBudget[], workers: readonly GpuWorker
 export function laneGpuLimits(budgets: readonly CardBudget[], workers: readonly GpuWorker[], lanes: readonly LaneGpuInput[], ceiling = Infinity): Map<string, BudgetLimit> {
   const costs = new Map(lanes.flatMap((l) => (l.cost ? [[l.name, l.cost.bytes] as const] : [])));
   const inService = workers.filter((w) => !w.leaving);
-  const held = heldOnCards(budgets, inService, costs);
-  const leaving = heldOnCards(budgets, workers.filter((w) => w.leaving), costs);
+  const inUse = inUseOnCards(budgets, inService, costs);
+  const leaving = inUseOnCards(budgets, workers.filter((w) => w.leaving), costs);
   const settledOf = (l: LaneGpuInput) => l.cost !== null && l.cost.rounds >= SETTLED_ROUNDS;
   const limited = lanes.filter((l) => !(settledOf(l) && (l.cost?.bytes ?? 0) < GPU_COST_MIN));
   const fits = fitBudget(
-    budgets.map((b, i) => ({ bytes: b.bytes, held: held[i] ?? 0, leaving: leaving[i] ?? 0 })),
+    budgets.map((b, i) => ({ bytes: b.bytes, inUse: inUse[i] ?? 0, leaving: leaving[i] ?? 0 })),
     limited.map((l) => ({
       name: l.name,
       want: l.want,
@@ -123,11 +123,11 @@ function wording(l: LaneGpuInput, cost: number | null, workers: number, oneAtATi
  */
 export function pickCard(budgets: readonly CardBudget[], workers: readonly GpuWorker[], costs: ReadonlyMap<string, number>): CardBudget | null {
   if (budgets.length < 2) return null;
-  const held = heldOnCards(budgets, workers, costs);
+  const inUse = inUseOnCards(budgets, workers, costs);
   let best: CardBudget | null = null;
   let bestRoom = -Infinity;
   for (const [i, card] of budgets.entries()) {
-    const room = card.bytes - (held[i] ?? 0);
+    const room = card.bytes - (inUse[i] ?? 0);
     if (room > bestRoom) [best, bestRoom] = [card, room];
   }
   return best;

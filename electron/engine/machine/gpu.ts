@@ -20,7 +20,7 @@ export interface GpuCard {
   /** In use by everything on the card: Lanes' workers and other programs. */
   usedBytes: number;
   /** Of that, what Lanes' workers (and all they run) hold: free for them too, since they hold it. */
-  heldByLanes: number;
+  usedByLanes: number;
 }
 
 export interface GpuApp {
@@ -80,7 +80,7 @@ export function parseCards(text: string): GpuCard[] {
     const used = mib(f[f.length - 1]);
     if (!Number.isInteger(index) || index < 0 || index >= CARDS_MAX || !uuid || uuid.length > 128 || total === null || used === null || total === 0) continue;
     const name = f.slice(2, -2).join(',').trim().slice(0, 128);
-    cards.push({ index, uuid, name, totalBytes: total, usedBytes: Math.min(used, total), heldByLanes: 0 });
+    cards.push({ index, uuid, name, totalBytes: total, usedBytes: Math.min(used, total), usedByLanes: 0 });
   }
   return cards;
 }
@@ -131,12 +131,12 @@ export function cudaVisibleDevices(env: NodeJS.ProcessEnv | undefined): string |
 export function placeOnCards(read: { cards: readonly GpuCard[]; apps: readonly GpuApp[] }, workers: readonly (readonly number[])[], visible: string | undefined): { cards: GpuCard[]; workers: { bytes: number; card: string | null }[] } {
   const cards = visibleCards(read.cards, visible).map((c) => ({ ...c }));
   const placed = workers.map((pids) => {
-    const held = gpuBytesOf(pids, read.apps);
-    for (const c of cards) c.heldByLanes += held.byCard.get(c.uuid) ?? 0;
-    const most = [...held.byCard].sort((a, b) => b[1] - a[1])[0];
-    return { bytes: held.bytes, card: most ? most[0] : null };
+    const used = gpuBytesOf(pids, read.apps);
+    for (const c of cards) c.usedByLanes += used.byCard.get(c.uuid) ?? 0;
+    const most = [...used.byCard].sort((a, b) => b[1] - a[1])[0];
+    return { bytes: used.bytes, card: most ? most[0] : null };
   });
-  for (const c of cards) c.usedBytes = Math.min(c.totalBytes, Math.max(c.usedBytes, c.heldByLanes));
+  for (const c of cards) c.usedBytes = Math.min(c.totalBytes, Math.max(c.usedBytes, c.usedByLanes));
   return { cards, workers: placed };
 }
 

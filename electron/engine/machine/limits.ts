@@ -108,10 +108,10 @@ export function machineLimits(facts: MachineFacts, lanes: readonly LaneMemoryInp
     const g = byGpu.byLane.get(l.name);
     // The GPU is named only when it allows fewer than memory does: the lower limit is the one that binds.
     const byCard = g !== undefined && g.workers < Math.min(m.workers, top.workers);
-    const held = m.workers < top.workers;
+    const memoryBinds = m.workers < top.workers;
     const limit = Math.min(m.workers, g?.workers ?? Infinity, top.workers);
-    const limitedBy = byCard ? 'gpu' : held ? 'memory' : top.reason;
-    laneLimits.set(l.name, { limit, limitedBy, memory: m, ...(g ? { gpu: g } : {}), text: byCard ? g.text : held ? m.text : top.text });
+    const limitedBy = byCard ? 'gpu' : memoryBinds ? 'memory' : top.reason;
+    laneLimits.set(l.name, { limit, limitedBy, memory: m, ...(g ? { gpu: g } : {}), text: byCard ? g.text : memoryBinds ? m.text : top.text });
   }
   // Memory (or a GPU's) is what holds Lanes back when some lane has work it may not start for it,
   // and the lanes together may run fewer workers than the ceiling allows.

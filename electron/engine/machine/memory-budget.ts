@@ -23,7 +23,7 @@ export function memoryBudget(memory: MachineFacts['memory'], presence: Presence)
   const active = presence === 'active';
   const share = MEMORY_SHARE[active ? 'active' : 'away'];
   // What the workers hold is free for them too: counting only `available` would shrink the budget as they grow, and they would chase it down.
-  const free = memory.available + memory.heldByLanes;
+  const free = memory.available + memory.usedByLanes;
   const bytes = Math.max(0, Math.min(free * share, free - 2 * criticalFloor(memory.total)));
   return { bytes, from: active ? 'in-use' : 'away', text: `${aboutBytes(bytes)} for workers, ${share * 100} % of free memory${active ? ' while you are at the computer' : ''}` };
 }

@@ -38,10 +38,10 @@ export function laneMemoryLimits(lanes: readonly LaneMemoryInput[], budget: numb
     const cost = settled && l.cost ? l.cost.bytes : Math.max(l.cost?.bytes ?? 0, PRESUMED_BYTES[l.class]);
     return { l, settled, cost };
   });
-  const held = costed.reduce((n, { l, cost }) => n + l.workers * cost, 0);
+  const inUse = costed.reduce((n, { l, cost }) => n + l.workers * cost, 0);
   const leaving = costed.reduce((n, { l, cost }) => n + l.leaving * cost, 0);
   const fits = fitBudget(
-    [{ bytes: budget, held, leaving }],
+    [{ bytes: budget, inUse, leaving }],
     costed.map(({ l, settled, cost }) => ({ name: l.name, want: Math.max(0, Math.min(l.cap, ceiling, l.demand)), demand: l.demand, workers: [l.workers], leaving: l.leaving, measured: l.measured, cost, settled })),
     { ceiling, presumed: true },
   );

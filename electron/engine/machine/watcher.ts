@@ -207,7 +207,7 @@ export class MachineWatcher {
       memory: {
         total: Math.min(memory.total, cgroup.memoryMax ?? Infinity),
         available: Math.min(memory.available, cgroup.memoryFree ?? Infinity),
-        heldByLanes: workers.reduce((n, w) => n + w.bytes, 0),
+        usedByLanes: workers.reduce((n, w) => n + w.bytes, 0),
         override: this.overrides.memory,
       },
       power: await this.readPower(),

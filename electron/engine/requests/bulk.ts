@@ -90,13 +90,13 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
         sharedDone = { cancelled: sharedDone.cancelled + r.cancelled, stopping: sharedDone.stopping + r.stopping };
       }
       if (input.lane !== undefined && sharedLanes.length > 0) return sharedDone;
-      const held = e.fleet.jobsInWorkers(input.lane);
+      const inWorkers = e.fleet.jobsInWorkers(input.lane);
       // Running, or in a worker's hand: the worker stops it or drops it, and says so.
-      const theirs = [...(wants('running') ? held.running : []), ...(wants('queued') ? held.inHand : [])].filter((id) => !isSharedId(id) && (!input.ids || input.ids.includes(id)));
+      const theirs = [...(wants('running') ? inWorkers.running : []), ...(wants('queued') ? inWorkers.inHand : [])].filter((id) => !isSharedId(id) && (!input.ids || input.ids.includes(id)));
       let stopping = sharedDone.stopping;
       for (const id of theirs) if (e.fleet.cancel(id, e.cancelGraceMs)) stopping++;
       if (!wants('queued')) return { cancelled: sharedDone.cancelled, stopping };
-      const skip = [...held.inHand, ...(input.ids ? e.fleet.jobsInWorkers().inHand : [])];
+      const skip = [...inWorkers.inHand, ...(input.ids ? e.fleet.jobsInWorkers().inHand : [])];
       const select = input.ids ? { ids: localIds(input.ids) } : { lanes: localLanes };
       const now = Date.now();
       const cancelled = await inChunks(select, (s) => e.jobs.cancelQueuedChunk(s, skip, now), announce);

@@ -5,7 +5,7 @@
 // and removed with their jobs. A file is only ever removed for the job whose id it bears: ids are
 // never handed out twice (store/job-ids.ts), so that job owned it.
 import { lstatSync, opendirSync, readdirSync, rmSync } from 'node:fs';
-import { readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LogPaths } from '../../job-control/log-paths.js';
 import { SHARED_ID_MIN, slotOfId } from '../store/job-ids.js';
@@ -19,6 +19,22 @@ const LOCAL_ID_TRUSTED = 1e12;
 
 const files = (base: string): LogPaths => ({ stdoutPath: `${base}.stdout.log`, stderrPath: `${base}.stderr.log`, allPath: `${base}.log`, joinedPath: `${base}.logs` });
 const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+/**
+ * A folder's names, only when it is a folder and not a link: a link at logs/ or at a shard would
+ * have every step (listing, measuring, trimming, cleaning) look at and remove files elsewhere.
+ */
+async function namesIn(folder: string): Promise<string[]> {
+  if (!(await lstat(folder).catch(() => null))?.isDirectory()) return [];
+  return readdir(folder).catch(() => [] as string[]);
+}
+function namesInSync(folder: string): string[] {
+  if (!lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) return [];
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
 
 /** One log file found: whose it is and how big. */
 export interface LogFile {
@@ -70,7 +86,7 @@ export class LogFiles {
     let removed = 0;
     for (const [shard, set] of byShard) {
       const folder = join(this.dir, String(shard));
-      const names = await readdir(folder).catch(() => [] as string[]);
+      const names = await namesIn(folder);
       let left = names.length;
       for (const name of names) {
         const m = LOG_FILE.exec(name);
@@ -82,6 +98,7 @@ export class LogFiles {
       if (left === 0 && names.length > 0) await rmdir(folder).catch(() => undefined);
     }
     if (this.legacy) {
+      // rm removes a link itself, never what it points to.
       for (const id of ids) for (const p of Object.values(files(join(this.dir, String(id))))) await rm(p, { force: true });
     }
     return removed;
@@ -93,15 +110,16 @@ export class LogFiles {
    * holding the event loop.
    */
   async list(): Promise<LogFile[]> {
-    const shards = (await readdir(this.dir).catch(() => [] as string[])).filter((n) => SHARD.test(n)).map(Number).sort((a, b) => a - b);
+    const shards = (await namesIn(this.dir)).filter((n) => SHARD.test(n)).map(Number).sort((a, b) => a - b);
     const found: LogFile[] = [];
     for (const shard of shards) {
       const folder = join(this.dir, String(shard));
-      for (const name of await readdir(folder).catch(() => [] as string[])) {
+      for (const name of await namesIn(folder)) {
         const m = LOG_FILE.exec(name);
         if (!m) continue;
         const path = join(folder, name);
-        const s = await stat(path).catch(() => null);
+        // The entry itself: a link counts as the few bytes it is, and its target is never looked at.
+        const s = await lstat(path).catch(() => null);
         if (s) found.push({ id: Number(m[1]), path, bytes: s.blocks !== undefined ? s.blocks * 512 : s.size });
       }
     }
@@ -123,13 +141,7 @@ export class LogFiles {
       if (id < SHARED_ID_MIN) top.local = id <= LOCAL_ID_TRUSTED ? Math.max(top.local, id) : top.local;
       else top.shared.set(slotOfId(id), Math.max(top.shared.get(slotOfId(id)) ?? 0, id));
     };
-    const names = (dir: string) => {
-      try {
-        return readdirSync(dir);
-      } catch {
-        return [];
-      }
-    };
+    const names = namesInSync;
     const highestShard = new Map<number, number>();
     for (const name of names(this.dir)) {
       if (SHARD.test(name)) {
@@ -169,9 +181,10 @@ export class LogFiles {
 
   /** Folders that are empty (their jobs all cleaned by log trimming): removed. */
   async tidy(): Promise<void> {
-    for (const name of await readdir(this.dir).catch(() => [] as string[])) {
+    for (const name of await namesIn(this.dir)) {
       if (!SHARD.test(name)) continue;
       const folder = join(this.dir, name);
+      if (!(await lstat(folder).catch(() => null))?.isDirectory()) continue;
       // A job that writes here later makes it again.
       if ((await readdir(folder).catch(() => ['?'])).length === 0) await rmdir(folder).catch(() => undefined);
     }
@@ -181,6 +194,7 @@ export class LogFiles {
 /** Whether logs/ holds a flat log file: looked for among its first entries only. */
 function hasFlatLogs(dir: string): boolean {
   let d;
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return false;
   try {
     d = opendirSync(dir);
   } catch {

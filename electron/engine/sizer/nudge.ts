@@ -17,6 +17,28 @@ export interface NudgeFacts extends WorkerRoom {
   quiet: { until: number; backlog: number } | null;
   /** What bounds the lane when not the ceiling: the GPU's memory is said as such. */
   limitBy?: string;
+  /**
+   * Where running jobs say how far they have got (status/eta.ts): each running job's time left
+   * and what a job takes. Then what a cap buys is worked out from them, not from the pace.
+   */
+  runs?: { leftMs: readonly number[]; jobMs: number } | null;
+  /** Workers other lanes hold now, by lane: the ceiling's share of them is not this lane's to get. */
+  othersHold?: readonly { lane: string; workers: number }[];
+}
+
+/**
+ * The most workers the lane would get now if its cap allowed: what the machine allows it, less
+ * what other lanes' workers hold of the ceiling.
+ */
+export function getsNow(f: Pick<NudgeFacts, 'ceiling' | 'limit' | 'othersHold'>): number {
+  const held = (f.othersHold ?? []).reduce((n, o) => n + o.workers, 0);
+  return Math.max(0, Math.min(machineAllows(f), f.ceiling - held));
+}
+
+/** "worker holds 1", "worker holds 2, thumbs holds 1": the lanes whose workers keep the rest. */
+function holders(f: Pick<NudgeFacts, 'othersHold'>): string {
+  const by = [...(f.othersHold ?? [])].filter((o) => o.workers > 0).sort((a, b) => b.workers - a.workers || a.lane.localeCompare(b.lane));
+  return by.map((o) => `${o.lane} holds ${groupedCount(o.workers)}`).join(', ');
 }
 
 /** The backlog that counts as grown materially past the one a person saw when they quieted the nudge. */
@@ -39,7 +61,10 @@ export function nudgeFor(f: NudgeFacts): Nudge | null {
   const most = machineAllows(f);
   // Where memory bounds the lane, the number the person reads is what fits, and it says so.
   const fits = plural(most, 'of these workers', 'of these workers');
-  const allows = most >= f.ceiling ? `this machine allows up to ${most}` : f.limitBy === 'gpu' ? `the GPU has memory for ${fits}` : `this machine has memory for ${fits}`;
+  const bound = most >= f.ceiling ? `this machine allows up to ${most}` : f.limitBy === 'gpu' ? `the GPU has memory for ${fits}` : `this machine has memory for ${fits}`;
+  // Other lanes' workers hold part of the ceiling: the number promised is what the lane gets now.
+  const now = getsNow(f);
+  const allows = now < most ? `${bound}; ${now} now — ${holders(f)}` : bound;
   const text =
     f.cap === 0
       ? `${waiting} waiting and this lane may use no workers (cap 0). Raise the cap to run them — ${allows}.`
@@ -57,14 +82,25 @@ const perWorker = (f: NudgeFacts): number | null => (f.perMinute > 0 && f.busy >
  * raise the cap three times for one backlog. The pace only says what the suggestion buys.
  */
 export function suggestCap(f: NudgeFacts): number {
-  const most = machineAllows(f);
+  const most = getsNow(f);
   return Math.max(Math.min(f.cap + 1, most), Math.min(most, f.busy + f.waiting));
 }
 
-/** About how long the backlog takes at the current cap and at `cap`; null without a pace. */
+/**
+ * About how long the backlog takes at the current cap and at `cap`: from the running jobs' own
+ * progress where they give it (what runs ends when it says, what waits takes a job's time each,
+ * spread over the workers), else from the pace; null with neither.
+ */
 export function estimateAt(f: NudgeFacts, cap: number): Nudge['estimate'] {
+  if (f.cap === 0) return null;
+  const runs = f.runs;
+  if (runs && runs.leftMs.length > 0) {
+    const running = runs.leftMs.reduce((a, b) => a + b, 0);
+    const byRuns = (workers: number) => Math.round(Math.max(...runs.leftMs, (running + f.waiting * runs.jobMs) / workers));
+    return { atCapMs: byRuns(Math.max(1, f.cap)), atSuggestedMs: byRuns(cap) };
+  }
   const each = perWorker(f);
-  if (each === null || f.cap === 0) return null;
+  if (each === null) return null;
   const left = f.busy + f.waiting;
   const msAt = (workers: number) => Math.round((left / (each * workers)) * 60_000);
   return { atCapMs: msAt(Math.max(1, f.cap)), atSuggestedMs: msAt(cap) };

@@ -37,15 +37,33 @@ export class RecentRate {
     if (age >= 0 && age < RATE_WINDOW_S) ring.counts[second % RATE_WINDOW_S]! += n;
   }
 
-  /** Jobs per minute, and how many finished in the window it is taken over. */
-  pace(lane: string, nowMs: number): { perMinute: number; finished: number } {
+  /**
+   * Jobs per minute, how many finished in the window it is taken over, and how long this stretch
+   * of work has lasted within that window (ms): a young stretch's pace is rough.
+   */
+  pace(lane: string, nowMs: number): { perMinute: number; finished: number; spanMs: number } {
     const ring = this.lanes.get(lane);
-    if (!ring) return { perMinute: 0, finished: 0 };
+    if (!ring) return { perMinute: 0, finished: 0, spanMs: 0 };
     this.roll(ring, Math.floor(nowMs / 1000));
     let finished = 0;
     for (const c of ring.counts) finished += c;
     const spanS = Math.min(RATE_WINDOW_S, Math.max(MIN_SPAN_S, (nowMs - ring.activeSince) / 1000));
-    return { perMinute: (finished / spanS) * 60, finished };
+    return { perMinute: (finished / spanS) * 60, finished, spanMs: Math.min(RATE_WINDOW_S * 1000, Math.max(0, nowMs - ring.activeSince)) };
+  }
+
+  /**
+   * Work was held (a pause) and goes on from `atMs`: the pace starts again. Otherwise the seconds
+   * of the pause stay in the window as seconds in which nothing finished, and right after resume
+   * the outlook reads many times too long.
+   */
+  restart(atMs: number, lane?: string): void {
+    for (const [name, ring] of this.lanes) {
+      if (lane !== undefined && name !== lane) continue;
+      ring.counts.fill(0);
+      ring.newest = Math.floor(atMs / 1000);
+      ring.activeSince = atMs;
+      ring.lastActivity = atMs;
+    }
   }
 
   perMinute(lane: string, nowMs: number): number {

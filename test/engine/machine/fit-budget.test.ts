@@ -12,9 +12,9 @@ import type { GpuCard } from '../../../electron/engine/machine/gpu.js';
 import type { BudgetLimit } from '../../../electron/engine/machine/fit-budget.js';
 import { facts, GiB, lane, MiB, settled } from './machine-fixtures.js';
 
-const card = (index: number, totalMiB: number, usedMiB = 0, heldMiB = 0): GpuCard => ({ index, uuid: `GPU-${index}`, name: 'Card', totalBytes: totalMiB * MiB, usedBytes: usedMiB * MiB, heldByLanes: heldMiB * MiB });
+const card = (index: number, totalMiB: number, usedMiB = 0, lanesMiB = 0): GpuCard => ({ index, uuid: `GPU-${index}`, name: 'Card', totalBytes: totalMiB * MiB, usedBytes: usedMiB * MiB, usedByLanes: lanesMiB * MiB });
 /** The issue's card: 24,576 MiB, 300 MiB of it the display's. */
-const card24 = (othersMiB = 300, heldMiB = 0) => card(0, 24576, othersMiB + heldMiB, heldMiB);
+const card24 = (othersMiB = 300, lanesMiB = 0) => card(0, 24576, othersMiB + lanesMiB, lanesMiB);
 const ml = (o: Partial<LaneGpuInput> = {}): LaneGpuInput => ({ name: 'models', want: 7, workers: 0, measured: 0, cost: null, ...o });
 const settledMiB = (mib: number) => ({ bytes: mib * MiB, rounds: 10 });
 const provisional = (mib: number) => ({ bytes: mib * MiB, rounds: 1 });

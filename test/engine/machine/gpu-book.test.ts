@@ -7,7 +7,7 @@ import type { LaneCost } from '../../../electron/engine/machine/lane-cost.js';
 import type { MachineSample } from '../../../electron/engine/machine/watcher.js';
 import { facts, MiB } from './machine-fixtures.js';
 
-const card = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 0, heldByLanes: 0 };
+const card = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 0, usedByLanes: 0 };
 const sample = (at: number, gpu: Record<string, number>): MachineSample => ({
   facts: { ...facts({ at }), gpu: { source: 'nvidia', cards: [card], at, override: null } },
   workers: Object.entries(gpu).map(([id, mib]) => ({ id, bytes: 100 * MiB, cpuMs: 0, processes: 2, pids: [1], gpuBytes: mib * MiB, gpuCard: mib > 0 ? 'GPU-0' : undefined })),

@@ -6,9 +6,9 @@ import { cardBudgets, cardsForStarts, pickCard, type CardBudget, type GpuWorker 
 import type { GpuCard } from '../../../electron/engine/machine/gpu.js';
 import { GiB, MiB } from './machine-fixtures.js';
 
-const card = (index: number, totalMiB: number, usedMiB = 0, heldMiB = 0): GpuCard => ({ index, uuid: `GPU-${index}`, name: 'Card', totalBytes: totalMiB * MiB, usedBytes: usedMiB * MiB, heldByLanes: heldMiB * MiB });
+const card = (index: number, totalMiB: number, usedMiB = 0, lanesMiB = 0): GpuCard => ({ index, uuid: `GPU-${index}`, name: 'Card', totalBytes: totalMiB * MiB, usedBytes: usedMiB * MiB, usedByLanes: lanesMiB * MiB });
 /** The issue's card: 24,576 MiB, 300 MiB of it the display's. */
-const card24 = (othersMiB = 300, heldMiB = 0) => card(0, 24576, othersMiB + heldMiB, heldMiB);
+const card24 = (othersMiB = 300, lanesMiB = 0) => card(0, 24576, othersMiB + lanesMiB, lanesMiB);
 const on = (n: number, cardIndex = 0, o: Partial<GpuWorker> = {}): GpuWorker[] => Array.from({ length: n }, () => ({ lane: 'models', card: cardIndex, bytes: 6000 * MiB, ...o }));
 
 describe('what the cards leave for ml workers', () => {

@@ -10,13 +10,13 @@ import { facts, lane, MiB, settled } from './machine-fixtures.js';
 type Nvidia = Extract<GpuFacts, { source: 'nvidia' }>;
 const KEEP = 10 * 60_000;
 const T0 = 1_000_000;
-const card: GpuCard = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 300 * MiB, heldByLanes: 0 };
+const card: GpuCard = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 300 * MiB, usedByLanes: 0 };
 const timeout = { message: 'nvidia-smi did not answer within 5000 ms', timedOut: true };
 const refused = { message: 'nvidia-smi failed: exit code 9', timedOut: false };
 
 /** An ml lane of 6,000 MiB workers at cap 7, `workers` of them running (each holding its 6,000 MiB on the card). */
 function limitOf(gpu: GpuFacts, workers: number, at = T0): { limit: number; text: string } {
-  const used = { ...card, usedBytes: card.usedBytes + workers * 6000 * MiB, heldByLanes: workers * 6000 * MiB };
+  const used = { ...card, usedBytes: card.usedBytes + workers * 6000 * MiB, usedByLanes: workers * 6000 * MiB };
   const g = gpu.source === 'nvidia' && gpu.cards ? { ...gpu, cards: [used] } : gpu;
   const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers, measured: workers, cost: settled(400 * MiB) });
   const inputs: GpuInputs = { workers: Array.from({ length: workers }, () => ({ lane: 'ml', card: 0, bytes: 6000 * MiB })), lanes: new Map([['ml', { measured: workers, cost: settled(6000 * MiB) }]]) };
@@ -70,7 +70,7 @@ describe('a GPU read that fails never raises a limit', () => {
   });
 
   it('only refusals, never timeouts, make GPU memory not known (no limit)', () => {
-    expect(limitOf(failures(never, 3, refused), 0).limit).toBe(7);
+    expect(limitOf(failures(never, 3, refused), 0).limit).toBe(8); // no GPU limit: the ceiling, every core of 8 with nobody known at the computer
     expect(failures(never, 3).refusals).toBe(0);
     expect(limitOf(failures(never, 3), 0).limit).toBe(1);
     // A timeout in between starts the count of refusals again.

@@ -6,7 +6,7 @@ import { gpuBytesOf, parseApps, parseCards, placeOnCards, visibleCards, type Gpu
 import { gpuLines } from '../../../shared/gpu-words.js';
 import { MiB } from './machine-fixtures.js';
 
-const card = (index: number, uuid = `GPU-${index}`): GpuCard => ({ index, uuid, name: 'Card', totalBytes: 24576 * MiB, usedBytes: 0, heldByLanes: 0 });
+const card = (index: number, uuid = `GPU-${index}`): GpuCard => ({ index, uuid, name: 'Card', totalBytes: 24576 * MiB, usedBytes: 0, usedByLanes: 0 });
 
 describe('nvidia-smi --query-gpu', () => {
   it.each<[string, string, Partial<GpuCard>[]]>([
@@ -22,7 +22,7 @@ describe('nvidia-smi --query-gpu', () => {
   ])('%s', (_what, text, cards) => {
     const parsed = parseCards(text);
     expect(parsed).toHaveLength(cards.length);
-    cards.forEach((c, i) => expect(parsed[i]).toMatchObject({ heldByLanes: 0, ...c }));
+    cards.forEach((c, i) => expect(parsed[i]).toMatchObject({ usedByLanes: 0, ...c }));
   });
 
   it('at most 64 cards', () => {
@@ -73,7 +73,7 @@ describe('one reading put together', () => {
     const cards = [card(0, 'GPU-a'), { ...card(1, 'GPU-b'), usedBytes: 100 * MiB }, card(2, 'GPU-c')];
     const apps = parseApps('GPU-a, 10, 6000\nGPU-b, 20, 3000\nGPU-b, 21, 1000\nGPU-a, 99, 500\n');
     const { cards: seen, workers } = placeOnCards({ cards, apps }, [[10], [20, 21], [30]], '0,1');
-    expect(seen.map((c) => [c.uuid, c.heldByLanes / MiB, c.usedBytes / MiB])).toEqual([
+    expect(seen.map((c) => [c.uuid, c.usedByLanes / MiB, c.usedBytes / MiB])).toEqual([
       ['GPU-a', 6000, 6000],
       // nvidia-smi said 100 MiB used a moment before the processes held 4,000: never less than they hold.
       ['GPU-b', 4000, 4000],

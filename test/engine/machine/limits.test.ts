@@ -6,32 +6,44 @@ import { facts, GiB, lane, MiB, settled, type FactsChange } from './machine-fixt
 
 const override = { coresFrom: 'override' as const };
 
+// Every row says where the person is: at the computer (input a moment ago), away (idle ten
+// minutes, or the screen locked), or not known (no desktop session: a headless daemon, which
+// counts as nobody there).
+const at = { person: { idleSeconds: 2, locked: false } };
+const away = { person: { idleSeconds: 600, locked: false } };
+const headless = { person: null };
+
 describe('the machine ceiling and what sets it', () => {
   it.each<[string, FactsChange, number, string]>([
-    ['8 cores, nothing else', {}, 7, 'cores'],
-    ['LANES_CORES=8 on the wall', { cpu: override, power: { source: 'ac', from: 'override' } }, 7, 'cores'],
-    ['LANES_CORES=8 on battery', { cpu: override, power: { source: 'battery', from: 'override' } }, 3, 'battery'],
-    ['2 cores', { cpu: { cores: 2 } }, 1, 'cores'],
-    ['1 core still runs one worker', { cpu: { cores: 1 } }, 1, 'cores'],
-    ['a 64-core host, a container of 2 CPUs', { cpu: { cores: 64, quota: 2 } }, 1, 'container'],
-    ['a quota of 1.5 CPUs is rounded down', { cpu: { cores: 64, quota: 1.5 } }, 1, 'container'],
-    ['a quota of 4.9 CPUs is 4', { cpu: { cores: 64, quota: 4.9 } }, 3, 'container'],
-    ['half a CPU still runs one worker', { cpu: { cores: 64, quota: 0.5 } }, 1, 'container'],
-    ['a quota above the cores does not bind', { cpu: { quota: 16 } }, 7, 'cores'],
-    ['LANES_CORES is a budget no quota overrules', { cpu: { ...override, quota: 2 } }, 7, 'cores'],
-    ['on battery, half', { power: { source: 'battery' } }, 3, 'battery'],
-    ['on battery with 4 cores', { cpu: { cores: 4 }, power: { source: 'battery' } }, 1, 'battery'],
-    ['on battery in a 2-CPU container: both say 1, battery is named', { cpu: { cores: 64, quota: 2 }, power: { source: 'battery' } }, 1, 'battery'],
-    ['power unknown counts as the wall', { power: { source: 'unknown' } }, 7, 'cores'],
-    ['someone at the machine', { person: { idleSeconds: 2, locked: false } }, 5, 'in-use'],
-    ['someone at a 4-core machine', { cpu: { cores: 4 }, person: { idleSeconds: 2, locked: false } }, 2, 'in-use'],
-    ['nobody at it for ten minutes', { person: { idleSeconds: 600, locked: false } }, 7, 'cores'],
-    ['screen locked', { person: { idleSeconds: 1, locked: true } }, 7, 'cores'],
-    ['on battery and at the machine: battery is lower', { power: { source: 'battery' }, person: { idleSeconds: 2, locked: false } }, 3, 'battery'],
-    ['other programs keep 2 cores busy', { cpu: { otherBusy: 2.1 } }, 5, 'load'],
-    ['a little background noise takes nothing', { cpu: { otherBusy: 0.2 } }, 7, 'cores'],
-    ['a machine flat out still runs one worker', { cpu: { otherBusy: 8 } }, 1, 'load'],
-    ['with LANES_CORES other load is not counted', { cpu: { ...override, otherBusy: 4 } }, 7, 'cores'],
+    ['8 cores, headless: all 8', headless, 8, 'cores'],
+    ['8 cores, nobody at it for ten minutes: all 8', away, 8, 'cores'],
+    ['8 cores, screen locked a second after input: all 8', { person: { idleSeconds: 1, locked: true } }, 8, 'cores'],
+    ['8 cores, someone at it: room left for them', at, 5, 'in-use'],
+    ['LANES_CORES=8 on the wall, headless: all 8', { ...headless, cpu: override, power: { source: 'ac', from: 'override' } }, 8, 'cores'],
+    ['LANES_CORES=8 on battery, headless', { ...headless, cpu: override, power: { source: 'battery', from: 'override' } }, 3, 'battery'],
+    ['2 cores, headless: both', { ...headless, cpu: { cores: 2 } }, 2, 'cores'],
+    ['2 cores, away: both', { ...away, cpu: { cores: 2 } }, 2, 'cores'],
+    ['2 cores, someone at it: one', { ...at, cpu: { cores: 2 } }, 1, 'in-use'],
+    ['1 core still runs one worker, someone at it', { ...at, cpu: { cores: 1 } }, 1, 'in-use'],
+    ['1 core, away', { ...away, cpu: { cores: 1 } }, 1, 'cores'],
+    ['a 64-core host, a container of 2 CPUs, headless: both', { ...headless, cpu: { cores: 64, quota: 2 } }, 2, 'container'],
+    ['a 64-core host, a container of 2 CPUs, someone at it', { ...at, cpu: { cores: 64, quota: 2 } }, 1, 'in-use'],
+    ['a quota of 1.5 CPUs is rounded down', { ...headless, cpu: { cores: 64, quota: 1.5 } }, 1, 'container'],
+    ['a quota of 4.9 CPUs is 4, away', { ...away, cpu: { cores: 64, quota: 4.9 } }, 4, 'container'],
+    ['half a CPU still runs one worker', { ...headless, cpu: { cores: 64, quota: 0.5 } }, 1, 'container'],
+    ['a quota above the cores does not bind', { ...headless, cpu: { quota: 16 } }, 8, 'cores'],
+    ['LANES_CORES is a budget no quota overrules', { ...headless, cpu: { ...override, quota: 2 } }, 8, 'cores'],
+    ['on battery, half of the cores less one, away', { ...away, power: { source: 'battery' } }, 3, 'battery'],
+    ['on battery with 4 cores, headless', { ...headless, cpu: { cores: 4 }, power: { source: 'battery' } }, 1, 'battery'],
+    ['on battery in a 2-CPU container: battery is named', { ...headless, cpu: { cores: 64, quota: 2 }, power: { source: 'battery' } }, 1, 'battery'],
+    ['power unknown counts as the wall', { ...headless, power: { source: 'unknown' } }, 8, 'cores'],
+    ['someone at a 4-core machine', { ...at, cpu: { cores: 4 } }, 2, 'in-use'],
+    ['on battery and at the machine: battery is lower', { ...at, power: { source: 'battery' } }, 3, 'battery'],
+    ['other programs keep 2 cores busy, headless', { ...headless, cpu: { otherBusy: 2.1 } }, 6, 'load'],
+    ['other programs keep 2 cores busy, someone at it: in use is lower', { ...at, cpu: { otherBusy: 2.1 } }, 5, 'in-use'],
+    ['a little background noise takes nothing', { ...headless, cpu: { otherBusy: 0.2 } }, 8, 'cores'],
+    ['a machine flat out still runs one worker', { ...headless, cpu: { otherBusy: 8 } }, 1, 'load'],
+    ['with LANES_CORES other load is not counted', { ...headless, cpu: { ...override, otherBusy: 4 } }, 8, 'cores'],
   ])('%s: %i, %s', (_what, change, ceiling, limitedBy) => {
     const { limits } = machineLimits(facts(change), [], INITIAL_LIMITS_STATE);
     expect(limits.ceiling).toBe(ceiling);
@@ -39,15 +51,33 @@ describe('the machine ceiling and what sets it', () => {
     expect(limits.limits[0]!.reason).toBe(limitedBy);
   });
 
+  it('the ceiling follows the person: all cores while away, one kept free once they are back, all again once they leave', () => {
+    // Input on every reading for a minute brings them back; three minutes without input is away again.
+    let state: LimitsState = INITIAL_LIMITS_STATE;
+    const ceilingAt = (t: number, idleSeconds: number) => {
+      const r = machineLimits(facts({ at: t, cpu: { cores: 2 }, person: { idleSeconds, locked: false } }), [], state);
+      state = r.state;
+      return [r.limits.ceiling, r.limits.text];
+    };
+    expect(ceilingAt(0, 900)).toEqual([2, 'all 2 cores: nobody at the computer']);
+    const back = [10_000, 20_000, 30_000, 40_000, 50_000].map((t) => ceilingAt(1_000_000 + t, 1));
+    expect(back[0]).toEqual([2, 'all 2 cores: nobody at the computer']);
+    expect(back.at(-1)).toEqual([1, 'leaving room: you are using the computer']);
+    expect(ceilingAt(1_300_000, 240)).toEqual([2, 'all 2 cores: nobody at the computer']);
+  });
+
   it('says each limit in words', () => {
-    const { limits } = machineLimits(facts({ power: { source: 'battery' }, cpu: { otherBusy: 2 } }), [], INITIAL_LIMITS_STATE);
+    const { limits } = machineLimits(facts({ ...at, power: { source: 'battery' }, cpu: { otherBusy: 2 } }), [], INITIAL_LIMITS_STATE);
     expect(limits.text).toBe('quiet: on battery');
     expect(limits.limits.map((l) => [l.reason, l.workers, l.text])).toEqual([
       ['battery', 3, 'quiet: on battery'],
+      ['in-use', 5, 'leaving room: you are using the computer'],
       ['load', 5, 'other programs keep 2 cores busy'],
       ['cores', 7, '8 cores: 7 workers, one core kept free'],
     ]);
-    expect(machineLimits(facts({ cpu: { cores: 64, quota: 2 } }), [], INITIAL_LIMITS_STATE).limits.text).toBe('container: 2 CPUs, 1 worker');
+    expect(machineLimits(facts({ ...at, cpu: { cores: 64, quota: 4 } }), [], INITIAL_LIMITS_STATE).limits.limits.at(-1)!.text).toBe('container: 4 CPUs, 3 workers');
+    expect(machineLimits(facts({ ...away, cpu: { cores: 2 } }), [], INITIAL_LIMITS_STATE).limits.text).toBe('all 2 cores: nobody at the computer');
+    expect(machineLimits(facts({ ...headless, cpu: { cores: 64, quota: 2 } }), [], INITIAL_LIMITS_STATE).limits.text).toBe('container: all 2 CPUs, nobody at the computer');
   });
 });
 
@@ -83,7 +113,7 @@ describe('memory names itself when it holds the work back', () => {
     const f = facts({ cpu: override, memory: { override: 1500 * MiB } });
     const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers: 3, measured: 3, cost: settled(400 * MiB) });
     const { limits } = machineLimits(f, [ml], INITIAL_LIMITS_STATE);
-    expect(limits.ceiling).toBe(7);
+    expect(limits.ceiling).toBe(8);
     expect(limits.limitedBy).toBe('memory');
     expect(limits.lanes.get('ml')).toMatchObject({ limit: 3, limitedBy: 'memory', text: 'memory for 3 of these, about 400 MB each' });
     expect(limits.text).toBe('ml: memory for 3 of these, about 400 MB each');
@@ -92,7 +122,7 @@ describe('memory names itself when it holds the work back', () => {
   it('a shell lane beside it, measured small, is held by the ceiling, not memory', () => {
     const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers: 1, measured: 1, cost: settled(400 * MiB) });
     const { limits } = machineLimits(facts({ memory: { override: 4 * GiB } }), [ml, lane('worker', { demand: 3, cost: settled(20 * MiB) })], INITIAL_LIMITS_STATE);
-    expect(limits.lanes.get('worker')).toMatchObject({ limit: 7, limitedBy: 'cores' });
+    expect(limits.lanes.get('worker')).toMatchObject({ limit: 8, limitedBy: 'cores' });
   });
 
   it('memory that allows more than the ceiling is not named', () => {
@@ -111,7 +141,7 @@ describe('memory names itself when it holds the work back', () => {
   });
 
   it('the default budget is half of free memory while someone is at the machine, 90 % while away', () => {
-    const memory = { total: 64 * GiB, available: 38 * GiB, heldByLanes: 2 * GiB };
+    const memory = { total: 64 * GiB, available: 38 * GiB, usedByLanes: 2 * GiB };
     const at = (idleSeconds: number) => machineLimits(facts({ memory, person: { idleSeconds, locked: false } }), [], INITIAL_LIMITS_STATE).limits.memory;
     expect(at(1)).toEqual({ bytes: 20 * GiB, from: 'in-use', text: '20 GB for workers, 50 % of free memory while you are at the computer' });
     expect(at(3600)).toEqual({ bytes: 36 * GiB, from: 'away', text: '36 GB for workers, 90 % of free memory' });
@@ -133,7 +163,7 @@ describe('memory names itself when it holds the work back', () => {
 });
 
 describe('the GPU names itself when it holds an ml lane back', () => {
-  const card = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 18300 * MiB, heldByLanes: 18000 * MiB };
+  const card = { index: 0, uuid: 'GPU-0', name: 'Card', totalBytes: 24576 * MiB, usedBytes: 18300 * MiB, usedByLanes: 18000 * MiB };
   const gpu = (cards: (typeof card)[] | null, at: number | null = 1, failures = 0) => ({ gpu: { source: 'nvidia' as const, cards, at, override: null, failures, refusals: failures } });
   const ml = lane('ml', { class: 'ml', cap: 7, demand: 40, workers: 3, measured: 3, cost: settled(400 * MiB) });
   const inputs = (cost = { bytes: 6000 * MiB, rounds: 10 }) => ({
@@ -158,7 +188,7 @@ describe('the GPU names itself when it holds an ml lane back', () => {
   it('a shell lane is never held by the GPU', () => {
     const cpu = lane('worker', { demand: 40, workers: 3, measured: 3, cost: settled(20 * MiB) });
     const { limits } = machineLimits({ ...facts(), ...gpu([card]) }, [cpu], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() });
-    expect(limits.lanes.get('worker')).toMatchObject({ limit: 7, limitedBy: 'cores' });
+    expect(limits.lanes.get('worker')).toMatchObject({ limit: 8, limitedBy: 'cores' });
     expect(limits.lanes.get('worker')!.gpu).toBeUndefined();
   });
 
@@ -170,7 +200,7 @@ describe('the GPU names itself when it holds an ml lane back', () => {
     const once = machineLimits({ ...facts(), ...gpu(null, null, 1) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
     expect(once.lanes.get('ml')).toMatchObject({ limit: 1, limitedBy: 'gpu' });
     const failed = machineLimits({ ...facts(), ...gpu(null, null, 3) }, [fresh], INITIAL_LIMITS_STATE, { workers: [], lanes: new Map() }).limits;
-    expect(failed.lanes.get('ml')).toMatchObject({ limit: 7, limitedBy: 'cores' });
+    expect(failed.lanes.get('ml')).toMatchObject({ limit: 8, limitedBy: 'cores' });
     expect(failed.gpus).toBeUndefined();
   });
 

@@ -1,5 +1,6 @@
 // Machines and lanes for the policy's tables: a plain 8-core, 16 GiB machine on the wall with
-// nobody known at it, changed only where a row says so.
+// nobody known at it (no desktop session, as under a headless daemon: all 8 cores work),
+// changed only where a row says so.
 import type { MachineFacts } from '../../../electron/engine/machine/facts.js';
 import type { LaneMemoryInput } from '../../../electron/engine/machine/memory-limits.js';
 
@@ -18,7 +19,7 @@ export function facts(c: FactsChange = {}): MachineFacts {
   return {
     at: c.at ?? 1_000_000,
     cpu: { cores: 8, coresFrom: 'hardware', quota: null, otherBusy: 0, ...c.cpu },
-    memory: { total: 16 * GiB, available: 12 * GiB, heldByLanes: 0, override: null, ...c.memory },
+    memory: { total: 16 * GiB, available: 12 * GiB, usedByLanes: 0, override: null, ...c.memory },
     power: { source: 'ac', percent: null, from: 'observed', ...c.power },
     person: c.person === undefined ? null : c.person,
     thermal: 'unknown',

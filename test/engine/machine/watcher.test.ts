@@ -12,7 +12,7 @@ const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'machine');
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
-/** A plain machine: 8 cores, 16 GiB with 12 free, no cgroup, on the wall, nothing else busy. */
+/** A plain machine: 8 cores, 16 GiB with 12 free, no cgroup, on the wall, nothing else busy; no desktop, so nobody is known at it and every CPU works. */
 const plain = quietMachine();
 
 const open = (o: WatcherOptions = {}) => MachineWatcher.open({ env: {}, ...o, readers: { ...plain, ...o.readers } });
@@ -49,13 +49,13 @@ describe('the machine watcher', () => {
     await expect(open({ env: { LANES_POWER: 'solar' } })).rejects.toThrow(/^LANES_POWER must be/);
   });
 
-  it('LANES_CORES=8 on battery: at most 3, battery named; on the wall 7', async () => {
+  it('LANES_CORES=8 on battery: at most 3, battery named; on the wall, headless, all 8', async () => {
     const battery = await open({ env: { LANES_CORES: '8', LANES_POWER: 'battery' }, readers: { cores: async () => 2 } });
     expect(battery.facts.cpu).toMatchObject({ cores: 8, coresFrom: 'override' });
     expect(battery.facts.power).toEqual({ source: 'battery', percent: null, from: 'override' });
     expect(ceilingOf(battery.facts)).toMatchObject({ ceiling: 3, limitedBy: 'battery' });
     const ac = await open({ env: { LANES_CORES: '8', LANES_POWER: 'ac' }, readers: { power: async () => ({ source: 'battery', percent: 10, from: 'observed' }) } });
-    expect(ceilingOf(ac.facts)).toMatchObject({ ceiling: 7, limitedBy: 'cores' });
+    expect(ceilingOf(ac.facts)).toMatchObject({ ceiling: 8, limitedBy: 'cores' });
   });
 
   it('the engine’s cores option wins over LANES_CORES', async () => {
@@ -68,16 +68,16 @@ describe('the machine watcher', () => {
     expect(w.facts.memory.override).toBe(1500 * MiB);
   });
 
-  it('in a container of 2 CPUs on a 64-core host the ceiling is 1, and its memory is the container’s', async () => {
+  it('in a container of 2 CPUs on a 64-core host, headless, the ceiling is 2, and its memory is the container’s', async () => {
     const w = await open({ readers: { cores: async () => 64, affinity: () => 64, cgroup: () => readCgroupLimits(join(fixtures, 'container-2cpu')) } });
     expect(w.facts.cpu.quota).toBe(2);
     expect(w.facts.memory).toMatchObject({ total: 2 * GiB, available: 1548 * MiB });
-    expect(ceilingOf(w.facts)).toMatchObject({ ceiling: 1, limitedBy: 'container' });
+    expect(ceilingOf(w.facts)).toMatchObject({ ceiling: 2, limitedBy: 'container' });
   });
 
   it('fewer CPUs to run on than cores (taskset, cpuset) bind as a container quota does', async () => {
     const w = await open({ readers: { affinity: () => 3 } });
-    expect(ceilingOf(w.facts)).toMatchObject({ ceiling: 2, limitedBy: 'container' });
+    expect(ceilingOf(w.facts)).toMatchObject({ ceiling: 3, limitedBy: 'container' });
   });
 
   it('reads at once when the desktop says the power changed, and hears lock and unlock', async () => {
@@ -136,7 +136,7 @@ describe('the machine watcher', () => {
   it('measures the workers it is given and counts what they hold', async () => {
     const w = await open({ workers: () => [{ id: 'me', pid: process.pid }] });
     expect(w.sample.workers[0]!.bytes).toBeGreaterThan(10 * MiB);
-    expect(w.facts.memory.heldByLanes).toBe(w.sample.workers[0]!.bytes);
+    expect(w.facts.memory.usedByLanes).toBe(w.sample.workers[0]!.bytes);
   });
 
   it('reads on its own cadence once started', async () => {
