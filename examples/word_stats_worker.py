@@ -23,9 +23,13 @@ def answer(job_id, ok, **fields):
     sys.stdout.flush()
 
 
+class BadPayload(ValueError):
+    """The payload itself is wrong: running it again would fail the same way."""
+
+
 def handle(payload):
     if not isinstance(payload, dict) or not isinstance(payload.get("text"), str):
-        raise ValueError('payload must be an object with a "text" string')
+        raise BadPayload('payload must be an object with a "text" string')
     # Test hooks, harmless in real use: a slow job and a chatty one.
     if payload.get("sleep"):
         time.sleep(float(payload["sleep"]))
@@ -51,7 +55,9 @@ def main():
         job = json.loads(line)
         try:
             answer(job["id"], True, result=handle(job["payload"]))
-        except Exception as error:  # one bad job must not take the worker down
+        except BadPayload as error:  # no retry would mend it: say so, and it fails at once
+            answer(job["id"], False, error=str(error), retry=False)
+        except Exception as error:  # one bad job must not take the worker down; it may be retried
             answer(job["id"], False, error=str(error))
 
 

@@ -46,6 +46,23 @@ export interface JobSummary {
   waitingFor?: number;
   /** The finished job this one runs again (`lanes restart`). */
   restartOf?: number;
+  /** How far it said it has got in its latest run (shared/progress.ts); absent: it has said nothing, or it is queued. */
+  progress?: JobProgress;
+}
+
+/** What a job said of how far it has got (docs/worker-protocol.md "Progress"). */
+export interface JobProgress {
+  /** 0 … 1. */
+  fraction: number;
+  /** "12,000 of 40,000": the count it gave, when it gave one. */
+  done?: number;
+  total?: number;
+  /** A few words of its own (at most 200 characters). */
+  message?: string;
+  /** When it said so (ms since the epoch). */
+  at: number;
+  /** Reports of this run that were not read (not progress, or not for this run): counted, never a failure. */
+  ignored?: number;
 }
 
 /**
@@ -121,8 +138,8 @@ export const isCleaned = (job: FinishedJob): job is CleanedJob => 'cleanedAt' in
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {
-  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, priority, labels, notBefore, waitingFor, restartOf } = job;
-  const extra = { machine, priority, labels, notBefore, waitingFor, restartOf };
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, priority, labels, notBefore, waitingFor, restartOf, progress } = job;
+  const extra = { machine, priority, labels, notBefore, waitingFor, restartOf, progress };
   for (const k of Object.keys(extra) as (keyof typeof extra)[]) if (extra[k] === undefined) delete extra[k];
   return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...extra };
 }
@@ -139,11 +156,14 @@ export interface Nudge {
   estimate: { atCapMs: number; atSuggestedMs: number } | null;
 }
 
-/** Words for what a lane is doing, derived, never stored. */
-/** `held`: work waits and the machine (memory, battery, the person at it), not the cap, keeps it from running more. */
+/**
+ * Words for what a lane is doing, derived, never stored. `held`: work waits and the machine
+ * (memory, battery, the person at it), not the cap, keeps it from running more.
+ */
 export type LaneMood = 'off' | 'paused' | 'idle' | 'working' | 'saturated' | 'sharing' | 'held';
 
-export interface LaneStatus {
+/** What a person sets of a lane, as it is stored (the store's lane row adds what the engine keeps). */
+export interface LaneSettings {
   name: string;
   class: LaneClass;
   cap: number;
@@ -153,6 +173,9 @@ export interface LaneStatus {
   workerCwd: string | null;
   /** The most one of its jobs may run, unless the job says otherwise; null: no limit. */
   timeoutMs: number | null;
+}
+
+export interface LaneStatus extends LaneSettings {
   /** Live worker processes, including those draining. */
   workers: number;
   busy: number;
@@ -177,6 +200,8 @@ export interface LaneStatus {
    * shorter), so it follows a cap change within seconds and falls to 0 when nothing finishes.
    */
   throughputPerMin: number;
+  /** How many finished in the window that pace is over: below PACE_AFTER_JOBS it is one job's luck, not a pace. Absent from older engines. */
+  finishedLately?: number;
   /** Median ms from queued to started, over recently started jobs; null when none. */
   medianWaitMs: number | null;
   /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */
@@ -306,14 +331,15 @@ export interface Status extends Snapshot {
   lanes: LaneStatus[];
 }
 
-/**
- * Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped
- * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a whole); `machine`: the machine's limits
- * (memory, battery, the person at it, other programs' load) moved, or memory ran critically low.
- */
 /** Whether a lane's estimate is given, and if not, why (LaneStatus.etaState). */
 export type EtaState = 'known' | 'estimating' | 'paused' | 'off' | 'none';
 
+/**
+ * Why a lane's workers changed. `turn`: a shell worker went on to another lane (no process stopped
+ * or started); `pause`: all work paused; `start`: the engine started (lane `*`: the engine as a
+ * whole); `machine`: the machine's limits (memory, battery, the person at it, other programs' load)
+ * moved, or memory ran critically low.
+ */
 export type ScaleReason = 'demand' | 'idle' | 'cap' | 'budget' | 'turn' | 'pause' | 'machine' | 'crash' | 'unresponsive' | 'shutdown' | 'start' | 'outage';
 
 export interface ScaleEvent {

@@ -10,7 +10,7 @@
 // A run is over when its processes are gone, not when they were signalled (endJob).
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { WORKER_ENV } from '../worker-protocol/protocol.js';
 import { signalGroup } from './process-group.js';
 
@@ -96,6 +96,23 @@ export async function killableCgroup(dir: string): Promise<string | null> {
  */
 export function inCgroup(dir: string, argv: readonly string[]): string[] {
   return ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, ...argv];
+}
+
+/** Shells that read a POSIX command line: the very shell that runs the line can enter the group first. */
+const POSIX_SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ksh', 'mksh']);
+
+/**
+ * argv of `shell` running the command line `line` inside the cgroup `dir`: the shell moves itself
+ * into the group, then evaluates the line, so the line's first instruction runs there, with no
+ * process in between and the worker never moving (moving a many-threaded worker in and out cost
+ * two cgroup migrations per job on the worker's thread). $0 is the shell, as under `shell -c`,
+ * and the line sees no positional parameters and no variable of ours. If the group is gone, it
+ * never runs. Null for a shell that may not read POSIX syntax (fish): that one goes through
+ * spawnFromInside or inCgroup.
+ */
+export function shellLineInCgroup(shell: string, dir: string, line: string): string[] | null {
+  if (!POSIX_SHELLS.has(basename(shell))) return null;
+  return [shell, '-c', 'echo $$ > "$1/cgroup.procs" || exit 126; __lanes_line=$2; shift 2; eval "unset __lanes_line; $__lanes_line"', shell, dir, line];
 }
 
 /** This process's own cgroup, to come back to after a spawn from inside a job's (null: never left). */

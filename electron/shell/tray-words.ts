@@ -92,12 +92,12 @@ export function pausedLabel(paused: Paused, now: number): string {
   return paused.until === null ? 'Paused until you resume' : `Paused until ${clockTime(paused.until, now)}`;
 }
 
-/** The lane with the most waiting (the first such, on a tie); null when nothing waits anywhere. */
 /** What holds Lanes back, when something other than the cores does: "quiet: on battery". Null otherwise. */
 export function holdingBack(machine: Status['machine']): string | null {
   return machine.limitedBy === 'cores' ? null : machine.text;
 }
 
+/** The lane with the most waiting (the first such, on a tie); null when nothing waits anywhere. */
 export function largestBacklog<T extends Pick<LaneStatus, 'waiting'>>(lanes: readonly T[]): T | null {
   let best: T | null = null;
   for (const lane of lanes) if (lane.waiting > 0 && (!best || lane.waiting > best.waiting)) best = lane;

@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
-import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, spawnFromInside } from '../job-control/containment.js';
+import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLineInCgroup, spawnFromInside } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
-import { jobEnv } from './job-env.js';
+import { jobEnv, type ProgressLine } from './job-env.js';
 
 export interface RunningProcess {
   pgid: number | undefined;
@@ -21,11 +21,19 @@ export interface RunningProcess {
 /** After the job's own process exits, how long its output may still be read. */
 const DRAIN_MS = 300;
 
-export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null): RunningProcess {
+/**
+ * The shell a command line runs in: /bin/sh, as xargs, tsp and pueue use, unless LANES_SHELL names
+ * another. Not the person's $SHELL: a login shell such as bash reads its start-up state for every
+ * line, some 2.7 ms a job, and a line queued from one terminal should not mean another thing when
+ * the engine was started from another.
+ */
+const SHELL = process.env.LANES_SHELL || '/bin/sh';
+
+export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null, progress?: ProgressLine): RunningProcess {
   const spec = JSON.parse(job.specJson) as JobSpec;
   if (spec.kind === 'payload') throw new Error('payload jobs need a lane with a worker command');
   const cwd = spec.cwd ?? homedir();
-  const env = jobEnv(job, spec.env);
+  const env = jobEnv(job, spec.env, progress);
   if (spec.kind === 'argv' && findProgram(spec.argv[0]!, cwd, env) === null) {
     const error = `could not start: ${spec.argv[0]} cannot be found`;
     const logs = new JobLogs(job, logCap);
@@ -36,7 +44,7 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   const logs = new JobLogs(job, logCap);
   const { stdout, stderr } = logs;
   const windows = process.platform === 'win32';
-  const command = spec.kind === 'argv' ? spec.argv : [process.env.SHELL || '/bin/sh', '-c', spec.script];
+  const command = spec.kind === 'argv' ? spec.argv : [SHELL, '-c', spec.script];
   const group = windows || cgroupBase === null ? null : makeCgroup(jobCgroup(cgroupBase, job));
   const options = {
     cwd,
@@ -47,10 +55,18 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
     windowsHide: true,
   };
   const start = (argv: readonly string[]) => spawn(argv[0]!, argv.slice(1), options);
-  // In its cgroup from its first instruction: born there (the worker steps in for the fork), or,
-  // where the worker cannot step in, moved there by a shell before it becomes the job.
+  // In its cgroup from its first instruction: a command line's own shell enters it before reading
+  // the line; a program is born there (the worker steps in for the fork), or, where the worker
+  // cannot step in, moved there by a shell before it becomes the job.
+  const line = group && spec.kind === 'shell' ? shellLineInCgroup(SHELL, group, spec.script) : null;
   const child =
-    windows && spec.kind === 'shell' ? spawn(spec.script, { ...options, shell: true }) : group ? (spawnFromInside(group, () => start(command)) ?? start(inCgroup(group, command))) : start(command);
+    windows && spec.kind === 'shell'
+      ? spawn(spec.script, { ...options, shell: true })
+      : line
+        ? start(line)
+        : group
+          ? (spawnFromInside(group, () => start(command)) ?? start(inCgroup(group, command)))
+          : start(command);
 
   let stopping: 'cancelled' | 'timed out' | null = null;
   const timers: NodeJS.Timeout[] = [];

@@ -31,6 +31,18 @@ describe('persistent worker lanes', () => {
     expect((await t.engine.request('logTail', { id: chatty.id, stream: 'stderr' })).text).toBe('loading done\n');
   });
 
+  it('a payload the worker refuses with "retry": false fails at once, on attempt 1, in its words; another failure is retried', async () => {
+    const refused = await t.engine.request('addJob', { lane: 'words', payload: { text: 42 } });
+    const [r] = await jobsFinished(t.engine, [refused.id]);
+    expect(r).toMatchObject({ state: 'failed', attempts: 1, maxAttempts: 3, error: 'payload must be an object with a "text" string' });
+    const shown = await t.engine.request('job', { id: refused.id });
+    expect(shown.history.map((a) => a.error)).toEqual(['payload must be an object with a "text" string']);
+    // A failure the worker does not call final (here a bad sleep value) is retried as before.
+    const flaky = await t.engine.request('addJob', { lane: 'words', payload: { text: 'x', sleep: 'soon' }, maxAttempts: 2 });
+    const [f] = await jobsFinished(t.engine, [flaky.id], 30_000);
+    expect(f).toMatchObject({ state: 'failed', attempts: 2 });
+  });
+
   it('cancelling a running job restarts the command for the next one', async () => {
     const slow = await t.engine.request('addJob', { lane: 'words', payload: { text: 'x', sleep: 30 } });
     const next = await t.engine.request('addJob', { lane: 'words', payload: { text: 'y' } });

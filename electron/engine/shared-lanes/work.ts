@@ -213,7 +213,8 @@ export class LaneWork {
         if (o.state === 'succeeded') answer = await this.orUnreadableNext(h.job, h.job.moveToCompleted(o.result ?? null, h.token, fetching), h.token, fetching);
         else {
           const record: AttemptRecord = { attempt: h.attempt, startedAt: h.startedAt, finishedAt: Date.now(), outcome: o.state, exitCode: o.exitCode, error: o.error };
-          const error = o.state === 'cancelled' ? new UnrecoverableError(o.error ?? 'cancelled while running') : new Error(o.error ?? 'failed');
+          // BullMQ retries nothing unrecoverable: a cancel, or a payload the worker refused for good.
+          const error = o.state === 'cancelled' ? new UnrecoverableError(o.error ?? 'cancelled while running') : o.final ? new UnrecoverableError(o.error ?? 'failed') : new Error(o.error ?? 'failed');
           answer = await this.orUnreadableNext(h.job, h.job.moveToFailed(attemptError(record, error), h.token, fetching), h.token, fetching);
           if (o.state === 'cancelled') await this.p.conns.work.hincrby(this.p.key('meta'), 'cancelled', 1);
         }

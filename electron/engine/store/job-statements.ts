@@ -34,7 +34,7 @@ const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled b
 const REQUEUED = `state = 'queued', max_attempts = attempts + max_attempts, started_at = NULL, finished_at = NULL,
   exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0, deps_left = ${DEPS_LEFT}`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
-  finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL`;
+  finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL, progress = NULL`;
 
 /**
  * Jobs a worker may hold in hand beyond the one it runs, when its lane's backlog is deep and its
@@ -77,9 +77,9 @@ export function prepareJobStatements(db: Db) {
     finish: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET
          started_at = CASE WHEN @loadMs IS NULL THEN started_at ELSE min(started_at + @loadMs, @now) END,
-         state = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN 'queued' ELSE @state END,
-         finished_at = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN NULL ELSE @now END,
-         run_after = CASE WHEN @state = 'failed' AND attempts < max_attempts THEN @retryAt ELSE NULL END,
+         state = CASE WHEN @state = 'failed' AND NOT @final AND attempts < max_attempts THEN 'queued' ELSE @state END,
+         finished_at = CASE WHEN @state = 'failed' AND NOT @final AND attempts < max_attempts THEN NULL ELSE @now END,
+         run_after = CASE WHEN @state = 'failed' AND NOT @final AND attempts < max_attempts THEN @retryAt ELSE NULL END,
          exit_code = @exitCode, error = @error, result = @result, load_ms = coalesce(@loadMs, load_ms), worker = NULL, interrupted = 0
        WHERE id = @id AND state = 'running' AND worker = @worker AND attempts = @attempt
        ${RETURNING}`,
@@ -102,6 +102,10 @@ export function prepareJobStatements(db: Db) {
          error = @error, worker = NULL, interrupted = @interrupted
        WHERE id = @id AND state = 'running' AND worker IS @worker
        ${RETURNING}`,
+    ),
+    // How far a running job has got, from the run that said it (a late word from an earlier run changes nothing).
+    progress: raw<[{ id: number; attempt: number; progress: string }], SummaryRow>(
+      `UPDATE jobs SET progress = @progress WHERE id = @id AND state = 'running' AND attempts = @attempt ${RETURNING}`,
     ),
     failSuspect: raw<[number, string, number, number], SummaryRow>(
       `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, worker = NULL, interrupted = ?, run_after = NULL

@@ -11,6 +11,8 @@ export interface RunOutcome {
   result?: unknown;
   /** It first waited this long for its worker's command to load. */
   loadMs?: number;
+  /** Failed for good whatever attempts are left: the worker said no retry would do better. */
+  final?: boolean;
 }
 
 /** A job handed to a worker: what it runs, and how long it may take. */

@@ -1,16 +1,11 @@
 // Lanes, and their job counts (kept by counts.ts). The lane list is read on every sizer pass and status,
 // so it is kept in memory and refreshed by this store's own writes: no caller can forget to.
-import type { LaneClass } from '../../../shared/model.js';
+import type { LaneClass, LaneSettings } from '../../../shared/model.js';
 import type { JobCounts, LaneCounts } from './counts.js';
 import { durably, type Db } from './db.js';
 
-export interface LaneRow {
-  name: string;
-  class: LaneClass;
-  cap: number;
-  workerCommand: string[] | null;
-  workerCwd: string | null;
-  timeoutMs: number | null;
+/** A stored lane: what a person set (the status carries the same fields), and what the engine keeps of it. */
+export interface LaneRow extends LaneSettings {
   /** The nudge is quiet until then, unless the backlog grows past `nudgeQuietBacklog` (sizer/nudge.ts). */
   nudgeQuietUntil: number | null;
   nudgeQuietBacklog: number | null;
@@ -25,6 +20,12 @@ export interface SharedQueueConfig {
 }
 
 export type { LaneCounts } from './counts.js';
+
+/**
+ * What a person set of a lane, for its status: named one by one, so a field the engine keeps for
+ * itself (a shared queue's Redis password) never goes out by being added to the row.
+ */
+export const settingsOf = (l: LaneRow): LaneSettings => ({ name: l.name, class: l.class, cap: l.cap, workerCommand: l.workerCommand, workerCwd: l.workerCwd, timeoutMs: l.timeoutMs });
 
 interface RawLane {
   name: string;

@@ -14,6 +14,8 @@ export function finish(c: Change, d: Report, now: number): JobSummary | null {
     state: o.state,
     now,
     retryAt: d.retryAt,
+    // The worker said no retry would do better (it refused the payload): failed for good now.
+    final: o.final === true ? 1 : 0,
     exitCode: o.exitCode,
     error,
     result: o.result === undefined ? null : JSON.stringify(o.result),
