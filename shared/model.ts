@@ -36,6 +36,8 @@ export interface JobSummary {
   runAfter: number | null;
   /** Shared lanes only: the machine whose engine ran (or runs) it, as that engine names itself. */
   machine?: string;
+  /** Shared lanes only: the id its producer gave it in BullMQ (`jobId`), where that is not BullMQ's own number. */
+  bullmqId?: string;
   /** Runs before older jobs of its lane with a lower one (−100 … 100); absent: 0. */
   priority?: number;
   /** Absent: none. */
@@ -138,8 +140,8 @@ export const isCleaned = (job: FinishedJob): job is CleanedJob => 'cleanedAt' in
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {
-  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, priority, labels, notBefore, waitingFor, restartOf, progress } = job;
-  const extra = { machine, priority, labels, notBefore, waitingFor, restartOf, progress };
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, bullmqId, priority, labels, notBefore, waitingFor, restartOf, progress } = job;
+  const extra = { machine, bullmqId, priority, labels, notBefore, waitingFor, restartOf, progress };
   for (const k of Object.keys(extra) as (keyof typeof extra)[]) if (extra[k] === undefined) delete extra[k];
   return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...extra };
 }
@@ -243,6 +245,12 @@ export interface SharedLaneStatus {
   error: string | null;
   /** Workers other engines of the lane run now, and on how many machines. */
   elsewhere: { workers: number; machines: number };
+  /**
+   * A worker that is not Lanes (a plain BullMQ Worker) was seen on the lane's queue in the last
+   * ten minutes: it took a job (seen within 5 s) or completed one (seen at once). What it
+   * completes is shown failed, "finished outside Lanes". Absent or null: none seen.
+   */
+  outsideWorker?: { seenAt: number; jobId: number | null; how: 'took' | 'completed' } | null;
 }
 
 /** Why Lanes runs fewer workers than it could: the machine's limit that binds. */

@@ -170,6 +170,7 @@ function orderLines(job: Job): string[] {
 /** A job as `lanes show` prints it: the facts a person asks about a failed job, in order. */
 export function showText(job: Job): string {
   const lines = [`job ${job.id} in lane ${job.lane}: ${outcome(job)}`, `  runs:     ${describeSpec(job.spec)}`];
+  if (job.bullmqId !== undefined) lines.push(`  BullMQ id: ${job.bullmqId}`);
   if (job.spec.kind !== 'payload' && job.spec.cwd) lines.push(`  in:       ${job.spec.cwd}`);
   if (job.spec.kind !== 'payload' && job.spec.env) lines.push(`  env:      ${Object.keys(job.spec.env).join(', ')}`);
   lines.push(`  queued:   ${clock(job.createdAt)}`);

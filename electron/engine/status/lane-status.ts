@@ -90,15 +90,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
   const paced = paceCounts(recent);
-  // Running jobs as this engine saw them start; one it did not see start counts as just begun.
-  const since = recent.runningSince.slice(0, c.running);
-  const runningFor = [...since.map((t) => Math.max(0, inputs.now - t)), ...Array<number>(Math.max(0, c.running - since.length)).fill(0)];
-  // What each said of how far it has got, as the estimate reads it (status/eta.ts).
-  const progress = since.map((t, i) => {
-    const m = recent.runningProgress?.[i];
-    return m ? { fraction: m.fraction, ranAtMoveMs: Math.max(0, m.movedAt - t), gapMs: m.gapMs } : null;
-  });
-  const runFacts = { runningFor, progress, typicalMs: recent.typicalRunMs, longestMs: recent.longestRunMs };
+  const runFacts = runningFacts(recent, c.running, inputs.now);
   const runs = runsLeft(runFacts);
   const facts = {
     ...demand,
@@ -157,6 +149,18 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     status.nudge = withElsewhere(status.nudge, shared.elsewhere);
   }
   return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
+}
+
+/** The running jobs as the estimate reads them (status/eta.ts): how long each has run, and what it said of how far it has got. */
+function runningFacts(recent: RecentFigures, running: number, now: number) {
+  // As this engine saw them start; one it did not see start counts as just begun.
+  const since = recent.runningSince.slice(0, running);
+  const runningFor = [...since.map((t) => Math.max(0, now - t)), ...Array<number>(Math.max(0, running - since.length)).fill(0)];
+  const progress = since.map((t, i) => {
+    const m = recent.runningProgress?.[i];
+    return m ? { fraction: m.fraction, ranAtMoveMs: Math.max(0, m.movedAt - t), gapMs: m.gapMs } : null;
+  });
+  return { runningFor, progress, typicalMs: recent.typicalRunMs, longestMs: recent.longestRunMs };
 }
 
 /**
