@@ -113,9 +113,11 @@ function runStatements(db: Db) {
        WHERE id = @id AND state = 'running' AND worker IS @worker
        ${RETURNING}`,
     ),
-    // How far a running job has got, from the run that said it (a late word from an earlier run changes nothing).
+    // How far a job has got, from the run that said it: its last word may be written just after
+    // the run was recorded as ended; a word from an earlier run changes nothing (a new run starts
+    // from none, and a queued job shows none).
     progress: raw<[{ id: number; attempt: number; progress: string }], SummaryRow>(
-      `UPDATE jobs SET progress = @progress WHERE id = @id AND state = 'running' AND attempts = @attempt ${RETURNING}`,
+      `UPDATE jobs SET progress = @progress WHERE id = @id AND attempts = @attempt ${RETURNING}`,
     ),
     failSuspect: raw<[number, string, number, number], SummaryRow>(
       `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, worker = NULL, interrupted = ?, run_after = NULL
