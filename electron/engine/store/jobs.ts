@@ -87,9 +87,9 @@ export class JobStore {
   }
 
   /**
-   * How far running jobs have got, in one transaction, not synced: a crash loses at most the last
-   * few reports, which the next ones replace anyway. Each as its run said it; the summaries of
-   * those still running that run.
+   * How far jobs have got, in one transaction, not synced: a crash loses at most the last few
+   * reports, which the next ones replace anyway. Each as its run said it (the last word of a run
+   * may come just after its outcome); the summaries of the jobs whose run it was.
    */
   recordProgress(reports: readonly { id: number; attempt: number; progress: JobProgress }[]): JobSummary[] {
     return this.writes.write(false, (c) =>
