@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
-import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLineInCgroup, spawnFromInside } from '../job-control/containment.js';
+import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLine, spawnFromInside } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
 import { jobEnv } from './job-env.js';
@@ -58,7 +58,7 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   // In its cgroup from its first instruction: a command line's own shell enters it before reading
   // the line; a program is born there (the worker steps in for the fork), or, where the worker
   // cannot step in, moved there by a shell before it becomes the job.
-  const line = group && spec.kind === 'shell' ? shellLineInCgroup(SHELL, group, spec.script) : null;
+  const line = spec.kind === 'shell' && !windows ? shellLine(SHELL, group, spec.script) : null;
   const child =
     windows && spec.kind === 'shell'
       ? spawn(spec.script, { ...options, shell: true })
