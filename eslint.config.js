@@ -12,7 +12,7 @@ const folders = (names, message) => ({ group: names.map((n) => `**/${n}/**`), me
 // Inside the engine, folders form layers, lowest first: each may import those below it, never one
 // above (a request handler may read the status board; the board never reaches for a handler).
 // The files at the engine's root (the event hub, timers, pause, the engine itself) sit outside
-// the order. test/engine/layers.test.ts also checks that no import cycle is left.
+// the order. test/structure/imports.test.ts also checks that no import cycle is left, anywhere.
 const ENGINE_LAYERS = ['machine', 'store', 'queues', 'shared-lanes', 'workers', 'sizer', 'fleet', 'status', 'requests'];
 const notEmbedders = folders(['api', 'cli', 'shell'], 'The engine is embedded by the API, the CLI and the shell; it imports none of them.');
 const notWorker = folders(['worker'], 'The worker runtime runs in its own process; the engine shares only worker-protocol/ and job-control/ with it.');

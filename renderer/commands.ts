@@ -60,12 +60,15 @@ export async function retryMany(choice: JobChoice): Promise<void> {
   say(`Queued ${plural(answer.retried, 'job')} to run again.${refused}`);
 }
 
-/** "Clear finished…": the finished jobs of a lane (or of every lane), of one final state or all three, removed now with their logs. */
-export async function clearFinished(choice: { lane?: string; state?: 'succeeded' | 'failed' | 'cancelled' }): Promise<void> {
+/**
+ * "Clear succeeded…" (or failed, or cancelled): those finished jobs of a lane (or of every lane)
+ * removed now with their logs; `olderThanSeconds` keeps to those finished by the moment counted.
+ */
+export async function clearFinished(choice: { lane?: string; state: 'succeeded' | 'failed' | 'cancelled'; olderThanSeconds: number }): Promise<void> {
   const answer = await attempt('Not cleared', () => client().call('clean', choice));
   if (!answer) return;
   clearChecked();
-  say(`Cleared ${plural(answer.removed, 'finished job')}.`);
+  say(`Cleared ${plural(answer.removed, `${choice.state} job`)}.`);
 }
 
 export function toggleChecked(id: number): void {

@@ -39,6 +39,27 @@ export function ranText(job: Pick<Job, 'startedAt' | 'finishedAt' | 'loadMs'>, n
   return job.loadMs !== null && job.loadMs > 0 ? `${ran}, after ${formatDuration(job.loadMs)} loading its worker` : ran;
 }
 
+/** The engine's line between attempts in a combined log ("── attempt 2 · 14:03:11 ──"). */
+export const ATTEMPT_LINE = /^── attempt \d+ · .+ ──$/;
+/** A headline line is read at a glance: longer than this, it is cut. */
+const HEADLINE_CHARS = 200;
+
+/**
+ * The line a failed job's log ends on — where a failing command writes why ("convert: cannot
+ * open IMG_1040.jpg") — for its headline beside "exited with code 1". Null when there is none.
+ */
+export function lastLogLine(text: string): string | null {
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    // Colour codes are for a terminal; the headline is plain text (ESC is what they start with).
+    // eslint-disable-next-line no-control-regex
+    const line = lines[i]!.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trim();
+    if (line === '' || ATTEMPT_LINE.test(line)) continue;
+    return line.length > HEADLINE_CHARS ? `${line.slice(0, HEADLINE_CHARS - 1)}…` : line;
+  }
+  return null;
+}
+
 /** A cancel sent and not yet seen through: shown only while the job still looks unfinished. */
 export function isCancelling(job: Pick<JobSummary, 'id' | 'state'>, cancelling: Readonly<Record<number, true>>): boolean {
   return cancelling[job.id] === true && (job.state === 'queued' || job.state === 'running');

@@ -5,7 +5,8 @@
 import type { LaneStatus, MachineStatus, Nudge, Paused } from '../shared/model.js';
 import { aboutBytes, aboutDuration, etaWords, jobsLeft, plural as sharedPlural } from '../shared/format.js';
 import { gpuFacts } from '../shared/gpu-words.js';
-import { formatClock, formatCount, formatDuration, formatMinute, plural } from './format.js';
+import { PACE_AFTER_JOBS } from '../shared/limits.js';
+import { formatClock, formatCount, formatDuration, formatMinute, formatRate, plural } from './format.js';
 
 /**
  * Why a lane does less than a person might expect, or null when the mood word says enough.
@@ -56,6 +57,27 @@ export function laneWait(lane: LaneStatus, now: number): { text: string; hint: s
   }
   if (lane.medianWaitMs !== null) return { text: formatDuration(lane.medianWaitMs), hint: 'Nothing waits now: the median wait of the jobs that started lately.' };
   return { text: '—', hint: 'Nothing waits now.' };
+}
+
+/**
+ * The pips: one per worker (busy, idle, finishing then stopping), then the slots the cap leaves
+ * free. A worker finishing its job still holds its slot, so a cap-1 lane paused mid-job shows one.
+ */
+export function pipKinds(busy: number, idle: number, draining: number, cap: number): ('busy' | 'idle' | 'draining' | 'free')[] {
+  const free = Math.max(0, cap - busy - idle - draining);
+  const fill = <K extends string>(n: number, k: K): K[] => Array<K>(n).fill(k);
+  return [...fill(busy, 'busy' as const), ...fill(idle, 'idle' as const), ...fill(draining, 'draining' as const), ...fill(free, 'free' as const)];
+}
+
+/**
+ * The Done / min column: the engine's live pace (over the last 30 s), once it is one — as many
+ * jobs finished in that window as the estimate needs — so one quick job never reads "12".
+ */
+export function doneRate(lane: Pick<LaneStatus, 'throughputPerMin' | 'finishedLately'>): { text: string; hint: string } {
+  const hint = 'Jobs finished per minute, over the last 30 seconds.';
+  if (lane.throughputPerMin === 0) return { text: '0', hint };
+  if ((lane.finishedLately ?? PACE_AFTER_JOBS) >= PACE_AFTER_JOBS) return { text: formatRate(lane.throughputPerMin), hint };
+  return { text: '—', hint: `Too few jobs finished lately for a pace (fewer than ${PACE_AFTER_JOBS}).` };
 }
 
 /** The class tag's explanation; an ml lane without a worker command starts each job on its own. */

@@ -12,6 +12,11 @@ export interface EventMap {
   /** One job changed state (queued, started, finished, cancelled, retried). */
   job: JobSummary;
   /**
+   * A running job said how far it has got: its summary, `progress` as it now is. At most a few
+   * a second per job, however often the job reports (the latest wins).
+   */
+  progress: JobSummary;
+  /**
    * Many jobs changed at once: a large batch queued, cancelled or retried, jobs of a shared
    * lane moved on another engine, or finished jobs cleaned (`removed`: retention or `clean`).
    * Re-read what you show of them.

@@ -90,6 +90,8 @@ export const PRIORITY_MAX = 100;
 /** Labels one job may carry, and how long one may be. */
 export const LABELS_MAX = 8;
 export const LABEL_MAX_CHARS = 40;
+/** Jobs finished in the pace's window before it is a pace: an estimate, or a Done / min figure, needs a few. */
+export const PACE_AFTER_JOBS = 3;
 /** Jobs one job may run after. */
 export const AFTER_MAX = 100;
 /** How far ahead a job may be scheduled: a year (a time beyond that is a typo). */

@@ -36,6 +36,8 @@ export interface JobSummary {
   runAfter: number | null;
   /** Shared lanes only: the machine whose engine ran (or runs) it, as that engine names itself. */
   machine?: string;
+  /** Shared lanes only: the id its producer gave it in BullMQ (`jobId`), where that is not BullMQ's own number. */
+  bullmqId?: string;
   /** Runs before older jobs of its lane with a lower one (−100 … 100); absent: 0. */
   priority?: number;
   /** Absent: none. */
@@ -46,6 +48,23 @@ export interface JobSummary {
   waitingFor?: number;
   /** The finished job this one runs again (`lanes restart`). */
   restartOf?: number;
+  /** How far it said it has got in its latest run (shared/progress.ts); absent: it has said nothing, or it is queued. */
+  progress?: JobProgress;
+}
+
+/** What a job said of how far it has got (docs/worker-protocol.md "Progress"). */
+export interface JobProgress {
+  /** 0 … 1. */
+  fraction: number;
+  /** "12,000 of 40,000": the count it gave, when it gave one. */
+  done?: number;
+  total?: number;
+  /** A few words of its own (at most 200 characters). */
+  message?: string;
+  /** When it said so (ms since the epoch). */
+  at: number;
+  /** Reports of this run that were not read (not progress, or not for this run): counted, never a failure. */
+  ignored?: number;
 }
 
 /**
@@ -121,8 +140,8 @@ export const isCleaned = (job: FinishedJob): job is CleanedJob => 'cleanedAt' in
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {
-  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, priority, labels, notBefore, waitingFor, restartOf } = job;
-  const extra = { machine, priority, labels, notBefore, waitingFor, restartOf };
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, bullmqId, priority, labels, notBefore, waitingFor, restartOf, progress } = job;
+  const extra = { machine, bullmqId, priority, labels, notBefore, waitingFor, restartOf, progress };
   for (const k of Object.keys(extra) as (keyof typeof extra)[]) if (extra[k] === undefined) delete extra[k];
   return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...extra };
 }
@@ -183,6 +202,8 @@ export interface LaneStatus extends LaneSettings {
    * shorter), so it follows a cap change within seconds and falls to 0 when nothing finishes.
    */
   throughputPerMin: number;
+  /** How many finished in the window that pace is over: below PACE_AFTER_JOBS it is one job's luck, not a pace. Absent from older engines. */
+  finishedLately?: number;
   /** Median ms from queued to started, over recently started jobs; null when none. */
   medianWaitMs: number | null;
   /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */
@@ -224,6 +245,12 @@ export interface SharedLaneStatus {
   error: string | null;
   /** Workers other engines of the lane run now, and on how many machines. */
   elsewhere: { workers: number; machines: number };
+  /**
+   * A worker that is not Lanes (a plain BullMQ Worker) was seen on the lane's queue in the last
+   * ten minutes: it took a job (seen within 5 s) or completed one (seen at once). What it
+   * completes is shown failed, "finished outside Lanes". Absent or null: none seen.
+   */
+  outsideWorker?: { seenAt: number; jobId: number | null; how: 'took' | 'completed' } | null;
 }
 
 /** Why Lanes runs fewer workers than it could: the machine's limit that binds. */

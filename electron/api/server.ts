@@ -12,7 +12,7 @@ import type { Engine } from '../engine/engine.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
 import { EVENTS_QUERY, EventStreams, resumePoint } from './event-stream.js';
 import { checkSite, checkToken } from './guard.js';
-import { sendError, sendFailure, sendJson } from './respond.js';
+import { answerUnparsed, sendError, sendFailure, sendJson } from './respond.js';
 import { assembleInput, matchRoute } from './router.js';
 import { checkTarget, strictQuery } from './strict-input.js';
 import { guardConnections, type ConnectionGuard, type GuardLimits } from './connection-guard.js';
@@ -71,6 +71,36 @@ function parseTarget(target: string, base: string): URL | null {
   }
 }
 
+/** An API route's request, answered by the engine; an unknown route or method is refused here. */
+async function callEngine(engine: ApiServerOptions['engine'], bodyLimit: number, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const match = matchRoute(req.method ?? 'GET', url.pathname);
+  if (match.kind === 'none') return sendError(res, 404, 'not_found', `no such API route: ${req.method} ${url.pathname}`);
+  if (match.kind === 'method') {
+    return sendError(res, 405, 'bad_request', `${url.pathname} takes ${match.allowed.join(', ')}`, undefined, { Allow: match.allowed.join(', ') });
+  }
+  const body = match.method === 'GET' ? undefined : await readJsonBody(req, bodyLimit);
+  // The engine validates, as it does for every transport.
+  sendJson(res, 200, await engine.request(match.name, assembleInput(match.name, match.params, url, body)));
+}
+
+/** Resolves once `s` listens, rejects with the error that kept it from it. */
+const listening = (s: Server, start: (ready: () => void) => void) =>
+  new Promise<void>((done, reject) => {
+    s.once('error', reject);
+    start(() => {
+      s.off('error', reject);
+      done();
+    });
+  });
+
+const shut = (s: Server) =>
+  new Promise<void>((done) => {
+    if (!s.listening) return done();
+    s.close(() => done());
+    // Keep-alive sockets idle between requests would otherwise hold close() open.
+    s.closeIdleConnections();
+  });
+
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const { engine, access } = options;
   const rendererDir = resolve(options.rendererDir);
@@ -79,17 +109,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const streams = new EventStreams(engine.events, options.heartbeatMs, options.stallLimitMs);
   let port = 0;
   const windowBase = () => `http://127.0.0.1:${port}/`;
-
-  async function callEngine(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const match = matchRoute(req.method ?? 'GET', url.pathname);
-    if (match.kind === 'none') return sendError(res, 404, 'not_found', `no such API route: ${req.method} ${url.pathname}`);
-    if (match.kind === 'method') {
-      return sendError(res, 405, 'bad_request', `${url.pathname} takes ${match.allowed.join(', ')}`, undefined, { Allow: match.allowed.join(', ') });
-    }
-    const body = match.method === 'GET' ? undefined : await readJsonBody(req, bodyLimit);
-    // The engine validates, as it does for every transport.
-    sendJson(res, 200, await engine.request(match.name, assembleInput(match.name, match.params, url, body)));
-  }
 
   /** `owner`: the request came through the socket in the private data directory. */
   async function handle(req: IncomingMessage, res: ServerResponse, owner: boolean): Promise<void> {
@@ -115,7 +134,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return streams.serve(req, res, resumePoint(req, strictQuery(url, EVENTS_QUERY)));
     }
     if (await windowRoute(req, res, url, access, windowBase)) return;
-    return callEngine(req, res, url);
+    return callEngine(engine, bodyLimit, req, res, url);
   }
 
   /** The window's door's guard: a request that showed the token keeps its connection's place. */
@@ -126,6 +145,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       res.setHeader('X-Frame-Options', 'DENY');
       handle(req, res, owner).catch((err: unknown) => sendFailure(res, err, log));
     });
+    server.on('clientError', answerUnparsed);
     // Everyone at the owner's door is the owner: none of them is closed for another.
     const guard = guardConnections(server, options.connectionLimits ?? CONNECTION_LIMITS, owner);
     if (!owner) windowGuard = guard;
@@ -134,22 +154,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const server = door(false);
   const socket = door(true);
   let socketPath: string | null = null;
-
-  const listening = (s: Server, start: (ready: () => void) => void) =>
-    new Promise<void>((done, reject) => {
-      s.once('error', reject);
-      start(() => {
-        s.off('error', reject);
-        done();
-      });
-    });
-  const shut = (s: Server) =>
-    new Promise<void>((done) => {
-      if (!s.listening) return done();
-      s.close(() => done());
-      // Keep-alive sockets idle between requests would otherwise hold close() open.
-      s.closeIdleConnections();
-    });
 
   return {
     server,

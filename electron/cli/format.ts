@@ -2,6 +2,7 @@
 // never a parse of these tables.
 import { isCleaned, type FinishedJob, type JobSummary } from '../../shared/model.js';
 import { cleanedOutcome, clock, groupedCount } from '../../shared/format.js';
+import { progressCount } from '../../shared/progress.js';
 
 /** 4060 → "4,060". */
 export const count = groupedCount;
@@ -57,6 +58,7 @@ export function outcome(job: JobSummary): string {
   if (job.state === 'cancelled' && job.error?.startsWith('cancelled')) return job.error;
   if (job.state === 'queued' && job.waitingFor !== undefined) return `waiting for ${job.waitingFor === 1 ? '1 job' : `${job.waitingFor} jobs`}`;
   if (job.state === 'queued' && job.notBefore !== undefined) return `scheduled for ${clock(job.notBefore)}`;
+  if (job.state === 'running' && job.progress) return `running, ${progressCount(job.progress)}`;
   return job.state;
 }
 

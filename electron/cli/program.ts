@@ -11,6 +11,7 @@ import { registerJobs } from './commands/jobs.js';
 import { registerEdit } from './commands/edit.js';
 import { registerLanes } from './commands/lanes.js';
 import { registerLog } from './commands/log.js';
+import { registerProgress } from './commands/progress.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { LanesError } from '../../shared/errors.js';
 import { appVersion } from '../paths/app-files.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerEvents(program);
   registerClean(program);
   registerControl(program);
+  registerProgress(program);
   registerOpen(program);
   registerCompletion(program, buildProgram);
   // Subcommands inherit exitOverride so their usage errors come back here as well.

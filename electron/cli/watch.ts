@@ -97,6 +97,9 @@ export async function awaitFinished(client: LanesClient, ids: number[], onFinish
   return wanted.map((id) => finished.get(id)!);
 }
 
+/** The engine did not answer (away, or restarting): worth asking again while the feed waits for it. */
+export const isUnavailable = (error: unknown): boolean => error instanceof LanesError && error.code === 'unavailable';
+
 /** What is kept of a cleaned job, when `error` is the engine's answer for one (errors.ts); else null. */
 export const cleanedIn = (error: unknown): CleanedJob | null => (error instanceof LanesError && error.code === 'not_found' && error.cleaned ? error.cleaned : null);
 

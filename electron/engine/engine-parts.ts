@@ -33,6 +33,7 @@ import { Fleet } from './fleet/fleet.js';
 import { ScaleLedger } from './fleet/ledger.js';
 import { createStatusBoard } from './status/board.js';
 import type { LanePublisher } from './status/publisher.js';
+import { ProgressBoard } from './status/progress-board.js';
 import { RecentFiguresBoard } from './status/recent.js';
 import { TimelineSamples } from './status/timeline.js';
 import type { FleetPort, RequestContext, StatusBoard } from './requests/context.js';
@@ -109,12 +110,21 @@ export function openStores({ options, settings, db, startedAt }: EngineStart, si
 export interface Workers {
   fleet: Fleet;
   shared: SharedLanes;
+  progress: ProgressBoard;
 }
 
 /** The workers, as mechanism, and the shared lanes whose work they pull. */
 export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: Stores, signals: EngineSignals): Workers {
   const { log } = settings;
   const logPaths = (jobId: number) => s.retention.logs.paths(jobId);
+  const progress = new ProgressBoard({
+    write: (reports) => s.jobs.recordProgress(reports),
+    local: (lane) => s.queues.sharedLane(lane) === undefined,
+    announce: (job) => s.events.emit('progress', job),
+    now: Date.now,
+    log,
+  });
+  s.events.subscribe(progress.observe);
   const fleet = new Fleet({
     queues: s.queues,
     lanes: s.lanes,
@@ -132,6 +142,7 @@ export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: S
     jobChanged: (job) => s.events.emit('job', job),
     changed: () => signals.status.fire(),
     loaded: (lane, ms) => s.recent.loaded(lane, ms),
+    progressed: (report) => progress.heard(report),
   });
   const shared = new SharedLanes(s.queues, {
     ...s.identity,
@@ -145,7 +156,7 @@ export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: S
     changed: () => signals.status.fire(),
     log,
   });
-  return { fleet, shared };
+  return { fleet, shared, progress };
 }
 
 /** The machine, read once before anything is sized; it measures the fleet's workers. */

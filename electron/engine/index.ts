@@ -2,3 +2,4 @@
 export { openEngine, type Engine, type EngineOptions } from './engine.js';
 export { inProcessTransport } from './in-process.js';
 export { nodeLauncher, type WorkerLauncher, type WorkerProcess, type LaunchOptions } from './workers/launcher.js';
+export { checkMessage, type WorkerSaid } from './workers/messages.js';

@@ -94,6 +94,8 @@ export class LanesEngine implements Engine {
       p.sampler.stop();
       p.loop.stop();
       await p.fleet.shutdown(options.graceMs ?? p.start.settings.stopGraceMs);
+      // Every run has ended: what they said last of how far they got is no news any more.
+      p.progress.close();
       await p.retention.stop();
       await p.shared.closeAll();
       p.scaleLedger.record('*', 0, 0, 'shutdown', 'the engine stopped');

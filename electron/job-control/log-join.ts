@@ -6,7 +6,7 @@
 // The joined file is written beside its final name and renamed into place, so a reader finds the
 // three files or the one, never a half-written join; the three go only after the rename.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import type { LogPaths, LogSpan, LogStream } from './log-paths.js';
+import type { LogPaths, LogSpan, LogStream } from './log-types.js';
 
 const HEADER = /^lanes-log 1 (\d{1,15}) (\d{1,15}) (\d{1,15})\n/;
 const HEADER_MAX = 64;

@@ -5,24 +5,9 @@
 // three into one file (log-join.ts), so a kept job leaves one file whatever it wrote.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { joinedSpans } from './log-join.js';
+import type { LogPaths, LogSpan, LogStream } from './log-types.js';
 
-/** A job's log files: each stream, both together with a line between attempts, and all three joined. */
-export interface LogPaths {
-  stdoutPath: string;
-  stderrPath: string;
-  allPath: string;
-  joinedPath: string;
-}
-
-export type LogStream = 'stdout' | 'stderr' | 'all';
-
-/** Where one stream's log is: a whole file, or a part of the joined one. */
-export interface LogSpan {
-  path: string;
-  start: number;
-  /** Bytes from `start`; null: to the end of the file as it is when read. */
-  size: number | null;
-}
+export type { LogPaths, LogSpan, LogStream } from './log-types.js';
 
 const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 

@@ -1,13 +1,13 @@
 // A worker running as an Electron utility process, shaped as the engine's WorkerProcess, without
 // Electron: utility-launcher.ts forks the process and forwards its events here, so what happens
 // on send after exit, on an exit before spawn, and on kill is decided (and tested) under Node.
-import type { WorkerProcess } from '../engine/index.js';
-import type { FromWorker, ToWorker } from '../worker-protocol/protocol.js';
+import { checkMessage, type WorkerProcess, type WorkerSaid } from '../engine/index.js';
+import type { ToWorker } from '../worker-protocol/protocol.js';
 
 /** What is used of Electron's UtilityProcess. */
 export interface UtilityChild {
   readonly pid: number | undefined;
-  postMessage(message: unknown): void;
+  postMessage(message: ToWorker): void;
   kill(): boolean;
 }
 
@@ -21,7 +21,7 @@ export function cleanEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 export class UtilityWorker implements WorkerProcess {
   private exitedAlready = false;
   private knownPid: number | undefined;
-  private readonly messageListeners: ((message: FromWorker) => void)[] = [];
+  private readonly messageListeners: ((said: WorkerSaid) => void)[] = [];
   private readonly exitListeners: ((code: number | null, signal: string | null) => void)[] = [];
 
   constructor(
@@ -41,7 +41,7 @@ export class UtilityWorker implements WorkerProcess {
     if (!this.exitedAlready) this.child.postMessage(message);
   }
 
-  onMessage(listener: (message: FromWorker) => void): void {
+  onMessage(listener: (said: WorkerSaid) => void): void {
     this.messageListeners.push(listener);
   }
 
@@ -69,9 +69,10 @@ export class UtilityWorker implements WorkerProcess {
     this.knownPid = this.child.pid;
   }
 
-  /** Electron's 'message'. */
+  /** Electron's 'message': anything the process posted, checked once for every listener. */
   received(message: unknown): void {
-    for (const listener of this.messageListeners) listener(message as FromWorker);
+    const said = checkMessage(message);
+    for (const listener of this.messageListeners) listener(said);
   }
 
   /** Electron's 'exit': fires once, even for a process that ended before 'spawn' (a bad entry). */

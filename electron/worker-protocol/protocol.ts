@@ -3,6 +3,7 @@
 // Under a deep backlog it is handed a few jobs at once, so it goes from one to the next without
 // waiting on the engine; the engine records each as started when the report says so.
 import type { JobState } from '../../shared/model.js';
+import type { ProgressReport } from '../../shared/progress.js';
 
 export interface JobAssignment {
   id: number;
@@ -51,6 +52,12 @@ export type FromWorker =
   | { t: 'done'; jobId: number; attempt: number; outcome: JobOutcome; pull: boolean; next?: { jobId: number; attempt: number }; returned?: number[] }
   /** It went on to a job in hand while idle (its answer came after it had finished the last). */
   | { t: 'started'; jobId: number; attempt: number }
+  /**
+   * How far the running job says it has got: the latest of its reports, at most one message per
+   * PROGRESS_SEND_MS. `ignored`: its reports not read since the last message (not progress, or
+   * for another job): counted, never a failure.
+   */
+  | { t: 'progress'; jobId: number; attempt: number; progress: ProgressReport; ignored: number }
   /** A job in hand it was told to cancel before it started it: that job will not run here. */
   | { t: 'dropped'; jobId: number }
   | { t: 'pong'; n: number };
@@ -67,6 +74,18 @@ export interface JobOutcome {
   /** A failure no retry would mend (the worker refused the payload itself, `"retry": false`): failed for good at once. */
   final?: boolean;
 }
+
+/** A worker sends the engine at most one progress message per this many ms per job; reports between are folded into it. */
+export const PROGRESS_SEND_MS = 100;
+
+/**
+ * What a shell job is told so `lanes progress` can reach its worker: the worker's socket, and
+ * the run's own token (a process left over from an earlier job cannot speak for this one).
+ */
+export const PROGRESS_ENV = {
+  socket: 'LANES_PROGRESS_SOCKET',
+  token: 'LANES_PROGRESS_TOKEN',
+} as const;
 
 /** A worker that exits with this code says its lane's worker command dies before it can answer. */
 export const EXIT_COMMAND_WONT_START = 75;

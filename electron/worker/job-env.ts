@@ -1,10 +1,11 @@
 // The environment a job runs with: the engine's, minus Lanes' own wiring, plus what it asked for,
 // plus its id and attempt. Every process a job starts inherits those two, which is how its
 // processes are found again if it tries to outlive itself (containment.ts).
-import { WORKER_ENV, type JobAssignment } from '../worker-protocol/protocol.js';
+import { PROGRESS_ENV, WORKER_ENV, type JobAssignment } from '../worker-protocol/protocol.js';
 
-// Variables that wire a worker to its engine; a job has no business seeing them.
-const INTERNAL = new Set<string>([...Object.values(WORKER_ENV), 'ELECTRON_RUN_AS_NODE', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
+// Variables that wire a worker to its engine; a job has no business seeing them. (An engine run
+// inside a Lanes job has that job's progress socket: none of its jobs reports to it.)
+const INTERNAL = new Set<string>([...Object.values(WORKER_ENV), ...Object.values(PROGRESS_ENV), 'ELECTRON_RUN_AS_NODE', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE']);
 
 /**
  * The engine's environment without Lanes' wiring. Read once per worker (nothing in the worker
@@ -24,6 +25,17 @@ function engineEnv(): Readonly<NodeJS.ProcessEnv> {
 /** What a persistent command starts with: a copy of its own. */
 export const baseEnv = (): NodeJS.ProcessEnv => ({ ...engineEnv() });
 
-export function jobEnv(job: Pick<JobAssignment, 'id' | 'attempt'>, additions: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  return { ...engineEnv(), ...additions, LANES_JOB_ID: String(job.id), LANES_ATTEMPT: String(job.attempt) };
+/** Where a shell job's `lanes progress` is heard, and the run's token. */
+export interface ProgressLine {
+  socket: string;
+  token: string;
+}
+
+export function jobEnv(job: Pick<JobAssignment, 'id' | 'attempt'>, additions: Record<string, string> | undefined, progress?: ProgressLine): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...engineEnv(), ...additions, LANES_JOB_ID: String(job.id), LANES_ATTEMPT: String(job.attempt) };
+  if (progress) {
+    env[PROGRESS_ENV.socket] = progress.socket;
+    env[PROGRESS_ENV.token] = progress.token;
+  }
+  return env;
 }

@@ -7,6 +7,8 @@ import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { ENGINE_VAR, endJob } from '../job-control/containment.js';
 import { runShellJob, type RunningProcess } from './shell-job.js';
 import { PersistentCommand } from './persistent.js';
+import { ProgressRelay } from './progress-relay.js';
+import { newToken, openProgressSocket } from './progress-socket.js';
 
 const channel = connect();
 const env = process.env;
@@ -18,7 +20,18 @@ const cgroupBase = env[WORKER_ENV.cgroup] || null;
 const command = env[WORKER_ENV.command];
 /** Unset (an engine that never hands jobs out): a hand is never given back. */
 const handBackMs = Number(env[WORKER_ENV.handBackMs]) || Infinity;
-const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd], cgroupBase) : null;
+/** How far the running job has got, as it says: passed on, a few times a second at most. */
+const relay = new ProgressRelay((m) => channel.send(m));
+const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd], cgroupBase, (jobId, raw) => void relay.report(raw, jobId)) : null;
+/** The running shell job's token: what its `lanes progress` shows to be heard. */
+let token: string | null = null;
+const progressSocket = persistent
+  ? null
+  : openProgressSocket((given, raw) => {
+      if (token === null || given !== token) return 'ignored: not the job this worker runs now';
+      const why = relay.report(raw);
+      return why === null ? 'ok' : `ignored: ${why}`;
+    });
 
 let running: { job: JobAssignment; proc: RunningProcess } | null = null;
 /** Jobs handed over to run after the current one, in order; not started. */
@@ -43,9 +56,12 @@ const clockMs = () => Number(process.hrtime.bigint()) / 1e6;
 async function run(job: JobAssignment): Promise<void> {
   const t0 = clockMs();
   let proc: RunningProcess;
+  relay.begin(job);
+  token = progressSocket ? newToken() : null;
   try {
-    proc = persistent ? persistent.run(job) : runShellJob(job, logCap, cgroupBase);
+    proc = persistent ? persistent.run(job) : runShellJob(job, logCap, cgroupBase, progressSocket && token ? { socket: progressSocket.path, token } : undefined);
   } catch (e) {
+    relay.end();
     finish(job, { state: 'failed', exitCode: null, error: (e as Error).message });
     return;
   }
@@ -55,6 +71,8 @@ async function run(job: JobAssignment): Promise<void> {
     channel.send({ t: 'spawned', jobId: job.id, pgid: proc.pgid });
   }
   const outcome = await proc.done;
+  token = null;
+  relay.end();
   finish(job, { ...outcome, ranMs: clockMs() - t0 });
 }
 

@@ -54,6 +54,8 @@ export class PersistentCommand {
     private readonly cwd: string | undefined,
     /** Where its cgroup goes (containment.ts), or null. */
     private readonly cgroupBase: string | null,
+    /** A `{"id": …, "progress": …}` line: how far the job it names has got. */
+    private readonly onProgress: (jobId: number, progress: unknown) => void = () => {},
   ) {}
 
   run(job: JobAssignment): RunningProcess {
@@ -133,6 +135,8 @@ export class PersistentCommand {
     const cur = this.current;
     if (!cur) return;
     const reply = parseReply(line);
+    // How far it has got: not an answer, and not output either.
+    if (reply && 'progress' in reply) return this.onProgress(reply.id, reply.progress);
     // Anything that is not this job's answer is output the command printed: keep it in the log.
     if (!reply || reply.id !== cur.job.id) {
       cur.stdout.write(line + '\n');
@@ -179,11 +183,19 @@ interface Reply {
   retry?: unknown;
 }
 
-function parseReply(line: string): Reply | null {
+/** `{"id": 17, "progress": …}`: a report, read by the relay (shared/progress.ts). */
+interface ProgressLine {
+  id: number;
+  progress: unknown;
+}
+
+function parseReply(line: string): Reply | ProgressLine | null {
   if (!line.startsWith('{')) return null;
   try {
-    const v = JSON.parse(line) as Partial<Reply>;
-    return typeof v.id === 'number' && typeof v.ok === 'boolean' ? (v as Reply) : null;
+    const v = JSON.parse(line) as Partial<Reply & ProgressLine> | null;
+    if (typeof v?.id !== 'number') return null;
+    if (typeof v.ok === 'boolean') return v as Reply;
+    return 'progress' in v ? { id: v.id, progress: v.progress } : null;
   } catch {
     return null;
   }

@@ -3,14 +3,15 @@
 // is ended, and the job is over once that is gone; its output is read for a moment more, never
 // waited on, since a descendant that escaped could hold the pipes open for ever.
 import type { JobSpec } from '../../shared/model.js';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio, type SpawnOptionsWithStdioTuple } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
 import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLine, spawnFromInside } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
-import { jobEnv } from './job-env.js';
+import { jobEnv, type ProgressLine } from './job-env.js';
 
 export interface RunningProcess {
   pgid: number | undefined;
@@ -29,18 +30,12 @@ const DRAIN_MS = 300;
  */
 const SHELL = process.env.LANES_SHELL || '/bin/sh';
 
-export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null): RunningProcess {
+export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: string | null, progress?: ProgressLine): RunningProcess {
   const spec = JSON.parse(job.specJson) as JobSpec;
   if (spec.kind === 'payload') throw new Error('payload jobs need a lane with a worker command');
   const cwd = spec.cwd ?? homedir();
-  const env = jobEnv(job, spec.env);
-  if (spec.kind === 'argv' && findProgram(spec.argv[0]!, cwd, env) === null) {
-    const error = `could not start: ${spec.argv[0]} cannot be found`;
-    const logs = new JobLogs(job, logCap);
-    logs.stderr.write(`lanes: ${error} (not on PATH, nor a path to a program)\n`);
-    logs.close();
-    return { pgid: undefined, done: Promise.resolve({ state: 'failed', exitCode: null, error }), cancel: () => {} };
-  }
+  const env = jobEnv(job, spec.env, progress);
+  if (spec.kind === 'argv' && findProgram(spec.argv[0]!, cwd, env) === null) return notFound(job, logCap, spec.argv[0]!);
   const logs = new JobLogs(job, logCap);
   const { stdout, stderr } = logs;
   const windows = process.platform === 'win32';
@@ -54,19 +49,7 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
     stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
     windowsHide: true,
   };
-  const start = (argv: readonly string[]) => spawn(argv[0]!, argv.slice(1), options);
-  // In its cgroup from its first instruction: a command line's own shell enters it before reading
-  // the line; a program is born there (the worker steps in for the fork), or, where the worker
-  // cannot step in, moved there by a shell before it becomes the job.
-  const line = spec.kind === 'shell' && !windows ? shellLine(SHELL, group, spec.script) : null;
-  const child =
-    windows && spec.kind === 'shell'
-      ? spawn(spec.script, { ...options, shell: true })
-      : line
-        ? start(line)
-        : group
-          ? (spawnFromInside(group, () => start(command)) ?? start(inCgroup(group, command)))
-          : start(command);
+  const child = spawnJob(spec, command, group, options);
 
   let stopping: 'cancelled' | 'timed out' | null = null;
   const timers: NodeJS.Timeout[] = [];
@@ -93,17 +76,7 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
       if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
       const engine = process.env[ENGINE_VAR] ?? '';
       const ended = group ? removeCgroup(group) : endJob(job, { engine, pgids: child.pid === undefined ? [] : [child.pid] });
-      const drained = new Promise<void>((ok) => {
-        if (child.stdout.closed && child.stderr.closed) return ok();
-        // Still open after a moment: something that left the group and its id behind holds the
-        // output, and is not waited for.
-        const timer = setTimeout(ok, DRAIN_MS);
-        child.once('close', () => {
-          clearTimeout(timer);
-          ok();
-        });
-      });
-      void Promise.all([ended, drained]).then(() => {
+      void Promise.all([ended, outputRead(child)]).then(() => {
         child.stdout.destroy();
         child.stderr.destroy();
         if (spawnError) stderr.write(`lanes: could not start ${spec.kind === 'argv' ? spec.argv[0] : 'the shell'}: ${spawnError.message}\n`);
@@ -120,6 +93,45 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   });
 
   return { pgid: child.pid, done, cancel: (graceMs) => stop('cancelled', graceMs) };
+}
+
+/** A program that is not there: the job fails at once, and its log says why. */
+function notFound(job: JobAssignment, logCap: number, program: string): RunningProcess {
+  const error = `could not start: ${program} cannot be found`;
+  const logs = new JobLogs(job, logCap);
+  logs.stderr.write(`lanes: ${error} (not on PATH, nor a path to a program)\n`);
+  logs.close();
+  return { pgid: undefined, done: Promise.resolve({ state: 'failed', exitCode: null, error }), cancel: () => {} };
+}
+
+type SpawnOptions = SpawnOptionsWithStdioTuple<'ignore', 'pipe', 'pipe'>;
+
+/**
+ * The job's process, in its cgroup from its first instruction: a command line's own shell enters
+ * it before reading the line; a program is born there (the worker steps in for the fork), or,
+ * where the worker cannot step in, moved there by a shell before it becomes the job.
+ */
+function spawnJob(spec: Exclude<JobSpec, { kind: 'payload' }>, command: readonly string[], group: string | null, options: SpawnOptions) {
+  const start = (argv: readonly string[]) => spawn(argv[0]!, argv.slice(1), options);
+  if (process.platform === 'win32' && spec.kind === 'shell') return spawn(spec.script, { ...options, shell: true });
+  // In its cgroup from its first instruction: a command line's own shell enters it before reading
+  // the line (and execs a line of plain words at once); a program is born there (the worker steps
+  // in for the fork), or, where the worker cannot step in, moved there by a shell before it becomes the job.
+  const line = spec.kind === 'shell' ? shellLine(SHELL, group, spec.script) : null;
+  if (line) return start(line);
+  return group ? (spawnFromInside(group, () => start(command)) ?? start(inCgroup(group, command))) : start(command);
+}
+
+/** Its output read to the end, or for a moment more: what is still open then is held by something that left the group and its id behind, and is not waited for. */
+function outputRead(child: ChildProcessByStdio<null, Readable, Readable>): Promise<void> {
+  return new Promise<void>((ok) => {
+    if (child.stdout.closed && child.stderr.closed) return ok();
+    const timer = setTimeout(ok, DRAIN_MS);
+    child.once('close', () => {
+      clearTimeout(timer);
+      ok();
+    });
+  });
 }
 
 function outcomeOf(code: number | null, signal: NodeJS.Signals | null, spawnError: Error | undefined, stopping: 'cancelled' | 'timed out' | null, timeoutMs: number | null): JobOutcome {

@@ -86,6 +86,7 @@ export function AfterPicker({ value, onChange, self, known, invalid }: Props) {
   };
 
   const listId = `${id}-options`;
+  const listed = open && found !== null && options.length > 0;
   const optionId = (i: number) => `${id}-option-${i}`;
   return (
     <div className="after-picker" data-testid="after-picker">
@@ -108,8 +109,9 @@ export function AfterPicker({ value, onChange, self, known, invalid }: Props) {
         role="combobox"
         aria-label="Run after"
         aria-autocomplete="list"
-        aria-expanded={open}
-        aria-controls={listId}
+        // Expanded only while there is a list to control (a note alone is a status, not a list).
+        aria-expanded={listed}
+        aria-controls={listed ? listId : undefined}
         aria-activedescendant={open && options[active] ? optionId(active) : undefined}
         spellCheck={false}
         autoComplete="off"

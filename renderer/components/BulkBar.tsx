@@ -2,7 +2,10 @@
 // ticked (cancel or retry those), or a filter that picks unfinished jobs (cancel them all) or
 // finished ones (clear them: their records and logs removed now, docs/retention.md). Cancelling or
 // clearing more than one job asks once more, in place, naming the count: a stray click should not
-// empty a queue or a history.
+// empty a queue or a history. Clearing says which jobs it clears — the succeeded ones, unless the
+// filter picks the failed or the cancelled — and clears only those it counted when it asked: the
+// count is taken as the question opens and stays put while it is read, and what finishes
+// meanwhile is left for next time.
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { JobSummary } from '../../shared/model';
@@ -22,6 +25,8 @@ export function BulkBar() {
   // A shared lane's finished jobs are kept by its queue on Redis, not cleared from here.
   const local = useLanes(useShallow((s) => countByState(filter, s.order.map((n) => s.byName[n]!).filter((l) => !l.shared))));
   const [confirming, setConfirming] = useState<string | null>(null);
+  // The clear's question as it was asked: how many, and the moment they had finished by.
+  const [clearing, setClearing] = useState<{ count: number; at: number } | null>(null);
 
   if (ticked.length > 0) {
     const cancelIds = ticked.filter(unfinished).map((j) => j.id);
@@ -55,8 +60,10 @@ export function BulkBar() {
   const choice: JobChoice | null =
     searching ? null : filter.state === 'queued' || filter.state === 'running' ? { ...lane, state: filter.state } : filter.state === null && filter.lane ? { lane: filter.lane } : null;
   const n = filter.state === 'queued' ? counts.queued : filter.state === 'running' ? counts.running : counts.queued + counts.running;
+  // Failed jobs are what a person still has to look at: they go only when the filter shows them.
   const finishedState = filter.state === 'succeeded' || filter.state === 'failed' || filter.state === 'cancelled' ? filter.state : null;
-  const clearable = searching || (filter.state !== null && !finishedState) ? 0 : finishedState ? local[finishedState] : local.succeeded + local.failed + local.cancelled;
+  const clearState = finishedState ?? 'succeeded';
+  const clearable = searching || (filter.state !== null && !finishedState) ? 0 : local[clearState];
   if ((!choice || n === 0) && clearable === 0) return null;
   const what = filter.state === 'running' ? 'running' : filter.state === 'queued' ? 'queued' : 'unfinished';
   const where = filter.lane ? ` in ${filter.lane}` : ' in all lanes';
@@ -71,14 +78,17 @@ export function BulkBar() {
           <Confirmable id="cancel-filter" confirming={confirming} setConfirming={setConfirming} label="Cancel all…" sure={`Yes, cancel all ${formatCount(n)}`} act={() => cancelMany(choice)} />
         </>
       )}
-      {clearable > 0 && (
+      {(clearable > 0 || (confirming === 'clear-finished' && clearing)) && (
         <Confirmable
           id="clear-finished"
           confirming={confirming}
-          setConfirming={setConfirming}
-          label="Clear finished…"
-          sure={`Yes, clear ${plural(clearable, `${finishedState ?? 'finished'} job`)}${where}`}
-          act={() => clearFinished({ ...lane, ...(finishedState ? { state: finishedState } : {}) })}
+          setConfirming={(id) => {
+            setClearing(id === 'clear-finished' ? { count: clearable, at: Date.now() } : null);
+            setConfirming(id);
+          }}
+          label={`Clear ${clearState}…`}
+          sure={`Yes, clear ${plural(clearing?.count ?? clearable, `${clearState} job`)}${where}`}
+          act={() => clearFinished({ ...lane, state: clearState, olderThanSeconds: clearing ? Math.max(0, (Date.now() - clearing.at) / 1000) : 0 })}
         />
       )}
     </div>

@@ -5,7 +5,7 @@ import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { cancelJob, retryJob, selectJob } from '../actions';
 import { describeSpec } from '../../shared/format';
-import { isCancelling, neverRan, outcomeOf } from '../job-words';
+import { isCancelling, lastLogLine, neverRan, outcomeOf } from '../job-words';
 import { useJobs } from '../stores/jobs';
 import { JobFacts } from './JobFacts';
 import { JobBadge } from './JobList';
@@ -72,6 +72,7 @@ function DetailBody({ closeButton }: { closeButton: RefObject<HTMLButtonElement 
   const selectedId = useJobs((s) => s.selectedId);
   const actionError = useJobs((s) => s.actionError);
   const cancelling = useJobs((s) => (job ? isCancelling(job, s.cancelling) : false));
+  const log = useJobs((s) => s.log);
   const close = (
     <button ref={closeButton} type="button" className="button button-quiet detail-close" onClick={closeDetail} title="Close (Esc)">
       <span aria-hidden="true">✕ </span>Close
@@ -85,6 +86,9 @@ function DetailBody({ closeButton }: { closeButton: RefObject<HTMLButtonElement 
     );
   }
   const canCancel = job.state === 'queued' || job.state === 'running';
+  // A failed job's headline gives the line its log ends on, where the command said why, before
+  // the bare exit code; from stderr (where it opens) or the combined view, never from stdout alone.
+  const logLine = job.state === 'failed' && !neverRan(job) && log.stream !== 'stdout' && !log.loading ? lastLogLine(log.text) : null;
   const canRetry = job.state === 'failed' || job.state === 'cancelled';
   const outcome = outcomeOf(job);
 
@@ -126,6 +130,11 @@ function DetailBody({ closeButton }: { closeButton: RefObject<HTMLButtonElement 
       {outcome && (
         <div className={`detail-note outcome-${outcome.tone}`} role={outcome.tone === 'bad' ? 'alert' : undefined} data-testid="job-outcome">
           <strong>{outcome.title}</strong>
+          {logLine && (
+            <span className="outcome-line mono" data-testid="outcome-line">
+              {logLine}
+            </span>
+          )}
           {outcome.why && <span className="outcome-why">{outcome.why}</span>}
         </div>
       )}

@@ -6,18 +6,18 @@
 // a calm note line says so in the engine's words. A failed count opens those jobs.
 import { dismissCapError, setCap, setJobFilter } from '../actions';
 import { snoozeNudge } from '../commands';
-import { DEFAULT_LANE } from '../../shared/limits';
+import { DEFAULT_LANE, NUDGE_DISMISS_SECONDS } from '../../shared/limits';
 import type { Nudge } from '../../shared/model';
-import { formatCount, formatRate, MOOD_WORDS } from '../format';
-import { classHint, laneEta, laneLimit, laneReason, laneWait, nudgeParts, workerMemory } from '../lane-words';
+import { formatCount, MOOD_WORDS } from '../format';
+import { classHint, doneRate, laneEta, laneLimit, laneReason, laneWait, nudgeParts, workerMemory } from '../lane-words';
 import { useLanes } from '../stores/lanes';
 import { CapStepper } from './CapStepper';
 import { useSecondClock } from '../stores/clock';
 import { WorkerPips } from './WorkerPips';
 import { openRemoveLane } from './LaneDialogs';
 
-/** "Snooze 1 h" keeps the nudge quiet for an hour whatever happens. */
-const SNOOZE_S = 3_600;
+/** "Snooze for a day", as the tray's: as long as a dismissed nudge stays quiet, so both say the same. */
+const SNOOZE_S = NUDGE_DISMISS_SECONDS;
 
 export function LaneRow({ name }: { name: string }) {
   const lane = useLanes((s) => s.byName[name]);
@@ -42,6 +42,7 @@ export function LaneRow({ name }: { name: string }) {
   // Paused, nothing starts: a time to clear at the pace before the pause would mislead.
   const eta = paused ? null : laneEta(lane);
   const wait = laneWait(lane, now);
+  const rate = doneRate(lane);
   // A lane held by the machine says so once nothing more pressing (a pause, a failing command) does.
   const limit = reason ? null : laneLimit(lane);
   const memory = workerMemory(lane);
@@ -102,7 +103,9 @@ export function LaneRow({ name }: { name: string }) {
           </div>
           <div>
             <dt>Done / min</dt>
-            <dd>{formatRate(lane.throughputPerMin)}</dd>
+            <dd title={rate.hint} data-testid="done-rate">
+              {rate.text}
+            </dd>
           </div>
           <div>
             <dt>Longest wait</dt>
@@ -149,8 +152,8 @@ export function LaneRow({ name }: { name: string }) {
           >
             Not now
           </button>
-          <button type="button" className="button button-small button-quiet" title="Quiet this nudge for an hour" onClick={() => void snoozeNudge(name, SNOOZE_S)}>
-            Snooze 1 h
+          <button type="button" className="button button-small button-quiet" title="Quiet this nudge for a day" onClick={() => void snoozeNudge(name, SNOOZE_S)}>
+            Snooze for a day
           </button>
         </div>
       )}

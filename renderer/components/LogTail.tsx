@@ -7,6 +7,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { followLog, setLogStream } from '../actions';
 import { useJobs } from '../stores/jobs';
+import { ATTEMPT_LINE } from '../job-words';
 
 const FOLLOW_MS = 1_000;
 
@@ -65,7 +66,6 @@ export function LogTail({ running }: { running: boolean }) {
 }
 
 /** The engine's line between attempts: drawn as a rule, so three attempts never run together. */
-const ATTEMPT_LINE = /^── attempt \d+ · [\d:]+ ──$/;
 
 function Attempts({ text }: { text: string }) {
   const lines = text.split('\n');

@@ -1,6 +1,8 @@
 // Workers as pips: what runs (busy, idle, draining) against what the cap allows. Draining workers
-// sit past the cap because a lowered cap lets them finish their job first.
+// sit past the cap because a lowered cap lets them finish their job first; they still hold a
+// slot, so a cap-1 lane whose one worker finishes its job during a pause shows one pip, not two.
 import { plural } from '../format';
+import { pipKinds } from '../lane-words';
 
 const MAX_PIPS = 48;
 
@@ -14,13 +16,7 @@ interface Props {
 }
 
 export function WorkerPips({ busy, idle, draining, cap, memory = null }: Props) {
-  const free = Math.max(0, cap - busy - idle);
-  const kinds: string[] = [
-    ...Array<string>(busy).fill('busy'),
-    ...Array<string>(idle).fill('idle'),
-    ...Array<string>(draining).fill('draining'),
-    ...Array<string>(free).fill('free'),
-  ];
+  const kinds = pipKinds(busy, idle, draining, cap);
   const shown = kinds.slice(0, MAX_PIPS);
   const workers = busy + idle + draining;
   const counts =

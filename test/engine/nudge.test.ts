@@ -76,6 +76,15 @@ describe('one suggestion, whatever the pace', () => {
     expect(n.text).toContain('about 17 min at 1 worker, about 2 min at 7');
   });
 
+  it('says what it buys from the running jobs’ own progress where they give it, before any pace', () => {
+    // One 10-minute job at 5 % after 30 s (9.5 min left), 6 more waiting of 10 min each: at 1
+    // worker 9.5 + 60 min; at 7, all of it spread over 7 workers (never less than the running one's 9.5 min).
+    const n = nudgeFor(facts({ waiting: 6, perMinute: 0, runs: { leftMs: [9.5 * 60_000], jobMs: 10 * 60_000 } }))!;
+    expect(n.estimate).toEqual({ atCapMs: 69.5 * 60_000, atSuggestedMs: Math.round((69.5 * 60_000) / 7) });
+    expect(nudgeFor(facts({ waiting: 1, cap: 1, runs: { leftMs: [9.5 * 60_000], jobMs: 60_000 } }))!.estimate).toEqual({ atCapMs: 10.5 * 60_000, atSuggestedMs: 9.5 * 60_000 });
+    expect(n.text).toContain('about 70 min at 1 worker, about 10 min at 7');
+  });
+
   it('a memory-bound lane suggests what fits', () => {
     expect(nudgeFor(facts({ limit: 3, waiting: 500, perMinute: 50 }))?.suggestedCap).toBe(3);
   });

@@ -3,9 +3,9 @@
 // reads, why a lane runs nothing, and the folded lanes' one line.
 import { describe, expect, it as test } from 'vitest';
 import type { JobState, JobSummary, LaneStatus } from '../../shared/model.js';
-import { badgeOf, formatElapsed, isCancelling, neverRan, outcomeOf, preferredStream, ranText, settleCancels, tookText } from '../../renderer/job-words.js';
+import { badgeOf, formatElapsed, lastLogLine, isCancelling, neverRan, outcomeOf, preferredStream, ranText, settleCancels, tookText } from '../../renderer/job-words.js';
 import { dependencyEnded } from '../../shared/dependencies.js';
-import { classHint, laneEta, laneReason, lanesSummary, laneWait } from '../../renderer/lane-words.js';
+import { classHint, doneRate, laneEta, laneReason, lanesSummary, laneWait, pipKinds } from '../../renderer/lane-words.js';
 import { ledgerLane, reasonWords } from '../../renderer/format.js';
 import { splitWords } from '../../shared/format.js';
 import { EMPTY_LOG, logForState } from '../../renderer/stores/jobs.js';
@@ -97,8 +97,37 @@ describe('how a job ended', () => {
     expect([job(), job({ state: 'running' }), job({ state: 'succeeded' })].map(badgeOf)).toEqual([null, null, null]);
   });
 
+  test('a failed job’s headline line is the last thing its log said, not a separator or a blank', () => {
+    expect(lastLogLine('reading photos\nconvert: cannot open IMG_1040.jpg\n\n')).toBe('convert: cannot open IMG_1040.jpg');
+    expect(lastLogLine('first try broke\n── attempt 2 · 14:03:11 ──\n')).toBe('first try broke');
+    expect(lastLogLine('\x1b[31mError:\x1b[0m disk full\n')).toBe('Error: disk full');
+    expect(lastLogLine('x'.repeat(500))).toHaveLength(200);
+    expect([lastLogLine(''), lastLogLine('\n \n')]).toEqual([null, null]);
+  });
+
   test('success, running and a fresh job need no banner', () => {
     expect([job({ state: 'succeeded', exitCode: 0 }), job({ state: 'running' }), job()].map(outcomeOf)).toEqual([null, null, null]);
+  });
+});
+
+describe('a lane’s pips and pace', () => {
+  test('a worker finishing its job holds its slot: a paused cap-1 lane shows one pip, a lowered cap its leavers past it', () => {
+    expect(pipKinds(0, 0, 1, 1)).toEqual(['draining']);
+    expect(pipKinds(1, 0, 0, 1)).toEqual(['busy']);
+    expect(pipKinds(0, 0, 0, 2)).toEqual(['free', 'free']);
+    expect(pipKinds(1, 0, 2, 1)).toEqual(['busy', 'draining', 'draining']);
+    expect(pipKinds(1, 1, 0, 4)).toEqual(['busy', 'idle', 'free', 'free']);
+  });
+
+  test('Done / min is a pace only once it is one: as many jobs in its window as an estimate needs', () => {
+    // One quick job 5 s into a batch is "12 a minute" by arithmetic, and no pace.
+    expect(doneRate({ throughputPerMin: 12, finishedLately: 1 }).text).toBe('—');
+    expect(doneRate({ throughputPerMin: 12, finishedLately: 2 }).text).toBe('—');
+    expect(doneRate({ throughputPerMin: 12, finishedLately: 3 }).text).toBe('12');
+    expect(doneRate({ throughputPerMin: 2.5, finishedLately: 40 }).text).toBe('2.5');
+    expect(doneRate({ throughputPerMin: 0, finishedLately: 0 }).text).toBe('0');
+    // An engine from before the count: its figure as it gives it.
+    expect(doneRate({ throughputPerMin: 7 }).text).toBe('7');
   });
 });
 

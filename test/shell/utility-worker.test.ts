@@ -20,12 +20,17 @@ describe('UtilityWorker', () => {
     const exits: unknown[] = [];
     worker.onMessage((m) => received.push(m));
     worker.onExit((code, signal) => exits.push([code, signal]));
+    worker.received({ t: 'pull' });
     worker.received({ type: 'ready' });
-    worker.send({ type: 'stop' } as never);
+    worker.send({ t: 'drain' });
     worker.exited(0);
     worker.exited(0);
-    worker.send({ type: 'stop' } as never);
-    expect(received).toEqual([{ type: 'ready' }]);
+    worker.send({ t: 'drain' });
+    // Checked as it comes in: a message of the protocol, and one of no shape the engine knows.
+    expect(received).toEqual([
+      { ok: true, message: { t: 'pull' } },
+      { ok: false, why: expect.any(String) },
+    ]);
     expect(c.postMessage).toHaveBeenCalledTimes(1);
     expect(exits).toEqual([[0, null]]);
   });

@@ -1,5 +1,6 @@
 // An axe-core scan of the window's main views — the lanes with a nudge and a running job, the jobs
-// list, a job open, the scale timeline, the help — in light and dark, failing on any serious or
+// list, a job open, the scale timeline, the help; a selected row of every kind of badge, the Run
+// after field, a pause — in light and dark, failing on any serious or
 // critical violation (WCAG 2 A and AA rules, contrast included). And every scrollable panel can
 // be reached and scrolled by keyboard.
 import AxeBuilder from '@axe-core/playwright';
@@ -34,6 +35,52 @@ test('the main views have no serious or critical accessibility violations, light
   found.push(...(await scan(page, 'scale timeline')));
   await page.getByRole('button', { name: 'How Lanes works' }).click();
   found.push(...(await scan(page, 'help')));
+  expect(found).toEqual([]);
+});
+
+// Every badge a row can wear, on a selected row too (the selection's tint under a badge's own is
+// where contrast fell short before), the Run after field with its chips and suggestions, and a
+// paused lane.
+test('selected rows of every kind, the Run after field and a pause have no serious or critical violations, light and dark', async ({ lanes: page, daemon }) => {
+  test.setTimeout(150_000);
+  await daemon.cli('lane', 'add', 'quick', '--cap', '2');
+  const long = (await daemon.cli('add', '--lane', 'quick', '--', 'sleep', '60')).stdout.trim();
+  const broken = (await daemon.cli('add', '--lane', 'quick', '--attempts', '1', '--', 'sh -c "sleep 1; echo cannot open photo.jpg >&2; exit 2"')).stdout.trim();
+  const blocked = (await daemon.cli('add', '--lane', 'quick', '--after', broken, '--', 'echo', 'never')).stdout.trim();
+  const after = (await daemon.cli('add', '--lane', 'quick', '--after', long, '--', 'echo', 'later')).stdout.trim();
+  const scheduled = (await daemon.cli('add', '--lane', 'quick', '--delay', '1h', '--', 'echo', 'tonight')).stdout.trim();
+  const done = (await daemon.cli('add', '--lane', 'quick', '--', 'echo', 'done')).stdout.trim();
+  await expect(page.locator(`[data-job-id="${blocked}"] .badge`)).toHaveText('Blocked', { timeout: 20_000 });
+  await expect(page.locator(`[data-job-id="${done}"] .badge`)).toHaveText('Succeeded', { timeout: 20_000 });
+  const found: string[] = [];
+  for (const [what, id] of [['failed', broken], ['blocked', blocked], ['after', after], ['scheduled', scheduled], ['succeeded', done], ['running', long]] as const) {
+    await page.locator(`[data-job-id="${id}"]`).click();
+    await expect(page.locator(`[data-job-id="${id}"]`)).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('job-detail').getByTestId('job-state')).toBeVisible();
+    if (what === 'failed') await expect(page.getByTestId('outcome-line')).toHaveText('cannot open photo.jpg');
+    found.push(...(await scan(page, `a ${what} job selected`)));
+  }
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Add job…' }).first().click();
+  const form = page.getByTestId('add-job');
+  const field = form.getByRole('combobox', { name: 'Run after' });
+  await field.fill(long);
+  await field.press('Enter');
+  await expect(form.getByTestId('after-chip')).toHaveCount(1);
+  await field.fill('echo');
+  await expect(form.getByTestId('after-options').getByRole('option').first()).toBeVisible();
+  await field.press('ArrowDown');
+  found.push(...(await scan(page, 'Run after with a chip and suggestions')));
+  await field.fill(broken);
+  await field.press('Enter');
+  await expect(form.locator('.after-note')).toBeVisible();
+  found.push(...(await scan(page, 'Run after saying why an id is not taken')));
+  await form.getByRole('button', { name: 'Close' }).click();
+
+  await daemon.cli('pause');
+  await expect(page.getByTestId('paused')).toBeVisible();
+  found.push(...(await scan(page, 'paused')));
   expect(found).toEqual([]);
 });
 

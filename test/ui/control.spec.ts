@@ -43,7 +43,7 @@ test('Pause all until I resume: the banner has no end time, and Resume in the he
   await expect(page.getByTestId('paused')).toHaveCount(0);
 });
 
-test('the nudge says what a higher cap buys, and "Not now" and "Snooze 1 h" quiet it', async ({ lanes: page, daemon }) => {
+test('the nudge says what a higher cap buys, and "Not now" and "Snooze for a day" quiet it', async ({ lanes: page, daemon }) => {
   await daemon.api('addLane', { name: 'thumbs', class: 'cpu', cap: 1 });
   await daemon.api('addJobs', { jobs: Array.from({ length: 300 }, () => ({ argv: ['sleep', '0.2'] })) });
   await daemon.api('addJobs', { jobs: Array.from({ length: 300 }, () => ({ lane: 'thumbs', argv: ['sleep', '0.2'] })) });
@@ -55,10 +55,11 @@ test('the nudge says what a higher cap buys, and "Not now" and "Snooze 1 h" quie
   expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.nudgeQuietUntil).not.toBeNull();
 
   const thumbs = laneRow(page, 'thumbs');
-  await thumbs.getByRole('button', { name: 'Snooze 1 h' }).click();
+  await thumbs.getByRole('button', { name: 'Snooze for a day' }).click();
   await expect(thumbs.getByTestId('nudge')).toHaveCount(0);
   const quiet = (await daemon.api('status', {})).lanes.find((l) => l.name === 'thumbs')?.nudgeQuietUntil ?? 0;
-  expect(quiet).toBeGreaterThan(Date.now() + 55 * 60_000);
+  // A day, as the tray's snooze.
+  expect(quiet).toBeGreaterThan(Date.now() + 23 * 3_600_000);
   // The lanes keep working; nothing else changed.
   await expect(worker.getByRole('spinbutton', { name: 'Cap of worker' })).toHaveAttribute('aria-valuenow', '1');
 });
@@ -114,28 +115,45 @@ test('tick jobs to cancel or retry them together; a filter cancels all it shows;
     .toBe(3);
 });
 
-test('Clear finished… removes a lane\'s finished jobs, then every lane\'s, each confirmed in place with the count', async ({ lanes: page, daemon }) => {
+test('Clear succeeded… clears only the succeeded jobs it counted when it asked (the count stays put while read), failed ones only when shown, every lane\'s confirmed in place', async ({ lanes: page, daemon }) => {
   await daemon.cli('lane', 'add', 'done', '--cap', '1');
   const ids = [(await daemon.cli('add', '--lane', 'done', '--', 'echo', 'one')).stdout.trim(), (await daemon.cli('add', '--lane', 'done', '--', 'echo', 'two')).stdout.trim()];
+  const broken = (await daemon.cli('add', '--lane', 'done', '--attempts', '1', '--', 'sh', '-c', 'exit 1')).stdout.trim();
   const other = (await daemon.cli('add', '--', 'echo', 'elsewhere')).stdout.trim();
-  expect((await daemon.cli('wait', ...ids, other)).code).toBe(0);
+  await daemon.cli('wait', ...ids, broken, other);
   await dismissHelp(page);
   const bar = page.getByTestId('bulk-bar');
 
   await page.getByLabel('Lane', { exact: true }).selectOption('done');
-  await bar.getByRole('button', { name: 'Clear finished…' }).click();
-  await bar.getByRole('button', { name: 'Yes, clear 2 finished jobs in done' }).click();
-  await expect(page.getByTestId('notice')).toHaveText(/Cleared 2 finished jobs\./);
-  await expect(page.locator('[data-job-id]')).toHaveCount(0);
-  expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.succeeded).toBe(1);
+  await bar.getByRole('button', { name: 'Clear succeeded…' }).click();
+  const sure = bar.getByRole('button', { name: /^Yes, clear/ });
+  await expect(sure).toHaveText('Yes, clear 2 succeeded jobs in done');
+  // A job that succeeds while the question is read moves neither the count nor what is cleared.
+  const late = (await daemon.cli('add', '--lane', 'done', '--', 'echo', 'late')).stdout.trim();
+  expect((await daemon.cli('wait', late)).code).toBe(0);
+  await expect(page.locator(`[data-job-id="${late}"] .badge`)).toHaveText('Succeeded');
+  await expect(sure).toHaveText('Yes, clear 2 succeeded jobs in done');
+  await sure.click();
+  await expect(page.getByTestId('notice')).toHaveText(/Cleared 2 succeeded jobs\./);
+  await expect(page.locator('[data-job-id]')).toHaveCount(2);
+  await expect(page.locator(`[data-job-id="${late}"]`)).toBeVisible();
+  await expect(page.locator(`[data-job-id="${broken}"]`)).toBeVisible();
+
+  // Failed jobs go only when the filter shows them, and the button says so.
+  await page.getByLabel('State', { exact: true }).selectOption('failed');
+  await bar.getByRole('button', { name: 'Clear failed…' }).click();
+  await bar.getByRole('button', { name: 'Yes, clear 1 failed job in done' }).click();
+  await expect(page.getByTestId('notice')).toHaveText(/Cleared 1 failed job\./);
+  expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'done')).toMatchObject({ succeeded: 1, failed: 0 });
 
   // Every lane: asked once more, and "Keep them" keeps them.
+  await page.getByLabel('State', { exact: true }).selectOption('');
   await page.getByLabel('Lane', { exact: true }).selectOption('');
-  await bar.getByRole('button', { name: 'Clear finished…' }).click();
+  await bar.getByRole('button', { name: 'Clear succeeded…' }).click();
   await bar.getByRole('button', { name: 'Keep them' }).click();
   await expect(page.locator(`[data-job-id="${other}"]`)).toBeVisible();
-  await bar.getByRole('button', { name: 'Clear finished…' }).click();
-  await bar.getByRole('button', { name: 'Yes, clear 1 finished job in all lanes' }).click();
+  await bar.getByRole('button', { name: 'Clear succeeded…' }).click();
+  await bar.getByRole('button', { name: 'Yes, clear 2 succeeded jobs in all lanes' }).click();
   await expect(page.locator(`[data-job-id="${other}"]`)).toHaveCount(0);
   await expect(bar).toHaveCount(0);
   expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.succeeded).toBe(0);

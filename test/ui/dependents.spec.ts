@@ -32,6 +32,9 @@ test('a dependent waits as "After 1 job", and once that job fails it is Blocked:
     // The job that ran and failed keeps its log and exit code.
     await page.locator(`[data-job-id="${first.id}"]`).click();
     await expect(detail.getByTestId('job-outcome')).toContainText('Failed');
+    // Its headline gives the line its log ended on, where the command said why, beside the exit code.
+    await expect(detail.getByTestId('outcome-line')).toHaveText('build broke');
+    await expect(detail.getByTestId('job-outcome')).toContainText('exited with code 3');
     await expect(detail.getByTestId('log-text')).toContainText('build broke');
     await expect(detail).toContainText('Exit code3');
   } finally {

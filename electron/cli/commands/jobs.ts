@@ -8,6 +8,7 @@ import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
 import { clock, count, duration, finishedLine, fittedTable, jobTime, outcome, tableWidth } from '../format.js';
 import { awaitFinished, jsonOfCleaned } from '../watch.js';
 import { COMMAND_SUMMARY_CHARS, LIST_LIMIT_MAX } from '../../../shared/limits.js';
+import { progressWords } from '../../../shared/progress.js';
 
 /** Jobs by ids, or by lane, state and/or label: never both, never neither. */
 function pick<S extends string>(ids: number[], opts: { lane?: string; state?: S; label?: string }): { ids: number[] } | { lane?: string; state?: S; label?: string } {
@@ -169,10 +170,12 @@ function orderLines(job: Job): string[] {
 /** A job as `lanes show` prints it: the facts a person asks about a failed job, in order. */
 export function showText(job: Job): string {
   const lines = [`job ${job.id} in lane ${job.lane}: ${outcome(job)}`, `  runs:     ${describeSpec(job.spec)}`];
+  if (job.bullmqId !== undefined) lines.push(`  BullMQ id: ${job.bullmqId}`);
   if (job.spec.kind !== 'payload' && job.spec.cwd) lines.push(`  in:       ${job.spec.cwd}`);
   if (job.spec.kind !== 'payload' && job.spec.env) lines.push(`  env:      ${Object.keys(job.spec.env).join(', ')}`);
   lines.push(`  queued:   ${clock(job.createdAt)}`);
   if (job.startedAt !== null) lines.push(`  ran:      ${jobTime(job)} from ${clock(job.startedAt)}`);
+  if (job.progress) lines.push(`  progress: ${progressWords(job.progress)}${job.state === 'running' ? '' : ' (when it ended)'}, said at ${clock(job.progress.at)}${job.progress.ignored ? `; ${plural(job.progress.ignored, 'report')} ignored` : ''}`);
   // Apart from its run: a model loading for this job is the worker's cost, not the job's.
   if (job.loadMs !== null && job.loadMs !== undefined) lines.push(`  loading:  its worker command took ${duration(job.loadMs)} to load first`);
   lines.push(`  attempts: ${job.attempts} of ${job.maxAttempts}${job.runAfter !== null ? `, next at ${clock(job.runAfter)}` : ''}`);

@@ -1,6 +1,6 @@
 // Lanes and their caps: `status`, `cap`, `lane add`, `lane remove`.
 import { Option, type Command } from 'commander';
-import type { LaneStatus, Status } from '../../../shared/model.js';
+import type { LaneStatus, SharedLaneStatus, Status } from '../../../shared/model.js';
 import { capArg, seconds, splitWords } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -69,7 +69,7 @@ export function statusText(status: Status, now = Date.now(), width: number | nul
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
   // A lane the machine holds below its cap for a reason of its own (memory, a GPU's): the person should know it is not the cap.
   const limits = status.lanes.flatMap((l) => (limitLine(l) ? [`\n${l.name}: ${limitLine(l)}`] : []));
-  const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}`);
+  const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}${l.shared!.outsideWorker ? `\n  ${outsideWords(l.shared!.outsideWorker)}` : ''}`);
   const later = status.lanes.filter((l) => l.waitingForJobs > 0 || l.scheduled > 0).map((l) => `\n${l.name}: ${notYetWords(l)}`);
   const notes = [...shared, ...later, ...nudges, ...limits];
   return head + body + notes.join('') + (notes.length ? '\n' : '');
@@ -81,6 +81,12 @@ export function sharedWords(lane: LaneStatus): string {
   if (s.unreachableSince !== null) return `Redis ${s.notAnswering ? 'not answering' : 'unreachable'} since ${clock(s.unreachableSince)}${s.error ? ` (${s.error})` : ''}: taking no new jobs (shared on ${s.redis})`;
   const others = s.elsewhere.workers > 0 ? `; ${plural(s.elsewhere.workers, 'more worker')} on ${plural(s.elsewhere.machines, 'other machine')}` : '';
   return `shared on ${s.redis}${others}`;
+}
+
+/** The warning of a worker that is not Lanes on the lane's queue (docs/shared-lanes.md, "A plain BullMQ Worker"). */
+function outsideWords(o: NonNullable<SharedLaneStatus['outsideWorker']>): string {
+  const job = o.jobId !== null ? `job ${o.jobId}` : 'a job';
+  return `warning: a worker that is not Lanes ${o.how} ${job} at ${clock(o.seenAt)}: what it completes is shown failed ("finished outside Lanes"), never succeeded. Stop it: a plain BullMQ Worker may not share a lane`;
 }
 
 function laneLine(lane: LaneStatus): string {

@@ -7,7 +7,7 @@ import { FINISHED_STATES, type CleanedJob } from '../../../shared/model.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import type { LanesClient } from '../../../shared/client/client.js';
 import { clientFor, note, printJson } from '../context.js';
-import { cleanedIn, jsonOfCleaned, watch } from '../watch.js';
+import { cleanedIn, isUnavailable, jsonOfCleaned, watch } from '../watch.js';
 import { LOG_READ_DEFAULT, LOG_READ_MAX } from '../../../shared/limits.js';
 import { count, outcome } from '../format.js';
 import { CliError, EXIT_FAILURE, UsageError } from '../errors.js';
@@ -72,17 +72,28 @@ async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stder
     () => null,
     (err: unknown) => err,
   );
+  const pause = async () => {
+    const err = await Promise.race([failure, new Promise((done) => setTimeout(() => done(null), FOLLOW_INTERVAL_MS))]);
+    if (err) throw err;
+  };
   try {
     while (!cleaned) {
       const wasFinished = finished;
-      const chunk = await orCleaned(readFrom(client, id, stream, offset, LOG_READ_MAX));
+      // The engine away (restarting): the feed waits for it, up to its patience, and so do the reads.
+      const chunk = await orCleaned(readFrom(client, id, stream, offset, LOG_READ_MAX)).catch((error: unknown) => {
+        if (isUnavailable(error)) return undefined;
+        throw error;
+      });
+      if (chunk === undefined) {
+        await pause();
+        continue;
+      }
       if (!chunk) break;
       offset = chunk.nextOffset;
       // Finished before this read began, and the read came back empty: the log is complete.
       if (wasFinished && chunk.text === '') return;
       if (chunk.text !== '') continue;
-      const err = await Promise.race([failure, new Promise((done) => setTimeout(() => done(null), FOLLOW_INTERVAL_MS))]);
-      if (err) throw err;
+      await pause();
     }
   } finally {
     stop.abort();

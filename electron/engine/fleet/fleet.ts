@@ -12,7 +12,7 @@ import type { Decision } from '../sizer/policy.js';
 import type { WorkerView } from '../sizer/pass.js';
 import type { Queues } from '../queues/queues.js';
 import type { LaneRow } from '../store/lanes.js';
-import type { WorkerCounts } from '../workers/pool-types.js';
+import type { ProgressHeard, WorkerCounts } from '../workers/pool-types.js';
 import { Heartbeat } from '../workers/heartbeat.js';
 import type { WorkerLauncher } from '../workers/launcher.js';
 import { Pool, roleOf, type WorkerRecord } from '../workers/pool.js';
@@ -48,6 +48,8 @@ export interface FleetDeps {
   changed(): void;
   /** A worker of the lane had its command loaded after `ms` (a job waited for it). */
   loaded(lane: string, ms: number): void;
+  /** The running job said how far it has got (already checked: its run, its worker). */
+  progressed(report: ProgressHeard): void;
 }
 
 export class Fleet {
@@ -87,6 +89,7 @@ export class Fleet {
         },
         workerLost: (w, reason, detail, atStart) => this.lost(w, reason, detail, atStart),
         loaded: (lane, ms) => d.loaded(lane, ms),
+        progressed: (report) => d.progressed(report),
         workerLeft: (w, why) => {
           // Counted as in service until it went: the others still finishing are, too.
           const c = this.pool.counts().get(w.lane);

@@ -17,6 +17,7 @@ import { COMMAND_SUMMARY_CHARS, ERROR_MAX_CHARS, TIMEOUT_MAX_SECONDS } from '../
 import { oneLine } from '../../../shared/format.js';
 import { commandLine } from '../store/job-rows.js';
 import type { NewJob } from '../store/jobs.js';
+import { isNamed } from './named-ids.js';
 
 /** Every key Lanes writes in a Redis starts with this. */
 export const PREFIX = 'lanes';
@@ -175,6 +176,32 @@ export function withCutShort(history: AttemptRecord[], f: { attempts: number; st
   return [...history, ...missing].sort((a, b) => a.attempt - b.attempt);
 }
 
+/**
+ * What a job Lanes ran returns to its producer, as BullMQ's returnvalue: its Lanes id, its exit
+ * code, the machine that ran it, and on a lane of a worker command the worker's answer. It is
+ * also Lanes' mark: a completion without it was not recorded by a Lanes engine (finishedByLanes).
+ */
+export function returnValue(id: number, machine: string, result: unknown, persistentLane: boolean): object {
+  return { lanes: 1, id, exitCode: 0, machine, ...(persistentLane ? { result: result ?? null } : {}) };
+}
+
+/** Whether a completion was recorded by a Lanes engine: its returnvalue carries Lanes' mark (the parsed value, or its JSON in the job's hash). */
+export function finishedByLanes(returnvalue: unknown): boolean {
+  if (typeof returnvalue === 'string') return returnvalue.startsWith('{"lanes":1,');
+  return returnvalue !== null && typeof returnvalue === 'object' && (returnvalue as { lanes?: unknown }).lanes === 1;
+}
+
+/** What a worker answered, from Lanes' returnvalue; null from anyone else's. */
+export function resultOf(returnvalue: unknown): unknown {
+  return finishedByLanes(returnvalue) && typeof returnvalue === 'object' ? ((returnvalue as { result?: unknown }).result ?? null) : null;
+}
+
+/** Why a job completed by something that is not Lanes is shown failed. */
+export function outsideWords(processedBy: unknown): string {
+  const who = typeof processedBy === 'string' && MACHINE.test(processedBy) ? ` (it calls itself ${processedBy})` : '';
+  return `finished outside Lanes: a BullMQ worker that is not a Lanes engine${who} took it and reported it done; no Lanes engine ran its command, so it is not counted as succeeded (\`lanes retry\` runs it)`;
+}
+
 /** Someone asked that the job not run: since when. */
 export function cancelMark(progress: unknown): number | null {
   const at = progress && typeof progress === 'object' ? (progress as { cancel?: unknown }).cancel : undefined;
@@ -197,6 +224,10 @@ export interface BullFields {
   progress: unknown;
   processedBy: unknown;
   delay: unknown;
+  /** BullMQ's returnvalue: Lanes' mark on a job it completed (finishedByLanes). */
+  returnvalue?: unknown;
+  /** BullMQ's id of the job, where it is known: shown beside Lanes' id when a producer named it. */
+  bullId?: string;
 }
 
 const clip = (s: string | null): string | null => (s === null || s.length <= ERROR_MAX_CHARS ? s : `${s.slice(0, ERROR_MAX_CHARS - 1)}…`);
@@ -210,8 +241,10 @@ export function summaryOf(id: number, lane: string, state: BullState, f: BullFie
   const history = attemptsOf(f.stacktrace);
   const last = history.at(-1);
   const cancelledAt = cancelMark(f.progress);
+  // Completed by a worker that is not Lanes: nothing here ran it, so it did not succeed.
+  const outside = state === 'completed' && !finishedByLanes(f.returnvalue);
   let lanesState: JobState;
-  if (state === 'completed') lanesState = 'succeeded';
+  if (state === 'completed') lanesState = outside ? 'failed' : 'succeeded';
   else if (state === 'failed') lanesState = last?.outcome === 'cancelled' ? 'cancelled' : 'failed';
   else if (state === 'active') lanesState = 'running';
   else lanesState = cancelledAt !== null ? 'cancelled' : 'queued';
@@ -230,9 +263,10 @@ export function summaryOf(id: number, lane: string, state: BullState, f: BullFie
     startedAt: num(f.processedOn) || null,
     finishedAt: !finished ? null : lanesState === 'cancelled' && state !== 'failed' ? cancelledAt : num(f.finishedOn),
     exitCode: lanesState === 'succeeded' ? 0 : lanesState === 'failed' ? (last?.exitCode ?? null) : null,
-    error: lanesState === 'cancelled' && state !== 'failed' ? 'cancelled before it ran' : lanesState === 'succeeded' ? null : reason,
+    error: outside ? outsideWords(f.processedBy) : lanesState === 'cancelled' && state !== 'failed' ? 'cancelled before it ran' : lanesState === 'succeeded' ? null : reason,
     runAfter: state === 'delayed' && last ? last.finishedAt + delay : null,
-    ...(machine !== undefined ? { machine } : {}),
+    ...(machine !== undefined && !outside ? { machine } : {}),
+    ...(f.bullId !== undefined && isNamed(f.bullId) ? { bullmqId: f.bullId } : {}),
   };
 }
 
@@ -249,6 +283,8 @@ export function fieldsOfJob(job: Job): BullFields {
     progress: job.progress,
     processedBy: job.processedBy,
     delay: job.delay,
+    returnvalue: job.returnvalue,
+    ...(job.id !== undefined ? { bullId: job.id } : {}),
   };
 }
 

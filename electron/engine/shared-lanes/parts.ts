@@ -3,10 +3,10 @@
 import type { Job, Queue } from 'bullmq';
 import type { ClaimedJob } from '../store/jobs.js';
 import type { LaneRow } from '../store/lanes.js';
-import { bullIdOf, sharedId } from '../store/job-ids.js';
 import type { LaneWorker } from './bull-worker.js';
 import type { LaneConnections } from './connections.js';
 import type { SharedLaneDeps } from './deps.js';
+import { NamedIds } from './named-ids.js';
 
 /** Keys of Lanes' own beside BullMQ's, under `<prefix>:<lane>:lanes:`. */
 import { PREFIX } from './job-data.js';
@@ -43,12 +43,17 @@ export interface LaneParts {
   taken: Map<string, TakenJob>;
   /** A key of Lanes' own for this lane. */
   key(name: string): string;
-  /** Lanes' id of a BullMQ id; null when it is not a Lanes id (something else wrote to the queue). */
+  /** Lanes' ids of the jobs a producer named (`jobId`), given and read in Redis (named-ids.ts). */
+  names: NamedIds;
+  /** Lanes' id of a BullMQ id known here without asking Redis (BullMQ's number, or a name met); null otherwise. */
   idOf(bullId: string | undefined): number | null;
+  /** BullMQ's id of a Lanes id known here (a job taken, listed or read here); `names.bullIdFor` asks Redis. */
   bullId(id: number): string;
 }
 
 export function laneParts(lane: LaneRow, slot: number, queue: Queue, worker: LaneWorker, conns: LaneConnections, deps: SharedLaneDeps): LaneParts {
+  const key = (name: string) => `${PREFIX}:${lane.name}:lanes:${name}`;
+  const names = new NamedIds(conns.requests, slot, `${PREFIX}:${lane.name}:`, key);
   return {
     lane,
     slot,
@@ -57,9 +62,10 @@ export function laneParts(lane: LaneRow, slot: number, queue: Queue, worker: Lan
     conns,
     deps,
     taken: new Map(),
-    key: (name) => `${PREFIX}:${lane.name}:lanes:${name}`,
-    idOf: (bullId) => (bullId === undefined ? null : sharedId(slot, bullId)),
-    bullId: bullIdOf,
+    key,
+    names,
+    idOf: (bullId) => (bullId === undefined ? null : names.known(bullId)),
+    bullId: (id) => names.bullIdOf(id),
   };
 }
 

@@ -9,14 +9,14 @@ import { readLog } from '../queues/read-log.js';
 import { anyLog, logSpanFor } from '../../job-control/log-paths.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
-import { attemptsOf, checkClaimed, summaryOf, withCutShort, type BullFields, type BullState } from './job-data.js';
+import { attemptsOf, checkClaimed, resultOf, summaryOf, withCutShort, type BullFields, type BullState } from './job-data.js';
 import { chunkOf } from './logs.js';
 import type { LaneParts } from './parts.js';
 
 /** Newest jobs of each BullMQ state a page looks through. */
 export const PAGE_WINDOW = 1_000;
 
-const HASH_FIELDS = ['name', 'timestamp', 'processedOn', 'finishedOn', 'ats', 'opts', 'failedReason', 'stacktrace', 'progress', 'pb', 'delay'] as const;
+const HASH_FIELDS = ['name', 'timestamp', 'processedOn', 'finishedOn', 'ats', 'opts', 'failedReason', 'stacktrace', 'progress', 'pb', 'delay', 'returnvalue'] as const;
 const QUEUED: (JobType & BullState)[] = ['wait', 'prioritized', 'delayed'];
 const TYPES: Record<JobState | 'all', (JobType & BullState)[]> = {
   all: [...QUEUED, 'active', 'completed', 'failed'],
@@ -37,7 +37,7 @@ const json = (s: string | null | undefined): unknown => {
   }
 };
 
-function fieldsOfHash(v: (string | null)[]): BullFields {
+function fieldsOfHash(v: (string | null)[], bullId: string): BullFields {
   const opts = json(v[5]) as { attempts?: unknown } | null;
   return {
     name: v[0],
@@ -51,6 +51,8 @@ function fieldsOfHash(v: (string | null)[]): BullFields {
     progress: json(v[8]),
     processedBy: v[9],
     delay: v[10],
+    returnvalue: v[11],
+    bullId,
   };
 }
 
@@ -64,14 +66,14 @@ export class LaneReads {
   }
 
   async summary(id: number): Promise<JobSummary | undefined> {
-    const bullId = this.p.bullId(id);
+    const bullId = await this.p.names.bullIdFor(id);
     const [[fields], state] = await Promise.all([this.fields([bullId]), this.p.queue.getJobState(bullId)]);
     if (state === 'unknown' || !fields || fields[1] === null || fields[1] === undefined) return undefined;
-    return summaryOf(id, this.p.lane.name, state as BullState, fieldsOfHash(fields));
+    return summaryOf(id, this.p.lane.name, state as BullState, fieldsOfHash(fields, bullId));
   }
 
   async get(id: number): Promise<Job | undefined> {
-    const bullId = this.p.bullId(id);
+    const bullId = await this.p.names.bullIdFor(id);
     // Null: there, but its record is not one BullMQ can read (not written by Lanes); shown by its summary, with nothing to run.
     const job = await this.p.queue.getJob(bullId).catch(() => null);
     const summary = await this.summary(id);
@@ -81,7 +83,8 @@ export class LaneReads {
     const data = job.data as { spec?: JobSpec; timeoutMs?: number | null } | null;
     // A spec this engine would not run (its directory missing here) is still shown as it is.
     const spec: JobSpec = 'spec' in checked ? checked.spec : checked.retry && data?.spec ? data.spec : { kind: 'payload', payload: null };
-    const result = job.returnvalue === undefined || JSON.stringify(job.returnvalue ?? null).length > RESULT_MAX_BYTES ? null : (job.returnvalue as unknown);
+    const answer = resultOf(job.returnvalue);
+    const result = JSON.stringify(answer ?? null).length > RESULT_MAX_BYTES ? null : answer;
     return { ...summary, loadMs: null, spec, result, timeoutMs: 'spec' in checked ? checked.timeoutMs : null, history: withCutShort(attemptsOf(job.stacktrace), { attempts: summary.attempts, state: summary.state, machine: summary.machine, at: summary.finishedAt ?? summary.startedAt ?? summary.createdAt }) };
   }
 
@@ -93,7 +96,14 @@ export class LaneReads {
     const newest = filter.order !== 'oldest';
     const past = newest ? (id: number) => id < (filter.beforeId ?? Number.MAX_SAFE_INTEGER) : (id: number) => id > (filter.afterId ?? 0);
     const types = TYPES[filter.state ?? 'all'];
-    const lists = await Promise.all(types.map((t) => this.p.queue.getRanges([t], 0, PAGE_WINDOW - 1, false).then((ids) => ids.map((b) => [this.p.idOf(b), b, t] as const))));
+    const lists = await Promise.all(
+      types.map(async (t) => {
+        const bullIds = await this.p.queue.getRanges([t], 0, PAGE_WINDOW - 1, false);
+        // A job its producer named is listed under the number Lanes gave it (named-ids.ts).
+        const ids = await this.p.names.idsFor(bullIds);
+        return bullIds.map((b, i) => [ids[i]!, b, t] as const);
+      }),
+    );
     const seen = new Set<number>();
     const candidates: { id: number; bullId: string; state: BullState }[] = [];
     for (const [id, bullId, state] of lists.flat()) {
@@ -110,7 +120,7 @@ export class LaneReads {
       chunk.forEach((c, k) => {
         const row = rows[k];
         if (!row || row[1] === null || row[1] === undefined) return;
-        const s = summaryOf(c.id, this.p.lane.name, c.state, fieldsOfHash(row));
+        const s = summaryOf(c.id, this.p.lane.name, c.state, fieldsOfHash(row, c.bullId));
         if (filter.state && s.state !== filter.state) return;
         if (text !== undefined && !s.command.toLowerCase().includes(text)) return;
         jobs.push(s);
@@ -127,7 +137,7 @@ export class LaneReads {
   async log(id: number, input: ParsedInput<'logTail'>): Promise<LogChunk> {
     const paths = this.p.deps.logPaths(id);
     if (anyLog(paths)) return readLog(logSpanFor(paths, input.stream), input);
-    const { logs } = await this.p.queue.getJobLogs(this.p.bullId(id), 0, -1);
+    const { logs } = await this.p.queue.getJobLogs(await this.p.names.bullIdFor(id), 0, -1);
     return chunkOf(logs.at(-1), input);
   }
 }

@@ -5,6 +5,7 @@
 import { QueueEvents, type QueueEventsOptions } from 'bullmq';
 import { describe } from './connections.js';
 import { cancelMark } from './job-data.js';
+import { isNamed } from './named-ids.js';
 import type { LaneParts } from './parts.js';
 
 const FLUSH_MS = 250;
@@ -24,6 +25,8 @@ export class RemoteChanges {
   constructor(
     private readonly p: LaneParts,
     options: QueueEventsOptions,
+    /** Every completion, with its returnvalue: one Lanes did not record is an outsider's (outsiders.ts). */
+    completed: (bullId: string, returnvalue: unknown) => void,
   ) {
     this.events = new QueueEvents(p.lane.name, options);
     this.events.on('error', (error) => {
@@ -37,6 +40,7 @@ export class RemoteChanges {
       this.wake();
     });
     for (const move of MOVES) this.events.on(move, ({ jobId }: { jobId: string }) => this.note(jobId));
+    this.events.on('completed', ({ jobId, returnvalue }) => completed(jobId, returnvalue));
     this.events.on('progress', ({ jobId, data }) => {
       this.note(jobId);
       const id = p.idOf(jobId);
@@ -48,7 +52,9 @@ export class RemoteChanges {
 
   private note(bullId: string): void {
     const id = this.p.idOf(bullId);
-    if (id !== null && this.ids.size < IDS_HELD_MAX) this.ids.add(id);
+    if (id !== null) return void (this.ids.size < IDS_HELD_MAX && this.ids.add(id));
+    // A job its producer named, not met here yet: announced once its Lanes id is read.
+    if (isNamed(bullId)) void this.p.names.idFor(bullId).then((named) => named !== null && this.ids.size < IDS_HELD_MAX && this.ids.add(named), () => {});
   }
 
   private wake(): void {

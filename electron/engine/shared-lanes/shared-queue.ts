@@ -15,12 +15,13 @@ import type { LaneRow } from '../store/lanes.js';
 import { LaneWorker } from './bull-worker.js';
 import { describe, LaneConnections, redisOptions } from './connections.js';
 import type { SharedLaneDeps } from './deps.js';
-import { cancelMark, storedJob, summaryOf } from './job-data.js';
+import { cancelMark, finishedByLanes, storedJob, summaryOf } from './job-data.js';
 import { laneParts, PREFIX, type LaneParts } from './parts.js';
 import { OutageLedger } from './outage.js';
 import { Presence } from './presence.js';
 import { LaneReads, QUEUED_STATES } from './reads.js';
 import { RemoteChanges } from './remote.js';
+import { Outsiders } from './outsiders.js';
 import { GiveBack } from './give-back.js';
 import { LaneWork } from './work.js';
 import { fieldsOfJob } from './job-data.js';
@@ -29,6 +30,8 @@ import { IdFloor } from './id-floor.js';
 /** How often the lane's counts and the other engines' workers are read. */
 const POLL_MS = 1_000;
 const CLOSE_WAIT_MS = 3_000;
+/** Polls between two looks for named jobs BullMQ has removed (named-ids.ts). */
+const PRUNE_EVERY = 10;
 
 export class BullLane implements SharedQueue {
   readonly kind = 'redis';
@@ -39,6 +42,7 @@ export class BullLane implements SharedQueue {
   private readonly giveBack: GiveBack;
   private readonly reads: LaneReads;
   private readonly remote: RemoteChanges;
+  private readonly outsiders: Outsiders;
   private readonly presence: Presence;
   private laneCounts: LaneCounts = { ...NO_JOBS };
   /** BullMQ's delayed jobs not due yet, retries and scheduled ones alike: queued, not runnable. */
@@ -46,6 +50,7 @@ export class BullLane implements SharedQueue {
   private waitingSince: number | null = null;
   private readonly poller: NodeJS.Timeout;
   private polling = false;
+  private polls = 0;
   private closing = false;
   private lastError = '';
   private readonly outages: OutageLedger;
@@ -68,7 +73,8 @@ export class BullLane implements SharedQueue {
     this.giveBack = new GiveBack(this.p);
     this.reads = new LaneReads(this.p);
     const eventsConnection = { ...redisOptions(address), maxRetriesPerRequest: null } as QueueEventsOptions['connection'];
-    this.remote = new RemoteChanges(this.p, { connection: eventsConnection, prefix: PREFIX });
+    this.outsiders = new Outsiders(this.p);
+    this.remote = new RemoteChanges(this.p, { connection: eventsConnection, prefix: PREFIX }, (bullId, value) => this.outsiders.completed(bullId, value));
     this.outages = new OutageLedger(this.p);
     this.presence = new Presence(conns.requests, this.p.key('engines'), deps.engineId, deps.machine);
     this.ids = new IdFloor(this.p);
@@ -108,7 +114,7 @@ export class BullLane implements SharedQueue {
 
   status(): SharedLaneStatus {
     const c = this.p.conns;
-    return { redis: c.redacted, unreachableSince: c.unreachableSince, notAnswering: c.notAnswering, error: c.error, elsewhere: this.presence.elsewhere };
+    return { redis: c.redacted, unreachableSince: c.unreachableSince, notAnswering: c.notAnswering, error: c.error, elsewhere: this.presence.elsewhere, outsideWorker: this.outsiders.warning(Date.now()) };
   }
 
   workersChanged(workers: number, busy: number): void {
@@ -130,13 +136,16 @@ export class BullLane implements SharedQueue {
         this.p.conns.requests.hget(this.p.key('meta'), 'cancelled'),
       ]);
       const n = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
+      await this.outsiders.poll(now, n(c.active));
+      if (++this.polls % PRUNE_EVERY === 0) await this.p.names.prune();
       const cancelled = n(Number(cancelledText ?? 0));
       const delayed = n(c.delayed);
       const counts: LaneCounts = {
         queued: n(c.wait) + n(c.prioritized) + delayed,
         running: n(c.active),
         succeeded: n(done.meta.count),
-        failed: Math.max(0, n(failed.meta.count) - cancelled),
+        // A job a worker that is not Lanes completed did not succeed (outsiders.ts).
+        failed: Math.max(0, n(failed.meta.count) - cancelled) + this.outsiders.completions,
         cancelled,
       };
       const moved = JSON.stringify(counts) !== JSON.stringify(this.laneCounts) || delayed - n(due) !== this.notYetN;
@@ -254,7 +263,7 @@ export class BullLane implements SharedQueue {
   /** Marked, not removed: whichever engine takes it next sets it aside unrun, as cancelled (the mark reaches them all). */
   cancelQueued(id: number, now: number): Promise<JobSummary | null> {
     return this.guard(async () => {
-      const bullId = this.p.bullId(id);
+      const bullId = await this.p.names.bullIdFor(id);
       if (!QUEUED_STATES.has(await this.p.queue.getJobState(bullId))) return null;
       await this.p.queue.updateJobProgress(bullId, { cancel: now });
       // Taken meanwhile: the engine that runs it hears the mark and stops it.
@@ -264,20 +273,24 @@ export class BullLane implements SharedQueue {
 
   cancelElsewhere(id: number): Promise<boolean> {
     return this.guard(async () => {
-      await this.p.queue.updateJobProgress(this.p.bullId(id), { cancel: Date.now() });
+      await this.p.queue.updateJobProgress(await this.p.names.bullIdFor(id), { cancel: Date.now() });
       return true;
     });
   }
 
   retry(id: number): Promise<JobSummary | null> {
     return this.guard(async () => {
-      const bullId = this.p.bullId(id);
+      const bullId = await this.p.names.bullIdFor(id);
       const state = await this.p.queue.getJobState(bullId);
       const job = await this.p.queue.getJob(bullId);
       if (!job) return null;
       if (state === 'failed') {
         await this.p.queue.updateJobProgress(bullId, 0);
         await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      } else if (state === 'completed' && !finishedByLanes(job.returnvalue)) {
+        // Finished outside Lanes (shown failed): run by a Lanes engine this time.
+        await job.retry('completed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+        await this.outsiders.retried(bullId);
       } else if (QUEUED_STATES.has(state) && cancelMark(job.progress) !== null) {
         await this.p.queue.updateJobProgress(bullId, 0);
       } else return null;

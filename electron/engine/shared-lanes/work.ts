@@ -19,10 +19,11 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { AttemptRecord, JobSummary } from '../../../shared/model.js';
 import type { ClaimedJob, Report, Turn, TurnResult } from '../store/jobs.js';
 import { describe } from './connections.js';
-import { afterFailure, attemptError, cancelMark, checkClaimed, fieldsOfJob, summaryOf, type BullState } from './job-data.js';
+import { afterFailure, attemptError, cancelMark, checkClaimed, fieldsOfJob, returnValue, summaryOf, type BullState } from './job-data.js';
 import { removeFiles, tailRow } from './logs.js';
 import { AWAY, AwayCalls } from './away.js';
 import { untake } from './give-back.js';
+import { LANES_TOKEN } from './outsiders.js';
 import { letGo, type TakenJob, type LaneParts } from './parts.js';
 
 /** Jobs refused in a row before a worker is answered with none: a queue full of bad jobs must not hold a turn. */
@@ -123,7 +124,8 @@ export class LaneWork {
     let candidate = first ?? (await this.take());
     for (let i = 0; candidate && i < REFUSALS_MAX; i++) {
       const { job, token } = candidate;
-      const id = this.p.idOf(job.id);
+      const id = await this.idOf(job, token);
+      if (id === undefined) return null;
       const cancelledAt = cancelMark(job.progress);
       const checked = id === null ? { problem: 'its id is not one Lanes gives', retry: false } : checkClaimed(job.data, this.p.lane.workerCommand !== null, this.p.deps.machine);
       if (id !== null && cancelledAt === null && !('problem' in checked)) return this.assign(job, token, worker, id, checked, inHand);
@@ -133,9 +135,24 @@ export class LaneWork {
     return null;
   }
 
+  /**
+   * Lanes' id of a job just taken (a named one's is read, or given, in Redis); undefined when that
+   * could not be asked (Redis went away): the job is given back unrun.
+   */
+  private async idOf(job: Job, token: string): Promise<number | null | undefined> {
+    try {
+      return await this.p.names.idFor(job.id);
+    } catch (error) {
+      this.p.deps.log(`lane ${this.p.lane.name}: job ${job.id} is given back: its Lanes id could not be read (${describe(error)})`);
+      await untake(this.p, job, token);
+      return undefined;
+    }
+  }
+
   private async take(): Promise<Taken | undefined> {
     if (!this.p.conns.reachable) return undefined;
-    const token = `${this.p.worker.id}:${++this.seq}`;
+    // Lanes' own mark on the lock: a job locked under another token is held by a worker that is not Lanes (outsiders.ts).
+    const token = `${LANES_TOKEN}${this.p.worker.id}:${++this.seq}`;
     try {
       const job = await this.away.unlessAway(this.p.worker.getNextJob(token, { block: false }), async (late) => void (late && (await untake(this.p, late, token))));
       return job && job !== AWAY ? { job, token } : undefined;
@@ -210,7 +227,7 @@ export class LaneWork {
     for (let tries = 1; ; tries++) {
       try {
         const fetching = fetch && tries === 1;
-        if (o.state === 'succeeded') answer = await this.orUnreadableNext(h.job, h.job.moveToCompleted(o.result ?? null, h.token, fetching), h.token, fetching);
+        if (o.state === 'succeeded') answer = await this.orUnreadableNext(h.job, h.job.moveToCompleted(this.returnValue(done), h.token, fetching), h.token, fetching);
         else {
           const record: AttemptRecord = { attempt: h.attempt, startedAt: h.startedAt, finishedAt: Date.now(), outcome: o.state, exitCode: o.exitCode, error: o.error };
           // BullMQ retries nothing unrecoverable: a cancel, or a payload the worker refused for good.
@@ -248,8 +265,15 @@ export class LaneWork {
 
   /** Started when the worker went on to it, not when it was taken for its hand: how long jobs run decides hands. */
   private finishedSummary(h: TakenJob, done: Report, state: BullState): JobSummary {
-    return summaryOf(done.jobId, this.p.lane.name, state, { ...fieldsOfJob(h.job), processedOn: h.startedAt });
+    const returnvalue = state === 'completed' ? this.returnValue(done) : h.job.returnvalue;
+    return summaryOf(done.jobId, this.p.lane.name, state, { ...fieldsOfJob(h.job), processedOn: h.startedAt, returnvalue });
   }
+
+  /** BullMQ's returnvalue of a job that succeeded here: what its producer reads (job-data.ts). */
+  private returnValue(done: Report): object {
+    return returnValue(done.jobId, this.p.deps.machine, done.outcome.result, this.p.lane.workerCommand !== null);
+  }
+
 
   private letGo(bullId: string): void {
     letGo(this.p, bullId);

@@ -17,6 +17,11 @@ export interface NudgeFacts extends WorkerRoom {
   quiet: { until: number; backlog: number } | null;
   /** What bounds the lane when not the ceiling: the GPU's memory is said as such. */
   limitBy?: string;
+  /**
+   * Where running jobs say how far they have got (status/eta.ts): each running job's time left
+   * and what a job takes. Then what a cap buys is worked out from them, not from the pace.
+   */
+  runs?: { leftMs: readonly number[]; jobMs: number } | null;
   /** Workers other lanes hold now, by lane: the ceiling's share of them is not this lane's to get. */
   othersHold?: readonly { lane: string; workers: number }[];
 }
@@ -81,10 +86,21 @@ export function suggestCap(f: NudgeFacts): number {
   return Math.max(Math.min(f.cap + 1, most), Math.min(most, f.busy + f.waiting));
 }
 
-/** About how long the backlog takes at the current cap and at `cap`; null without a pace. */
+/**
+ * About how long the backlog takes at the current cap and at `cap`: from the running jobs' own
+ * progress where they give it (what runs ends when it says, what waits takes a job's time each,
+ * spread over the workers), else from the pace; null with neither.
+ */
 export function estimateAt(f: NudgeFacts, cap: number): Nudge['estimate'] {
+  if (f.cap === 0) return null;
+  const runs = f.runs;
+  if (runs && runs.leftMs.length > 0) {
+    const running = runs.leftMs.reduce((a, b) => a + b, 0);
+    const byRuns = (workers: number) => Math.round(Math.max(...runs.leftMs, (running + f.waiting * runs.jobMs) / workers));
+    return { atCapMs: byRuns(Math.max(1, f.cap)), atSuggestedMs: byRuns(cap) };
+  }
   const each = perWorker(f);
-  if (each === null || f.cap === 0) return null;
+  if (each === null) return null;
   const left = f.busy + f.waiting;
   const msAt = (workers: number) => Math.round((left / (each * workers)) * 60_000);
   return { atCapMs: msAt(Math.max(1, f.cap)), atSuggestedMs: msAt(cap) };

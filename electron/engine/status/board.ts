@@ -70,6 +70,7 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
   };
   const lookups: StatusLookups = {
     recent: (lane, now) => recent.of(lane, now),
+    progressed: (lane) => recent.progressed(lane),
     oldestQueuedAt: (lane) => d.jobs.oldestQueuedAt(lane),
     startsBlockedUntil: (lane) => d.workers.startsBlockedUntil(lane),
     workerMemory: (lane) => d.costOf(lane),

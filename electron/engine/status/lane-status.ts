@@ -1,6 +1,7 @@
 // What a person sees of each lane: its row and counts, the live worker counts, recent figures,
 // the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
 import type { LaneStatus, LimitReason, SharedLaneStatus } from '../../../shared/model.js';
+import { PACE_AFTER_JOBS } from '../../../shared/limits.js';
 import { limitNow } from '../../../shared/limit-now.js';
 import type { LaneLimit as MachineLaneLimit } from '../machine/limits.js';
 import { withElsewhere } from '../sizer/elsewhere.js';
@@ -8,7 +9,7 @@ import { moodOf } from '../sizer/mood.js';
 import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
 import { capIsTheLimit } from '../sizer/wants.js';
 import { NO_DEMAND, retryingOf, toRunOf, waitingOf, type LaneDemand } from '../sizer/demand.js';
-import { estimate } from './eta.js';
+import { estimate, runsLeft } from './eta.js';
 import type { RecentFigures } from './recent.js';
 import { RATE_WINDOW_S } from './recent-rate.js';
 import { settingsOf, type LaneCounts, type LaneRow } from '../store/lanes.js';
@@ -38,6 +39,8 @@ export interface StatusInputs {
 /** Looked up only for the lanes that need them. */
 export interface StatusLookups {
   recent(lane: string, now: number): RecentFigures;
+  /** How many times its running jobs' progress moved: the estimate follows it. */
+  progressed?(lane: string): number;
   oldestQueuedAt(lane: string): number | undefined;
   startsBlockedUntil(lane: string): number | null;
   /** What one of its workers typically holds (bytes); null until measured. */
@@ -51,7 +54,7 @@ export interface StatusLookups {
 const NO_JOBS: LaneCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
 const NO_WORKERS: WorkerCounts = { idle: 0, busy: 0, leaving: 0 };
 /** Finished jobs at the current pace before an ETA is given. */
-const ETA_AFTER_JOBS = 3;
+const ETA_AFTER_JOBS = PACE_AFTER_JOBS;
 
 /**
  * What a lane's status is made of, short of the clock: while this stays the same, so does the
@@ -68,6 +71,7 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
     lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
     c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, d.ready, d.inHand, d.notYet, d.afterJobs, d.scheduled, d.scheduledNext,
     m?.limit, m?.limitedBy, m?.text, inputs.ceiling, inputs.ceilingWhy?.text, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
+    lookups.progressed?.(lane.name),
   ].join('|');
 }
 
@@ -86,17 +90,25 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
   const paced = paceCounts(recent);
-  const facts = { ...demand, waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null, now: inputs.now, tickMs: inputs.tickMs, perMinute: paced ? recent.throughputPerMin : 0, quiet, limitBy: machine?.limitedBy, othersHold: othersHold(lane.name, inputs.workers) };
-  // Running jobs as this engine saw them start; one it did not see start counts as just begun.
-  const since = recent.runningSince.slice(0, c.running);
-  const runningFor = [...since.map((t) => Math.max(0, inputs.now - t)), ...Array<number>(Math.max(0, c.running - since.length)).fill(0)];
+  const runFacts = runningFacts(recent, c.running, inputs.now);
+  const runs = runsLeft(runFacts);
+  const facts = {
+    ...demand,
+    waitingSince: capIsTheLimit(demand) ? oldestQueuedAt : null,
+    now: inputs.now,
+    tickMs: inputs.tickMs,
+    perMinute: paced ? recent.throughputPerMin : 0,
+    quiet,
+    limitBy: machine?.limitedBy,
+    othersHold: othersHold(lane.name, inputs.workers),
+    // What a higher cap buys, from the running jobs' own progress where any of them gives it.
+    runs: runs && runs.byProgress > 0 ? runs : null,
+  };
   const eta = estimate({
+    ...runFacts,
     // What waits for other jobs or for its time counts only once it can run.
     queued: toRunOf(jobs),
-    runningFor,
     workers: running,
-    typicalMs: recent.typicalRunMs,
-    longestMs: recent.longestRunMs,
     perMinute: paced ? recent.throughputPerMin : null,
     paused: inputs.paused,
     off: lane.cap === 0,
@@ -117,6 +129,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     failed: c.failed,
     cancelled: c.cancelled,
     throughputPerMin: recent.throughputPerMin,
+    finishedLately: recent.finishedLately,
     medianWaitMs: recent.medianWaitMs,
     oldestQueuedAt,
     etaMs: eta.etaMs,
@@ -136,6 +149,18 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     status.nudge = withElsewhere(status.nudge, shared.elsewhere);
   }
   return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
+}
+
+/** The running jobs as the estimate reads them (status/eta.ts): how long each has run, and what it said of how far it has got. */
+function runningFacts(recent: RecentFigures, running: number, now: number) {
+  // As this engine saw them start; one it did not see start counts as just begun.
+  const since = recent.runningSince.slice(0, running);
+  const runningFor = [...since.map((t) => Math.max(0, now - t)), ...Array<number>(Math.max(0, running - since.length)).fill(0)];
+  const progress = since.map((t, i) => {
+    const m = recent.runningProgress?.[i];
+    return m ? { fraction: m.fraction, ranAtMoveMs: Math.max(0, m.movedAt - t), gapMs: m.gapMs } : null;
+  });
+  return { runningFor, progress, typicalMs: recent.typicalRunMs, longestMs: recent.longestRunMs };
 }
 
 /**

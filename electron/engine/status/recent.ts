@@ -20,6 +20,20 @@ export interface RecentFigures {
   longestRunMs: number | null;
   /** When each of its jobs running now (as this engine saw them start) started. */
   runningSince: number[];
+  /** What each of those said of how far it has got, in the same order; null or absent: nothing yet. */
+  runningProgress?: (RunMove | null)[];
+}
+
+/** A running job's progress as the estimate reads it: how far, when it last moved, how long that step took. */
+export interface RunMove {
+  fraction: number;
+  movedAt: number;
+  gapMs: number;
+}
+
+interface Running {
+  since: number;
+  move: RunMove | null;
 }
 
 /** Waits of the lane's most recently started jobs that the median is taken over. */
@@ -36,9 +50,11 @@ export class RecentFiguresBoard {
   private readonly rate = new RecentRate();
   private readonly waits = new Map<string, Ring>();
   private readonly runs = new Map<string, Ring>();
-  /** Jobs running now, per lane: id → when it started. */
-  private readonly running = new Map<string, Map<number, number>>();
+  /** Jobs running now, per lane: id → when it started, and how far it says it has got. */
+  private readonly running = new Map<string, Map<number, Running>>();
   private readonly loads = new Map<string, number>();
+  /** Per lane, how often a running job's progress moved. */
+  private readonly moves = new Map<string, number>();
 
   /** `now`: when a resume is heard (the event carries no time of its own). */
   constructor(private readonly now: () => number = Date.now) {}
@@ -53,9 +69,10 @@ export class RecentFiguresBoard {
       let running = this.running.get(e.data.lane);
       if (e.data.state === 'running' && e.data.startedAt !== null) {
         if (!running) this.running.set(e.data.lane, (running = new Map()));
-        running.set(e.data.id, e.data.startedAt);
+        running.set(e.data.id, { since: e.data.startedAt, move: null });
       } else running?.delete(e.data.id);
     }
+    if (e.type === 'progress' && e.data.progress) this.moved(e.data.lane, e.data.id, e.data.progress.fraction, e.data.progress.at);
     if (e.type === 'job' && e.data.state === 'running' && e.data.startedAt !== null) {
       this.rate.active(e.data.lane, e.data.startedAt);
       if (e.data.attempts === 1) keep(this.waits, e.data.lane, e.data.startedAt - e.data.createdAt, WAITS_KEPT);
@@ -68,8 +85,22 @@ export class RecentFiguresBoard {
       this.runs.delete(e.data.name);
       this.running.delete(e.data.name);
       this.loads.delete(e.data.name);
+      this.moves.delete(e.data.name);
     }
   };
+
+  /** Only a fraction that grew is a step: the same fraction said again (a new message) leaves it as it was. */
+  private moved(lane: string, id: number, fraction: number, at: number): void {
+    const run = this.running.get(lane)?.get(id);
+    if (!run || (run.move !== null && fraction <= run.move.fraction)) return;
+    run.move = { fraction, movedAt: at, gapMs: Math.max(0, at - (run.move?.movedAt ?? run.since)) };
+    this.moves.set(lane, (this.moves.get(lane) ?? 0) + 1);
+  }
+
+  /** How often the lane's running jobs' progress moved: a status built before the last move is out of date. */
+  progressed(lane: string): number {
+    return this.moves.get(lane) ?? 0;
+  }
 
   /** A worker of the lane has its command loaded, after `ms`. */
   loaded(lane: string, ms: number): void {
@@ -79,6 +110,7 @@ export class RecentFiguresBoard {
   of(lane: string, now: number): RecentFigures {
     const pace = this.rate.pace(lane, now);
     const runs = this.runs.get(lane)?.ring ?? [];
+    const running = [...(this.running.get(lane)?.values() ?? [])];
     return {
       throughputPerMin: pace.perMinute,
       finishedLately: pace.finished,
@@ -87,7 +119,8 @@ export class RecentFiguresBoard {
       workerLoadMs: this.loads.get(lane) ?? null,
       typicalRunMs: median(runs),
       longestRunMs: runs.length > 0 ? Math.max(...runs) : null,
-      runningSince: [...(this.running.get(lane)?.values() ?? [])],
+      runningSince: running.map((r) => r.since),
+      runningProgress: running.map((r) => r.move),
     };
   }
 }

@@ -1,12 +1,12 @@
 // How a job row reads: as a summary (what lists and events carry, read without parsing the spec
 // or the answer) or in full (the detail). The column lists live here so every query selects the
 // same shape.
-import type { AttemptRecord, Job, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
+import type { AttemptRecord, Job, JobProgress, JobSpec, JobState, JobSummary } from '../../../shared/model.js';
 import { describeSpec, oneLine } from '../../../shared/format.js';
 import { COMMAND_SUMMARY_CHARS } from '../../../shared/limits.js';
 import { parseSpecJson } from '../../../shared/schemas.js';
 
-export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts, created_at, started_at, finished_at, exit_code, error, run_after, priority, not_before, deps_left, labels, restart_of';
+export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts, created_at, started_at, finished_at, exit_code, error, run_after, priority, not_before, deps_left, labels, restart_of, progress';
 /** A summary's columns, then what a worker needs to run the job. */
 export const CLAIMED_COLUMNS = `${SUMMARY_COLUMNS}, spec, timeout_ms`;
 /** Everything the detail shows. */
@@ -35,13 +35,14 @@ export type SummaryRow = [
   depsLeft: number,
   labels: string | null,
   restartOf: number | null,
+  progress: string | null,
 ];
 /** Where the columns after a summary's are in a row: what a worker needs, then what the detail adds. */
-export const SPEC_AT = 17;
-export const TIMEOUT_AT = 18;
-const RESULT_AT = 19;
-const LOAD_MS_AT = 20;
-const LOGS_TRIMMED_AT = 21;
+export const SPEC_AT = 18;
+export const TIMEOUT_AT = 19;
+const RESULT_AT = 20;
+const LOAD_MS_AT = 21;
+const LOGS_TRIMMED_AT = 22;
 export type ClaimedRow = [...SummaryRow, spec: string, timeoutMs: number | null];
 export type FullRow = [...ClaimedRow, result: string | null, loadMs: number | null, logsTrimmed: number];
 
@@ -80,7 +81,20 @@ export function toSummary(r: readonly [...SummaryRow, ...unknown[]]): JobSummary
   if (state === 'queued' && r[14] > 0) summary.waitingFor = r[14];
   if (r[15] !== null) summary.labels = JSON.parse(r[15]) as string[];
   if (r[16] !== null) summary.restartOf = r[16];
+  // A queued job's last run is behind it: what it said then is not how far it has got now.
+  const progress = r[17] !== null && state !== 'queued' ? storedProgress(r[17]) : undefined;
+  if (progress) summary.progress = progress;
   return summary;
+}
+
+/** The engine wrote it (progress/progress-board.ts); a row it cannot read shows no progress rather than failing a list. */
+function storedProgress(text: string): JobProgress | undefined {
+  try {
+    const p = JSON.parse(text) as JobProgress;
+    return typeof p?.fraction === 'number' && typeof p.at === 'number' ? p : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

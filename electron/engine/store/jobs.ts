@@ -2,7 +2,7 @@
 // anyone hears of it. Each change is a file of job-changes/ (its SQL in job-statements.ts); this
 // class runs each in its transaction. Reads on the hot path return summaries: the spec is parsed
 // only when a job is claimed, the answer only when it is asked for.
-import type { Job, JobSummary } from '../../../shared/model.js';
+import type { Job, JobProgress, JobSummary } from '../../../shared/model.js';
 import type { Db } from './db.js';
 import type { JobCounts } from './counts.js';
 import { toJob, toSummary } from './job-rows.js';
@@ -84,6 +84,20 @@ export class JobStore {
    */
   recordTurns(turns: readonly Turn[], inHand: Map<string, Set<number>>, now: number): TurnResult[] {
     return this.writes.write(false, (c) => turns.map((t) => turn(c, t, inHand, now)));
+  }
+
+  /**
+   * How far jobs have got, in one transaction, not synced: a crash loses at most the last few
+   * reports, which the next ones replace anyway. Each as its run said it (the last word of a run
+   * may come just after its outcome); the summaries of the jobs whose run it was.
+   */
+  recordProgress(reports: readonly { id: number; attempt: number; progress: JobProgress }[]): JobSummary[] {
+    return this.writes.write(false, (c) =>
+      reports.flatMap(({ id, attempt, progress }) => {
+        const row = c.s.progress.get({ id, attempt, progress: JSON.stringify(progress) });
+        return row ? [toSummary(row)] : [];
+      }),
+    );
   }
 
   /** The job a worker holds (the pool knows which), if the store agrees it is running there. */

@@ -1,13 +1,15 @@
 // One small interface for "a worker process": under Node it is a forked child; the desktop app
 // supplies an Electron utility-process implementation of the same shape (electron/shell).
 import { fork } from 'node:child_process';
-import type { FromWorker, ToWorker } from '../../worker-protocol/protocol.js';
+import type { ToWorker } from '../../worker-protocol/protocol.js';
+import { checkMessage, type WorkerSaid } from './messages.js';
 
 export interface WorkerProcess {
   /** OS process id once known (a utility process reports it after spawn). */
   readonly pid: number | undefined;
   send(message: ToWorker): void;
-  onMessage(listener: (message: FromWorker) => void): void;
+  /** Each message, checked where it comes in (messages.ts): a launcher delivers nothing unchecked. */
+  onMessage(listener: (said: WorkerSaid) => void): void;
   /** Called once, however the process ended. */
   onExit(listener: (code: number | null, signal: string | null) => void): void;
   /** Ends the process at once (SIGKILL where signals exist). */
@@ -55,7 +57,7 @@ export const nodeLauncher: WorkerLauncher = {
         if (child.connected) child.send(message);
       },
       onMessage(listener) {
-        child.on('message', (m) => listener(m as FromWorker));
+        child.on('message', (m) => listener(checkMessage(m)));
       },
       onExit(listener) {
         exitListeners.push(listener);

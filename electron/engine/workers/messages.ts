@@ -4,14 +4,18 @@
 // fails that job — never the engine.
 import { ERROR_MAX_CHARS, JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { jsonProblem } from '../../../shared/json-limits.js';
+import { readProgress } from '../../../shared/progress.js';
 import type { FromWorker } from '../../worker-protocol/protocol.js';
 import { HAND_MAX } from '../store/job-statements.js';
 
 const OUTCOMES = new Set(['succeeded', 'failed', 'cancelled']);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
+/** What a worker said, as the engine may use it, or why it may not: what a worker process delivers. */
+export type WorkerSaid = { ok: true; message: FromWorker } | { ok: false; why: string };
+
 /** The message as the engine may use it, or why it may not. */
-export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { ok: false; why: string } {
+export function checkMessage(m: unknown): WorkerSaid {
   const bad = (why: string) => ({ ok: false as const, why });
   if (m === null || typeof m !== 'object') return bad('a message that is not an object');
   const t = (m as { t?: unknown }).t;
@@ -24,6 +28,13 @@ export function checkMessage(m: unknown): { ok: true; message: FromWorker } | { 
   if (t === 'started') {
     const { jobId, attempt } = m as { jobId?: unknown; attempt?: unknown };
     return isCount(jobId) && isCount(attempt) ? { ok: true, message: { t: 'started', jobId, attempt } } : bad('a started message without a job and an attempt');
+  }
+  if (t === 'progress') {
+    const { jobId, attempt, progress, ignored } = m as { jobId?: unknown; attempt?: unknown; progress?: unknown; ignored?: unknown };
+    if (!isCount(jobId) || !isCount(attempt) || !isCount(ignored)) return bad('a progress message without a job, an attempt and a count');
+    // Read again here: the runtime is ours, but what it relays is the job's.
+    const reading = readProgress(progress);
+    return reading.ok ? { ok: true, message: { t: 'progress', jobId, attempt, progress: reading.report, ignored } } : bad(`a progress message that is not progress (${reading.why})`);
   }
   if (t === 'dropped') {
     const { jobId } = m as { jobId?: unknown };

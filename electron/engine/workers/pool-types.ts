@@ -1,5 +1,6 @@
 // What the pool keeps about each worker, and what it needs from the engine and is told to do.
 import type { JobSummary, ScaleReason } from '../../../shared/model.js';
+import type { ProgressReport } from '../../../shared/progress.js';
 import type { WorkerLauncher, WorkerProcess } from './launcher.js';
 import type { LogPaths } from '../../job-control/log-paths.js';
 
@@ -87,11 +88,23 @@ export interface PoolHooks {
   fleetChanged(): void;
   /** A job of the lane waited `ms` for its worker's command to load. */
   loaded(lane: string, ms: number): void;
+  /** A running job said how far it has got: its own worker, its own run. */
+  progressed(report: ProgressHeard): void;
   /** A worker told to leave after its job has gone: the ledger counts it out now. */
   workerLeft(worker: WorkerRecord, why: { reason: ScaleReason; detail: string }): void;
   /** A worker ended without being asked to; `atStart`: before it was ready to work (or its command could not start). */
   workerLost(worker: WorkerRecord, reason: ScaleReason, detail: string, atStart: boolean): void;
   log(line: string): void;
+}
+
+/** A running job's report as its worker relayed it (shared/progress.ts read it). */
+export interface ProgressHeard {
+  jobId: number;
+  attempt: number;
+  lane: string;
+  progress: ProgressReport;
+  /** Its reports not read since the last one heard. */
+  ignored: number;
 }
 
 export interface PoolOptions {

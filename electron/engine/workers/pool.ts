@@ -6,7 +6,7 @@ import { WORKER_ENV } from '../../worker-protocol/protocol.js';
 import type { WorkerCounts } from './pool-types.js';
 import type { Queues } from '../queues/queues.js';
 import { roleOf, type GivenCard, type Kill, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
-import { checkMessage } from './messages.js';
+import type { WorkerSaid } from './messages.js';
 import { DeferredWrites } from './deferred.js';
 import { TurnRecorder } from './turns.js';
 import { workerExited, type ExitPort } from './worker-exit.js';
@@ -74,7 +74,7 @@ export class Pool {
     });
     const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, hand: [], pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null, ...(card ? { card: card.index } : {}) };
     this.workers.set(id, w);
-    proc.onMessage((m) => this.onMessage(w, m));
+    proc.onMessage((said) => this.onMessage(w, said));
     proc.onExit((code, signal) => this.onExit(w, code, signal));
     return w;
   }
@@ -202,13 +202,15 @@ export class Pool {
     w.proc.kill();
   }
 
-  private onMessage(w: WorkerRecord, raw: unknown): void {
+  private onMessage(w: WorkerRecord, said: WorkerSaid): void {
     w.lastHeard = this.hooks.now();
-    const checked = checkMessage(raw);
-    if (!checked.ok) return this.misbehaved(w, checked.why);
-    const m = checked.message;
+    if (!said.ok) return this.misbehaved(w, said.why);
+    const m = said.message;
     if (m.t === 'spawned') w.pgids.add(m.pgid);
-    else if (m.t !== 'pong') this.turns.add(w, m);
+    else if (m.t === 'progress') {
+      // Only the run this worker holds now: a late word from a run already recorded is no news.
+      if (w.job?.id === m.jobId && w.job.attempt === m.attempt) this.hooks.progressed({ jobId: m.jobId, attempt: m.attempt, lane: w.job.lane, progress: m.progress, ignored: m.ignored });
+    } else if (m.t !== 'pong') this.turns.add(w, m);
   }
 
   private misbehaved(w: WorkerRecord, why: string): void {
