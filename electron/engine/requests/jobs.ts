@@ -48,7 +48,7 @@ function toNewJob(e: JobsPort, input: ParsedInput<'addJob'>, now: number, field 
 }
 
 /** Jobs of one store in one write; a batch spanning a shared lane and others is split by store, answered in its order. */
-async function enqueueByStore(e: JobsPort, jobs: NewJob[], now: number): Promise<JobSummary[]> {
+export async function enqueueByStore(e: JobsPort, jobs: NewJob[], now: number): Promise<JobSummary[]> {
   const stores = new Set(jobs.map((j) => e.queues.forLane(j.lane)));
   if (stores.size === 1) return [...stores][0]!.enqueue(jobs, now);
   const answers = new Map<NewJob, JobSummary>();
