@@ -32,6 +32,7 @@ import { acrossRuns, judgeAll, type Figure } from './stats.js';
 import { noopFigures, shellFigures } from './throughput.js';
 import { progressFloodFigures } from './progress-flood.js';
 import { blockedFigures } from './blocked.js';
+import { realBatchFigures } from './real-batch.js';
 
 const quick = process.argv.includes('--quick');
 const onlyArg = process.argv.indexOf('--only');
@@ -45,8 +46,8 @@ if (!Number.isInteger(runs) || runs < 1 || runs > 20) {
 const log = (s: string) => process.stderr.write(s + '\n');
 
 const size = quick
-  ? { pairs: 2, noop: 3_000, shell: 200, enqueue: { batches: 10, fromLines: 2_000, single: 200 }, cli: 8, starts: 5, lanes: [1, 50, 4], queued: 100_000, idle: [1, 10] }
-  : { pairs: 3, noop: 20_000, shell: 600, enqueue: { batches: 50, fromLines: 10_000, single: 1_000 }, cli: 20, starts: 25, lanes: [6, 200, 5], queued: 1_000_000, idle: [3, 60] };
+  ? { pairs: 2, noop: 3_000, shell: 200, enqueue: { batches: 10, fromLines: 2_000, single: 200 }, cli: 8, starts: 5, lanes: [1, 50, 4], queued: 100_000, idle: [1, 10], batch: 1_000 }
+  : { pairs: 3, noop: 20_000, shell: 600, enqueue: { batches: 50, fromLines: 10_000, single: 1_000 }, cli: 20, starts: 25, lanes: [6, 200, 5], queued: 1_000_000, idle: [3, 60], batch: 1_000 };
 
 const redis = await startRedis();
 const bull = new BullPeer(redis.port);
@@ -59,6 +60,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['noop', 'no-op jobs against BullMQ', () => noopFigures(size.pairs, size.noop, bull)],
   ['blocked', 'no-op jobs with and without 100,000 blocked', () => blockedFigures(size.pairs, size.noop, 100_000)],
   ['shell', '`true` shell jobs against spawn and tsp', () => shellFigures(size.pairs, size.shell)],
+  ['batch', 'a real batch against xargs, parallel and tsp', () => realBatchFigures(size.pairs, size.batch)],
   ['enqueue', 'putting work in', () => enqueueFigures(size.pairs, size.enqueue, bull, synced)],
   ['cli', 'CLI calls against bare node', () => cliFigures(size.cli)],
   ['start', 'enqueue → first instruction', () => startFigures(size.starts)],

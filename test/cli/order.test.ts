@@ -67,7 +67,7 @@ describe('lanes add --after / --delay / --priority / --label, edit, restart', ()
     expect((await show(id)).startedAt!).toBeGreaterThanOrEqual(queued.createdAt + 2000);
     const bad = await t.daemon.cli('add', '--delay', 'soon', '--', 'true');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--delay: a span is like 90s');
+    expect(bad.stderr).toContain('--delay: a span is a number and a unit: s, m, h, d or w');
   });
 
   it('--at reads the next HH:MM local time, or ISO 8601', () => {

@@ -1,9 +1,12 @@
 // The pure parts of shared lanes, table by table: reading and redacting a Redis address, where
-// a shared lane's ids fall, and what a shared lane's nudge adds about the other machines.
+// a shared lane's ids fall, what a shared lane's nudge adds about the other machines, and a lane's
+// priorities, counts and completions in BullMQ's terms.
 import { describe, expect, it } from 'vitest';
 import { isLoopback, parseRedisUrl, redactedRedisUrl } from '../../shared/redis-url.js';
 import { bullIdOf, isSharedId, sharedId, SHARED_ID_MIN, slotOf, slotOfId } from '../../electron/engine/store/job-ids.js';
 import { withElsewhere } from '../../electron/engine/sizer/elsewhere.js';
+import { bullPriority, finishedByLanes } from '../../electron/engine/shared-lanes/job-data.js';
+import { countsOf } from '../../electron/engine/shared-lanes/lane-counts.js';
 
 describe('Redis addresses', () => {
   it.each([
@@ -69,4 +72,35 @@ describe('a shared lane’s nudge', () => {
     expect(withElsewhere(nudge as never, elsewhere)?.text).toBe(text);
   });
   it('stays quiet when there is no nudge', () => expect(withElsewhere(null, { workers: 5, machines: 2 })).toBeNull());
+});
+
+describe('a shared lane in BullMQ’s terms', () => {
+  it.each([
+    [0, {}],
+    [7, { lifo: true }],
+    [100, { lifo: true }],
+    [-1, { priority: 1 }],
+    [-100, { priority: 100 }],
+  ])('Lanes priority %i is BullMQ’s %o', (priority, opts) => {
+    expect(bullPriority(priority)).toEqual(opts);
+  });
+
+  const raw = { wait: 3, prioritized: 2, delayed: 4, active: 1, due: 1, completed: 10, failed: 6, cancelled: 2 };
+  it.each([
+    ['as BullMQ counts them, cancelled apart from failed', raw, 0, { queued: 9, running: 1, succeeded: 10, failed: 4, cancelled: 2 }, 3],
+    ['with completions outside Lanes counted failed', raw, 5, { queued: 9, running: 1, succeeded: 10, failed: 9, cancelled: 2 }, 3],
+    ['anything not a count is 0', { ...raw, wait: -1, completed: 'x', cancelled: NaN, due: 9 }, 0, { queued: 6, running: 1, succeeded: 0, failed: 6, cancelled: 0 }, 0],
+  ])('counts %s', (_, given, outside, counts, notYet) => {
+    expect(countsOf(given, outside)).toEqual({ counts, notYet });
+  });
+
+  it.each([
+    [{ lanes: 1, id: 1, exitCode: 0, machine: 'a' }, true],
+    ['{"lanes":1,"id":1,"exitCode":0}', true],
+    ['"done"', false],
+    [null, false],
+    [{ exitCode: 0 }, false],
+  ])('%o was recorded by Lanes: %s', (value, ours) => {
+    expect(finishedByLanes(value)).toBe(ours);
+  });
 });

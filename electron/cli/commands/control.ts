@@ -1,6 +1,7 @@
 // Holding work without changing a setting: `pause`, `resume`, and quieting a lane's nudge.
 import type { Command } from 'commander';
 import type { Paused } from '../../../shared/model.js';
+import { SPAN_LIMITS } from '../../../shared/span.js';
 import { duration } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { clock } from '../format.js';
@@ -11,7 +12,7 @@ export function registerControl(program: Command): void {
   program
     .command('pause')
     .description('pause all work: running jobs finish, nothing new starts; caps are untouched')
-    .option('--for <span>', 'resume by itself after this long, e.g. 30m, 1h (default: until `lanes resume`)', duration('--for'))
+    .option('--for <span>', 'resume by itself after this long, e.g. 30m, 1h (default: until `lanes resume`)', duration('--for', SPAN_LIMITS.week))
     .option('--json', 'print {"paused": {since, until}}')
     .action(async (opts: { for?: number; json?: boolean }, cmd: Command) => {
       const result = await clientFor(cmd).call('pause', opts.for === undefined ? {} : { forSeconds: opts.for });
@@ -33,7 +34,7 @@ export function registerControl(program: Command): void {
     .command('snooze')
     .description("quiet a lane's nudge: for a while, or (without --for) for a day; it speaks again sooner if the backlog grows a lot")
     .argument('<lane>', 'the lane')
-    .option('--for <span>', 'how long, e.g. 30m, 2h', duration('--for'))
+    .option('--for <span>', 'how long, e.g. 30m, 2h', duration('--for', SPAN_LIMITS.week))
     .option('--json', 'print the lane as JSON')
     .action(async (lane: string, opts: { for?: number; json?: boolean }, cmd: Command) => {
       const status = await clientFor(cmd).call('snoozeNudge', { lane, ...(opts.for === undefined ? {} : { forSeconds: opts.for }) });
