@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isLoopback, parseRedisUrl, redactedRedisUrl } from '../../shared/redis-url.js';
 import { bullIdOf, isSharedId, sharedId, SHARED_ID_MIN, slotOf, slotOfId } from '../../electron/engine/store/job-ids.js';
 import { withElsewhere } from '../../electron/engine/sizer/elsewhere.js';
-import { bullPriority, finishedByLanes } from '../../electron/engine/shared-lanes/job-data.js';
+import { attemptError, attemptsOf, bullPriority, finishedByLanes } from '../../electron/engine/shared-lanes/job-data.js';
 import { countsOf } from '../../electron/engine/shared-lanes/lane-counts.js';
 
 describe('Redis addresses', () => {
@@ -102,5 +102,17 @@ describe('a shared lane in BullMQ’s terms', () => {
     [{ exitCode: 0 }, false],
   ])('%o was recorded by Lanes: %s', (value, ours) => {
     expect(finishedByLanes(value)).toBe(ours);
+  });
+});
+
+describe('an attempt’s record in BullMQ’s stacktrace', () => {
+  const record = { attempt: 2, startedAt: 1, finishedAt: 2, outcome: 'failed' as const, exitCode: 3, error: 'exited with code 3' };
+  it('reads as words first (what BullMQ’s tools show), and back as the record', () => {
+    const stack = attemptError(record, new Error('exited with code 3')).stack!;
+    expect(stack.split('\n')[0]).toBe('attempt 2 failed: exited with code 3');
+    expect(attemptsOf([stack])).toEqual([record]);
+  });
+  it('reads the records an earlier Lanes wrote (JSON alone), and leaves out entries not Lanes’', () => {
+    expect(attemptsOf([JSON.stringify(record), 'Error: boom\n    at x (y.js:1:1)', '{"attempt":"x"}'])).toEqual([record]);
   });
 });
