@@ -33,6 +33,7 @@ import { noopFigures, shellFigures } from './throughput.js';
 import { progressFloodFigures } from './progress-flood.js';
 import { blockedFigures } from './blocked.js';
 import { realBatchFigures } from './real-batch.js';
+import { restartFigures } from './restart.js';
 
 const quick = process.argv.includes('--quick');
 const onlyArg = process.argv.indexOf('--only');
@@ -62,6 +63,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['shell', '`true` shell jobs against spawn and tsp', () => shellFigures(size.pairs, size.shell)],
   ['batch', 'a real batch against xargs, parallel and tsp', () => realBatchFigures(size.pairs, size.batch)],
   ['enqueue', 'putting work in', () => enqueueFigures(size.pairs, size.enqueue, bull, synced)],
+  ['restart', 'restarting many jobs against adding as many', () => restartFigures(size.pairs, 10_000)],
   ['cli', 'CLI calls against bare node', () => cliFigures(size.cli)],
   ['start', 'enqueue → first instruction', () => startFigures(size.starts)],
   ['breakdown', 'a cold start, step by step', () => coldBreakdownFigures(size.starts)],
