@@ -18,7 +18,7 @@ import { cliFigures } from './cli-calls.js';
 import { coldBreakdownFigures } from './cold-breakdown.js';
 import { startFigures } from './cold-start.js';
 import { enqueueFigures } from './enqueue.js';
-import { idleFigures } from './idle.js';
+import { daemonIdleFigures, idleFigures } from './idle.js';
 import { inProcessFigures } from './in-process.js';
 import { machineMeasures } from './machine.js';
 import { sizerPassMeasures } from './sizer-pass.js';
@@ -69,7 +69,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['breakdown', 'a cold start, step by step', () => coldBreakdownFigures(size.starts)],
   ['lanes', 'many lanes under a ceiling of 2', () => manyLaneFigures(size.lanes[0]!, size.lanes[1]!, size.lanes[2]!)],
   ['inside', 'sizer pass and event-loop blocks', () => inProcessFigures(50, size.queued, log)],
-  ['idle', 'the idle engine', () => idleFigures(size.idle[0]!, size.idle[1]!)],
+  ['idle', 'the idle engine', async () => [...(await daemonIdleFigures(size.idle[0]!, size.idle[1]!)), ...idleFigures(size.idle[0]!, size.idle[1]!)]],
   ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
   ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
   ['unread', 'event-stream clients that never read', () => unreadClientFigures(quick ? 5_000 : 30_000)],
