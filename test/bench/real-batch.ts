@@ -16,6 +16,7 @@ import { CLI, processUse, withDaemon } from './lanes-daemon.js';
 import { compared, summarize, until, type Figure } from './stats.js';
 
 const SECTION = 'A real batch';
+const SPAWN_LOOP = join(appRoot, 'dist', 'test', 'bench', 'spawn-loop.js');
 
 /** Every `.js` file of node_modules, in path order (readdir sorted): the same list on every run of one checkout. */
 function jsFiles(dir: string, out: string[] = []): string[] {
@@ -102,6 +103,8 @@ export async function realBatchFigures(pairs: number, n: number): Promise<Figure
     const out = join(dir, 'out');
     const peers = [
       { name: '`xargs -P2 -n1 gzip -9 -c`', run: () => timedMs(() => sh(`xargs -d '\\n' -P2 -n1 gzip -9 -c < '${paths}' > '${out}'`, dir)) },
+      // Not a peer a person would use: what Node's own spawn costs, which Lanes' workers pay for every job.
+      { name: 'the same lines under `/bin/sh -c`, spawned by a small Node process, 2 at a time', run: () => timedMs(() => execFileSync(process.execPath, [SPAWN_LOOP, '--lines', lines, '2'], { stdio: 'ignore' })) },
       ...(findOnPath('parallel') ? [{ name: 'GNU parallel -j2', run: () => timedMs(() => sh(`parallel -j2 gzip -9 -c :::: '${paths}' > '${out}'`, dir)) }] : []),
       ...(findOnPath('tsp') ? [{ name: 'task-spooler (tsp), 2 slots, queued from a shell loop', run: () => tspBatch(paths, dir, n) }] : []),
     ];
