@@ -231,6 +231,8 @@ export interface LaneStatus extends LaneSettings {
   limit: LaneLimit | null;
   /** Present when the lane's queue is shared on Redis with other engines (docs/shared-lanes.md). */
   shared?: SharedLaneStatus;
+  /** Its longest-running job that says how far it has got, and what it said; absent: none does. */
+  longestJob?: { id: number; startedAt: number; progress: JobProgress };
 }
 
 /** A shared lane's queue as this engine sees it. Counts in LaneStatus are the shared queue's; workers are this machine's. */
