@@ -2,7 +2,8 @@
 // every field that is wrong and why. Only what the engine cannot see is checked here (a number typed
 // as text, a span, an env line without "="); the engine checks the rest with the one schema every
 // door uses, and its refusal names the field, which the form shows at that field. Pure.
-import { parseSpan } from '../shared/span.js';
+import { parseSpan, SPAN_LIMITS } from '../shared/span.js';
+import { parseIsoTime } from '../shared/moment.js';
 import { LABELS_MAX, MAX_ATTEMPTS_LIMIT, PRIORITY_MAX, PRIORITY_MIN } from '../shared/limits.js';
 import type { Job } from '../shared/model.js';
 import type { RequestInput } from '../shared/requests.js';
@@ -88,20 +89,21 @@ export function checkAddJob(v: AddJobValues, now = Date.now()): Checked {
     else wrong('attempts', `attempts is a whole number from 1 to ${MAX_ATTEMPTS_LIMIT}`);
   }
   if (v.timeout.trim() !== '') {
-    const s = parseSpan(v.timeout);
-    if ('problem' in s) wrong('timeout', 'a timeout is a span like 90s, 15m or 2h');
+    const s = parseSpan(v.timeout, SPAN_LIMITS.week);
+    if ('problem' in s) wrong('timeout', /at most/.test(s.problem) ? `a timeout is at most ${SPAN_LIMITS.week.words}` : 'a timeout is a span like 90s, 15m or 2h');
     else input.timeoutSeconds = s.ms / 1000;
   }
   if (v.after.length > 0) input.after = v.after;
   if (v.when === 'delay') {
-    const s = parseSpan(v.whenText);
-    if ('problem' in s) wrong('when', 'a delay is a span like 90s, 15m, 1h30m or 2d');
+    const s = parseSpan(v.whenText, SPAN_LIMITS.schedule);
+    if ('problem' in s) wrong('when', /at most/.test(s.problem) ? `a delay is at most ${SPAN_LIMITS.schedule.words}` : 'a delay is a span like 90s, 15m, 1h30m or 2d');
     else input.delaySeconds = s.ms / 1000;
   } else if (v.when === 'at') {
-    const at = Date.parse(v.whenText);
-    if (Number.isNaN(at)) wrong('when', 'pick a date and a time');
-    else if (at <= now) wrong('when', 'that time is already past');
-    else input.notBefore = at;
+    const at = parseIsoTime(v.whenText);
+    if ('problem' in at) wrong('when', v.whenText.trim() === '' ? 'pick a date and a time' : at.problem);
+    else if (at.ms <= now) wrong('when', 'that time is already past');
+    else if (at.ms > now + SPAN_LIMITS.schedule.ms) wrong('when', `that is more than ${SPAN_LIMITS.schedule.words} ahead`);
+    else input.notBefore = at.ms;
   }
   if (v.priority.trim() !== '') {
     const n = whole(v.priority);

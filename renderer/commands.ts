@@ -23,8 +23,6 @@ async function attempt<T>(what: string, request: () => Promise<T>): Promise<T | 
 }
 
 // ── pause ────────────────────────────────────────────────────────────────────────────────────
-export const PAUSE_HOUR_S = 3_600;
-
 /** Holds all work: for a while, or (no time) until resumed. The caps are left as they are. */
 export async function pauseAll(forSeconds?: number): Promise<void> {
   await attempt('Not paused', () => client().call('pause', forSeconds ? { forSeconds } : {}));

@@ -33,7 +33,7 @@ export function foldEvents(events: readonly LanesEvent[], after = 0): EventBatch
     } else if (e.type === 'laneRemoved') {
       lanes.delete(e.data.name);
       removed.add(e.data.name);
-    } else if (e.type === 'job') batch.jobs.push(e.data);
+    } else if (e.type === 'job' || e.type === 'progress') batch.jobs.push(e.data);
     else if (e.type === 'jobs') batch.bulk.push(...e.data.ids);
     else if (e.type === 'scale') batch.scale.push(e.data);
     else if (e.type === 'paused') batch.paused = e.data;

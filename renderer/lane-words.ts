@@ -17,6 +17,9 @@ export function laneReason(lane: LaneStatus, now: number, paused: Paused | null 
   if (lane.startsBlockedUntil !== null && lane.startsBlockedUntil > now) {
     return `its worker command keeps exiting as it starts — next try at ${formatClock(lane.startsBlockedUntil, now)}`;
   }
+  // A plain BullMQ Worker on a shared lane's queue: what it completes never ran here (docs/shared-lanes.md).
+  const outside = lane.shared?.outsideWorker;
+  if (outside) return `a worker that is not Lanes is taking its jobs (seen at ${formatClock(outside.seenAt, now)}) — what it completes shows as failed; stop it`;
   if (paused && lane.cap > 0) return paused.until === null ? 'all work paused until you resume' : `all work paused until ${formatClock(paused.until, now)}`;
   if (lane.cap === 0) {
     // The built-in ml lane starts off on purpose (a model can take gigabytes): say so, or a person

@@ -229,11 +229,19 @@ function applyDetail(events: readonly LanesEvent[]): boolean {
   const { selectedId, detailSeq, detail } = useJobs.getState();
   if (selectedId === null) return false;
   let latest: { seq: number; job: JobSummary } | null = null;
-  for (const e of events) if (e.type === 'job' && e.data.id === selectedId && e.seq > detailSeq) latest = { seq: e.seq, job: e.data };
+  let moved = false;
+  for (const e of events) {
+    if ((e.type === 'job' || e.type === 'progress') && e.data.id === selectedId && e.seq > detailSeq) {
+      latest = { seq: e.seq, job: e.data };
+      moved ||= e.type === 'job';
+    }
+  }
   if (!latest) return false;
   const job = latest.job;
-  useJobs.setState((s) => ({ detail: detail && { ...detail, ...job }, detailSeq: latest.seq, cancelling: settleCancels(s.cancelling, [job]), log: logForState(s.log, job.state) }));
-  if (latest.job.state !== 'queued' && latest.job.state !== 'running') void refreshDetail();
+  // A summary without progress has none (a new run): the detail's earlier figure goes with it.
+  useJobs.setState((s) => ({ detail: detail && { ...detail, progress: undefined, ...job }, detailSeq: latest.seq, cancelling: settleCancels(s.cancelling, [job]), log: logForState(s.log, job.state) }));
+  // How far it has got changes nothing else of the detail; a change of state may have.
+  if (moved && latest.job.state !== 'queued' && latest.job.state !== 'running') void refreshDetail();
   return true;
 }
 

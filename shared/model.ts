@@ -233,6 +233,8 @@ export interface LaneStatus extends LaneSettings {
   shared?: SharedLaneStatus;
   /** Present while this lane is paused by itself (`pause` with `lane`): since when, until when (null: until resumed). All work paused is `Status.paused`. */
   paused?: Paused;
+  /** Its longest-running job that says how far it has got, and what it said; absent: none does. */
+  longestJob?: { id: number; startedAt: number; progress: JobProgress };
 }
 
 /** A shared lane's queue as this engine sees it. Counts in LaneStatus are the shared queue's; workers are this machine's. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { JOB_STATES, type JobSpec } from './model.js';
 import { jsonProblem } from './json-limits.js';
-import { SPAN_MAX_MS } from './span.js';
+import { SPAN_LIMITS, SPAN_MAX_MS } from './span.js';
 import { parseRedisUrl } from './redis-url.js';
 import {
   BATCH_MAX,
@@ -87,7 +87,7 @@ const ordering = {
   delaySeconds: z
     .number({ error: 'delaySeconds must be a number of seconds' })
     .positive('delaySeconds must be more than 0')
-    .max(SCHEDULE_MAX_MS / 1000, 'delaySeconds must be at most a year')
+    .max(SCHEDULE_MAX_MS / 1000, `delaySeconds must be at most ${SPAN_LIMITS.schedule.words}`)
     .optional(),
   /** Not runnable before this moment (ms since the epoch). */
   notBefore: z.number({ error: 'notBefore must be a time in ms since the epoch' }).int('notBefore must be a whole number of ms').positive('notBefore must be a time in ms since the epoch').optional(),

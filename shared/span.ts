@@ -1,25 +1,44 @@
-// A span of time as people write it — `90` (seconds), `90s`, `15m`, `1h30m`, `2d`, `2w` — for
-// `LANES_KEEP`, `lanes clean --older-than` and every CLI flag that takes a span. One parser, so
-// the engine's environment and the CLI's flags take and refuse the same text with the same words.
+// A span of time as people write it — `90s`, `15m`, `1h30m`, `2d`, `2w` — for `LANES_KEEP`,
+// `lanes clean --older-than`, every CLI flag that takes a span and the window's fields. One parser,
+// so the engine's environment, the CLI's flags and the window take and refuse the same text with
+// the same words. A unit is required: a bare `30` could mean seconds or days, and reading the
+// wrong one (LANES_KEEP=30 meant 30 s) loses a month of jobs. Each kind of span has one limit,
+// the one the API takes (SPAN_LIMITS), so a span the CLI refuses is one the engine would refuse.
+import { SCHEDULE_MAX_MS, TIMEOUT_MAX_SECONDS } from './limits.js';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** The most a span may be: ten years, well past any retention a laptop wants. */
 export const SPAN_MAX_MS = 10 * 365 * 86_400_000;
 
-/** Milliseconds (above 0), or a sentence saying what is wrong with `text`. */
-export function parseSpan(text: string): { ms: number } | { problem: string } {
+/** The units, as a refusal names them. */
+export const SPAN_UNITS = 's, m, h, d or w (90s, 15m, 1h30m, 2d, 2w)';
+
+/** The longest span of each kind, as the API takes it, and how a person says it. */
+export interface SpanLimit {
+  ms: number;
+  words: string;
+}
+
+export const SPAN_LIMITS = {
+  /** How long finished jobs are kept, how far back `clean` looks. */
+  keep: { ms: SPAN_MAX_MS, words: 'ten years (3650d)' },
+  /** How far ahead a job may be scheduled: --delay, --at, delaySeconds, notBefore, the window's "when". */
+  schedule: { ms: SCHEDULE_MAX_MS, words: 'a year (366d)' },
+  /** A job's timeout, a pause, a snoozed nudge. */
+  week: { ms: TIMEOUT_MAX_SECONDS * 1000, words: 'a week (7d)' },
+} as const satisfies Record<string, SpanLimit>;
+
+/** Milliseconds (above 0, at most `limit`), or a sentence saying what is wrong with `text`. */
+export function parseSpan(text: string, limit: SpanLimit = SPAN_LIMITS.keep): { ms: number } | { problem: string } {
   const t = text.trim().toLowerCase();
-  const bad = { problem: `a span is like 90s, 15m, 1h, 2d or 2w, not "${text}"` };
-  let ms: number;
-  if (/^\d{1,12}(\.\d+)?$/.test(t)) ms = Number(t) * 1000;
-  else {
-    const parts = [...t.matchAll(/(\d{1,12}(?:\.\d+)?)([smhdw])/g)];
-    if (parts.length === 0 || parts.map((m) => m[0]).join('') !== t) return bad;
-    ms = parts.reduce((n, m) => n + Number(m[1]) * UNIT_MS[m[2]!]!, 0);
-  }
+  if (/^\d+(\.\d+)?$/.test(t)) return { problem: `a span needs a unit: ${SPAN_UNITS}; "${text}" has none` };
+  const bad = { problem: `a span is a number and a unit: ${SPAN_UNITS}, not "${text}"` };
+  const parts = [...t.matchAll(/(\d{1,12}(?:\.\d+)?)([smhdw])/g)];
+  if (parts.length === 0 || parts.map((m) => m[0]).join('') !== t) return bad;
+  const ms = parts.reduce((n, m) => n + Number(m[1]) * UNIT_MS[m[2]!]!, 0);
   if (!(ms > 0)) return bad;
-  if (ms > SPAN_MAX_MS) return { problem: `a span must be at most ${SPAN_MAX_MS / 86_400_000}d, not "${text}"` };
+  if (ms > limit.ms) return { problem: `a span must be at most ${limit.words}, not "${text}"` };
   return { ms: Math.round(ms) };
 }
 

@@ -12,7 +12,7 @@ import type { Engine } from '../engine/engine.js';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body.js';
 import { EVENTS_QUERY, EventStreams, resumePoint } from './event-stream.js';
 import { checkSite, checkToken } from './guard.js';
-import { sendError, sendFailure, sendJson } from './respond.js';
+import { answerUnparsed, sendError, sendFailure, sendJson } from './respond.js';
 import { assembleInput, matchRoute } from './router.js';
 import { checkTarget, strictQuery } from './strict-input.js';
 import { guardConnections, type ConnectionGuard, type GuardLimits } from './connection-guard.js';
@@ -145,6 +145,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       res.setHeader('X-Frame-Options', 'DENY');
       handle(req, res, owner).catch((err: unknown) => sendFailure(res, err, log));
     });
+    server.on('clientError', answerUnparsed);
     // Everyone at the owner's door is the owner: none of them is closed for another.
     const guard = guardConnections(server, options.connectionLimits ?? CONNECTION_LIMITS, owner);
     if (!owner) windowGuard = guard;

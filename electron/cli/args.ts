@@ -2,13 +2,13 @@
 // so a malformed number is a usage error (exit 2) before anything reaches the engine.
 import { InvalidArgumentError } from 'commander';
 import { splitWords as splitCommandWords } from '../../shared/format.js';
-import { parseSpan } from '../../shared/span.js';
+import { parseSpan, type SpanLimit } from '../../shared/span.js';
 import { CAP_MAX, TIMEOUT_MAX_SECONDS } from '../../shared/limits.js';
 
-/** A whole number within [min, max]; "1.5", "3x" and "" are refused with the value quoted. */
+/** A whole number within [min, max]; "1.5", "3x", " 5" and "" are refused with the value quoted. */
 export function wholeNumber(what: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
   return (text: string): number => {
-    if (!/^-?\d+$/.test(text.trim())) throw new InvalidArgumentError(`${what} must be a whole number, not "${text}"`);
+    if (!/^-?\d+$/.test(text)) throw new InvalidArgumentError(`${what} must be a whole number, not "${text}"`);
     const n = Number(text);
     if (n < min) throw new InvalidArgumentError(`${what} must be at least ${min}, not ${n}`);
     if (n > max) throw new InvalidArgumentError(`${what} must be at most ${max}, not ${n}`);
@@ -20,28 +20,27 @@ export const jobIdArg = wholeNumber('a job id', 1);
 /** A lane's cap, within what the engine keeps (0 turns it off). */
 export const capArg = wholeNumber('the cap', 0, CAP_MAX);
 
-/** The longest span a request takes (a timeout, a pause, a snooze): a week, as the schema says. */
+/** The longest a timeout may be, in seconds: a week, as the schema says. */
 const SPAN_MAX_SECONDS = TIMEOUT_MAX_SECONDS;
 
-/** A number of seconds above 0 and at most a week, fractions allowed ("90", "0.5"); "1m" and "-3" are refused. */
+/** A number of seconds above 0 and at most a week, fractions allowed ("90", "0.5"); "1m", " 9" and "-3" are refused. */
 export function seconds(what: string) {
   return (text: string): number => {
-    const n = Number(text.trim());
-    if (!/^\d+(\.\d+)?$/.test(text.trim()) || n <= 0) throw new InvalidArgumentError(`${what} must be a number of seconds above 0, not "${text}"`);
+    const n = Number(text);
+    if (!/^\d+(\.\d+)?$/.test(text) || n <= 0) throw new InvalidArgumentError(`${what} must be a number of seconds above 0, not "${text}"`);
     if (n > SPAN_MAX_SECONDS) throw new InvalidArgumentError(`${what} must be at most ${SPAN_MAX_SECONDS.toLocaleString('en-US')} seconds (a week), not ${text}`);
     return n;
   };
 }
 
 /**
- * A span of time as a person types it — "90" (seconds), "90s", "15m", "1h30m", "2d" — in seconds,
- * at most `mostSeconds` (a week, as a request's spans are; `lanes clean --older-than` looks back further).
+ * A span of time as a person types it — "90s", "15m", "1h30m", "2d" — in seconds, at most what
+ * the request it goes into takes (`limit`, shared/span.ts: the same limit the engine checks).
  */
-export function duration(what: string, mostSeconds = SPAN_MAX_SECONDS) {
+export function duration(what: string, limit: SpanLimit) {
   return (text: string): number => {
-    const span = parseSpan(text);
+    const span = parseSpan(text, limit);
     if ('problem' in span) throw new InvalidArgumentError(`${what}: ${span.problem}`);
-    if (span.ms / 1000 > mostSeconds) throw new InvalidArgumentError(mostSeconds === SPAN_MAX_SECONDS ? `${what} must be at most a week (7d), not "${text}"` : `${what}: ${text} is longer than Lanes looks back`);
     return span.ms / 1000;
   };
 }

@@ -4,6 +4,8 @@
 // the rest (that the jobs exist, the limits) with the same schema every door uses.
 import { InvalidArgumentError, type Command } from 'commander';
 import { LABELS_MAX, PRIORITY_MAX, PRIORITY_MIN } from '../../shared/limits.js';
+import { parseIsoTime } from '../../shared/moment.js';
+import { SPAN_LIMITS } from '../../shared/span.js';
 import { duration, jobIdArg, wholeNumber } from './args.js';
 import { UsageError } from './errors.js';
 
@@ -35,10 +37,12 @@ export function atTime(text: string, now = new Date()): number {
     if (at.getTime() <= now.getTime()) at.setDate(at.getDate() + 1);
     return at.getTime();
   }
-  const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(t) ? Date.parse(t) : NaN;
-  if (Number.isNaN(ms)) throw new InvalidArgumentError(`--at takes a time of day (02:00) or an ISO 8601 time (2026-12-02T02:00), not "${text}"`);
-  if (ms <= now.getTime()) throw new InvalidArgumentError(`--at ${text} is already past`);
-  return ms;
+  if (!/^\d{4}-/.test(t)) throw new InvalidArgumentError(`--at takes a time of day (02:00) or an ISO 8601 time (2026-12-02T02:00), not "${text}"`);
+  const at = parseIsoTime(t);
+  if ('problem' in at) throw new InvalidArgumentError(`--at: ${at.problem}`);
+  if (at.ms <= now.getTime()) throw new InvalidArgumentError(`--at ${text} is already past`);
+  if (at.ms > now.getTime() + SPAN_LIMITS.schedule.ms) throw new InvalidArgumentError(`--at ${text} is more than ${SPAN_LIMITS.schedule.words} ahead`);
+  return at.ms;
 }
 
 const labelArg = (text: string, previous: string[] = []) => [...previous, text];
@@ -47,7 +51,7 @@ const labelArg = (text: string, previous: string[] = []) => [...previous, text];
 export function orderingOptions(cmd: Command): Command {
   return cmd
     .option('--after <ids>', 'run only once these jobs have succeeded (ID[,ID…]; repeatable); if one fails or is cancelled, this one fails', afterIds)
-    .option('--delay <span>', 'do not run before this span from now: 90s, 15m, 1h30m, 2d', duration('--delay'))
+    .option('--delay <span>', 'do not run before this span from now: 90s, 15m, 1h30m, 2d (at most a year)', duration('--delay', SPAN_LIMITS.schedule))
     .option('--at <time>', 'do not run before then: the next HH:MM local time, or an ISO 8601 time', (text: string) => atTime(text))
     .option('--priority <n>', `within the lane, higher runs first (${PRIORITY_MIN} … ${PRIORITY_MAX}, default 0)`, wholeNumber('--priority', PRIORITY_MIN, PRIORITY_MAX))
     .option('--label <text>', `file the job under this label (repeatable, at most ${LABELS_MAX})`, labelArg);

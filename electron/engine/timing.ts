@@ -6,7 +6,7 @@ import { ENGINE_DEFAULTS } from './defaults.js';
 function msFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, least: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < least) throw new Error(`${name} must be a whole number of milliseconds ≥ ${least}, got "${raw}"`);
   return n;
 }

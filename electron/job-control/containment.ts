@@ -12,6 +12,7 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync
 import { readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { WORKER_ENV } from '../worker-protocol/protocol.js';
+import { plainWords } from './plain-line.js';
 import { signalGroup } from './process-group.js';
 
 export interface JobRef {
@@ -102,17 +103,22 @@ export function inCgroup(dir: string, argv: readonly string[]): string[] {
 const POSIX_SHELLS = new Set(['sh', 'dash', 'bash', 'zsh', 'ksh', 'mksh']);
 
 /**
- * argv of `shell` running the command line `line` inside the cgroup `dir`: the shell moves itself
- * into the group, then evaluates the line, so the line's first instruction runs there, with no
- * process in between and the worker never moving (moving a many-threaded worker in and out cost
- * two cgroup migrations per job on the worker's thread). $0 is the shell, as under `shell -c`,
- * and the line sees no positional parameters and no variable of ours. If the group is gone, it
- * never runs. Null for a shell that may not read POSIX syntax (fish): that one goes through
- * spawnFromInside or inCgroup.
+ * argv of `shell` running the command line `line`, inside the cgroup `dir` when there is one: the
+ * shell moves itself into the group, then evaluates the line, so the line's first instruction
+ * runs there, with no process in between and the worker never moving (moving a many-threaded
+ * worker in and out cost two cgroup migrations per job on the worker's thread). $0 is the shell,
+ * as under `shell -c`, and the line sees no positional parameters and no variable of ours. If the
+ * group is gone, it never runs. A line of plain words under /bin/sh is exec'd by the shell at
+ * once (plain-line.ts), a fork fewer. Null for a shell that may not read POSIX syntax (fish), or
+ * with no group and nothing to save: then `shell -c line` as given, or spawnFromInside/inCgroup.
  */
-export function shellLineInCgroup(shell: string, dir: string, line: string): string[] | null {
+export function shellLine(shell: string, dir: string | null, line: string): string[] | null {
   if (!POSIX_SHELLS.has(basename(shell))) return null;
-  return [shell, '-c', 'echo $$ > "$1/cgroup.procs" || exit 126; __lanes_line=$2; shift 2; eval "unset __lanes_line; $__lanes_line"', shell, dir, line];
+  const enter = dir === null ? '' : 'echo $$ > "$1/cgroup.procs" || exit 126; ';
+  const words = shell === '/bin/sh' ? plainWords(line) : null;
+  if (words) return [shell, '-c', `${enter}shift; exec "$@"`, shell, dir ?? '', ...words];
+  if (dir === null) return null;
+  return [shell, '-c', `${enter}__lanes_line=$2; shift 2; eval "unset __lanes_line; $__lanes_line"`, shell, dir, line];
 }
 
 /** This process's own cgroup, to come back to after a spawn from inside a job's (null: never left). */

@@ -4,6 +4,7 @@
 import type { LaneStatus, Nudge, Paused, Status } from '../../shared/model.js';
 import { aboutDuration, etaWords, groupedCount } from '../../shared/format.js';
 import { limitLine } from '../../shared/limit-now.js';
+import { progressCount } from '../../shared/progress.js';
 
 /** One line of at most `max` characters: OS menus and tooltips show no more. */
 export function oneLine(text: string, max = 120): string {
@@ -37,11 +38,21 @@ export function laneTitle(lane: LaneStatus, now: number = Date.now()): string {
   const later = notYetWords(lane, now);
   let state: string;
   if (lane.cap === 0 && lane.running === 0) state = ['off', waiting, later].filter(Boolean).join(', ');
-  else if (lane.running > 0) state = [`${groupedCount(lane.running)} running`, waiting, later].filter(Boolean).join(', ');
+  else if (lane.running > 0) state = [`${groupedCount(lane.running)} running${longestWords(lane)}`, waiting, later].filter(Boolean).join(', ');
   else if (lane.mood === 'paused' && (waiting || later)) state = ['paused', waiting, later].filter(Boolean).join(', ');
   else state = [waiting, later].filter(Boolean).join(', ') || 'idle';
   const nudge = lane.nudge ? ` · raise to ${lane.nudge.suggestedCap}?` : '';
   return `${lane.name} — ${state}${nudge}`;
+}
+
+/**
+ * How far its longest-running job says it has got, after the running count: " (12,000 of
+ * 40,000)" for its one job, " (the longest at 30 %)" among several; nothing when none says.
+ */
+function longestWords(lane: Pick<LaneStatus, 'running' | 'longestJob'>): string {
+  const p = lane.longestJob?.progress;
+  if (!p) return '';
+  return lane.running === 1 ? ` (${progressCount(p)})` : ` (the longest at ${progressCount(p)})`;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
-import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLineInCgroup, spawnFromInside } from '../job-control/containment.js';
+import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLine, spawnFromInside } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
 import { jobEnv, type ProgressLine } from './job-env.js';
@@ -114,7 +114,10 @@ type SpawnOptions = SpawnOptionsWithStdioTuple<'ignore', 'pipe', 'pipe'>;
 function spawnJob(spec: Exclude<JobSpec, { kind: 'payload' }>, command: readonly string[], group: string | null, options: SpawnOptions) {
   const start = (argv: readonly string[]) => spawn(argv[0]!, argv.slice(1), options);
   if (process.platform === 'win32' && spec.kind === 'shell') return spawn(spec.script, { ...options, shell: true });
-  const line = group && spec.kind === 'shell' ? shellLineInCgroup(SHELL, group, spec.script) : null;
+  // In its cgroup from its first instruction: a command line's own shell enters it before reading
+  // the line (and execs a line of plain words at once); a program is born there (the worker steps
+  // in for the fork), or, where the worker cannot step in, moved there by a shell before it becomes the job.
+  const line = spec.kind === 'shell' ? shellLine(SHELL, group, spec.script) : null;
   if (line) return start(line);
   return group ? (spawnFromInside(group, () => start(command)) ?? start(inCgroup(group, command))) : start(command);
 }

@@ -5,6 +5,7 @@ import type { AttemptRecord, Job, JobLink } from '../../shared/model';
 import { formatClock, formatDateTime, formatDuration } from '../format';
 import { neverRan, ranText } from '../job-words';
 import { useSecondClock } from '../stores/clock';
+import { JobProgress } from './JobProgress';
 
 const OUTCOME_WORDS: Record<AttemptRecord['outcome'], string> = { failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
 
@@ -46,6 +47,15 @@ export function JobFacts({ job }: { job: Job }) {
             </span>
           )}
         </dd>
+        {job.progress && (
+          <>
+            <dt>Progress</dt>
+            <dd data-testid="detail-progress">
+              <JobProgress progress={job.progress} detail />
+              {job.state !== 'running' && <span className="muted"> · when it ended</span>}
+            </dd>
+          </>
+        )}
         {cwd && (
           <>
             <dt data-fact="folder">Folder</dt>

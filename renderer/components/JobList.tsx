@@ -13,6 +13,7 @@ import { badgeOf, isCancelling, tookText } from '../job-words';
 import { indexOfId, NO_FILTER, useJobs } from '../stores/jobs';
 import { openAddJob } from './AddJobDialog';
 import { useSecondClock } from '../stores/clock';
+import { JobProgress } from './JobProgress';
 
 const ROW_PX = 30;
 /** Ask for the next page while this many loaded rows are still below the view. */
@@ -184,8 +185,9 @@ const JobRow = memo(function JobRow({ job, index, start, selected, cursor, cance
       <span role="gridcell" className="ellipsis">
         {job.lane}
       </span>
-      <span role="gridcell" className="mono ellipsis" title={job.command}>
-        {job.command}
+      <span role="gridcell" className="job-command-cell" title={job.command}>
+        <span className="mono ellipsis">{job.command}</span>
+        {job.state === 'running' && job.progress && <JobProgress progress={job.progress} />}
       </span>
       <span role="gridcell">
         <JobBadge job={job} cancelling={cancelling} />

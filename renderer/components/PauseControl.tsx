@@ -1,12 +1,14 @@
 // Pause all work, and the banner that says the machine is quiet because of it. A pause is a hold
-// with an end time ("for 1 h") or none ("until I resume"): running jobs finish, nothing new
-// starts, and the caps stay as they are, so resuming needs nothing put back.
+// with an end time (for 15 minutes, 1 hour, 4 hours, until tomorrow morning, a span typed) or
+// none ("until I resume"): running jobs finish, nothing new starts, and the caps stay as they
+// are, so resuming needs nothing put back.
 import { useEffect, useRef, useState } from 'react';
-import { PAUSE_HOUR_S, pauseAll, resumeAll } from '../commands';
+import { PAUSE_SPANS, pauseSpan, secondsUntilTomorrow, TOMORROW_HOUR } from '../../shared/pause-spans';
+import { pauseAll, resumeAll } from '../commands';
 import { formatClock } from '../format';
 import { useLanes } from '../stores/lanes';
 
-/** The header's button: "Pause all" opens its two choices; while paused it is "Resume". */
+/** The header's button: "Pause all" opens its choices; while paused it is "Resume". */
 export function PauseButton() {
   const paused = useLanes((s) => s.paused);
   const [open, setOpen] = useState(false);
@@ -43,16 +45,64 @@ export function PauseButton() {
         Pause all ▾
       </button>
       {open && (
-        <div className="menu" role="menu" aria-label="Pause all work">
-          <button type="button" role="menuitem" autoFocus onClick={() => choose(PAUSE_HOUR_S)}>
-            For 1 hour
-          </button>
-          <button type="button" role="menuitem" onClick={() => choose()}>
-            Until I resume
-          </button>
+        <div className="menu menu-pause">
+          <div role="menu" aria-label="Pause all work">
+            {PAUSE_SPANS.map((span, i) => (
+              <button key={span.seconds} type="button" role="menuitem" autoFocus={i === 0} onClick={() => choose(span.seconds)}>
+                For {span.label}
+              </button>
+            ))}
+            <button type="button" role="menuitem" title={`Until ${TOMORROW_HOUR}:00 tomorrow morning`} onClick={() => choose(secondsUntilTomorrow(Date.now()))}>
+              Until tomorrow, {String(TOMORROW_HOUR).padStart(2, '0')}:00
+            </button>
+            <button type="button" role="menuitem" onClick={() => choose()}>
+              Until I resume
+            </button>
+          </div>
+          <TypedSpan onPause={choose} />
         </div>
       )}
     </div>
+  );
+}
+
+/** "For [2h30m] Pause": a span of one's own, checked before it is sent, its refusal beside it. */
+function TypedSpan({ onPause }: { onPause(seconds: number): void }) {
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <form
+      className="pause-typed"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const span = pauseSpan(text);
+        if ('problem' in span) setProblem(span.problem);
+        else onPause(span.seconds);
+      }}
+    >
+      <label>
+        For
+        <input
+          value={text}
+          placeholder="2h30m"
+          spellCheck={false}
+          aria-invalid={problem !== null ? true : undefined}
+          aria-describedby={problem !== null ? 'pause-span-error' : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            setProblem(null);
+          }}
+        />
+      </label>
+      <button type="submit" className="button button-small">
+        Pause
+      </button>
+      {problem && (
+        <small id="pause-span-error" className="field-error" role="alert">
+          {problem}
+        </small>
+      )}
+    </form>
   );
 }
 

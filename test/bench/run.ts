@@ -18,7 +18,7 @@ import { cliFigures } from './cli-calls.js';
 import { coldBreakdownFigures } from './cold-breakdown.js';
 import { startFigures } from './cold-start.js';
 import { enqueueFigures } from './enqueue.js';
-import { idleFigures } from './idle.js';
+import { daemonIdleFigures, idleFigures } from './idle.js';
 import { inProcessFigures } from './in-process.js';
 import { machineMeasures } from './machine.js';
 import { sizerPassMeasures } from './sizer-pass.js';
@@ -30,7 +30,10 @@ import { unreadClientFigures } from './unread-clients.js';
 import { markdownTables, terminalLines } from './report.js';
 import { acrossRuns, judgeAll, type Figure } from './stats.js';
 import { noopFigures, shellFigures } from './throughput.js';
+import { progressFloodFigures } from './progress-flood.js';
 import { blockedFigures } from './blocked.js';
+import { realBatchFigures } from './real-batch.js';
+import { restartFigures } from './restart.js';
 
 const quick = process.argv.includes('--quick');
 const onlyArg = process.argv.indexOf('--only');
@@ -44,8 +47,8 @@ if (!Number.isInteger(runs) || runs < 1 || runs > 20) {
 const log = (s: string) => process.stderr.write(s + '\n');
 
 const size = quick
-  ? { pairs: 2, noop: 3_000, shell: 200, enqueue: { batches: 10, fromLines: 2_000, single: 200 }, cli: 8, starts: 5, lanes: [1, 50, 4], queued: 100_000, idle: [1, 10] }
-  : { pairs: 3, noop: 20_000, shell: 600, enqueue: { batches: 50, fromLines: 10_000, single: 1_000 }, cli: 20, starts: 25, lanes: [6, 200, 5], queued: 1_000_000, idle: [3, 60] };
+  ? { pairs: 2, noop: 3_000, shell: 200, enqueue: { batches: 10, fromLines: 2_000, single: 200 }, cli: 8, starts: 5, lanes: [1, 50, 4], queued: 100_000, idle: [1, 10], batch: 1_000 }
+  : { pairs: 3, noop: 20_000, shell: 600, enqueue: { batches: 50, fromLines: 10_000, single: 1_000 }, cli: 20, starts: 25, lanes: [6, 200, 5], queued: 1_000_000, idle: [3, 60], batch: 1_000 };
 
 const redis = await startRedis();
 const bull = new BullPeer(redis.port);
@@ -58,16 +61,19 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['noop', 'no-op jobs against BullMQ', () => noopFigures(size.pairs, size.noop, bull)],
   ['blocked', 'no-op jobs with and without 100,000 blocked', () => blockedFigures(size.pairs, size.noop, 100_000)],
   ['shell', '`true` shell jobs against spawn and tsp', () => shellFigures(size.pairs, size.shell)],
+  ['batch', 'a real batch against xargs, parallel and tsp', () => realBatchFigures(size.pairs, size.batch)],
   ['enqueue', 'putting work in', () => enqueueFigures(size.pairs, size.enqueue, bull, synced)],
+  ['restart', 'restarting many jobs against adding as many', () => restartFigures(size.pairs, 10_000)],
   ['cli', 'CLI calls against bare node', () => cliFigures(size.cli)],
   ['start', 'enqueue → first instruction', () => startFigures(size.starts)],
   ['breakdown', 'a cold start, step by step', () => coldBreakdownFigures(size.starts)],
   ['lanes', 'many lanes under a ceiling of 2', () => manyLaneFigures(size.lanes[0]!, size.lanes[1]!, size.lanes[2]!)],
   ['inside', 'sizer pass and event-loop blocks', () => inProcessFigures(50, size.queued, log)],
-  ['idle', 'the idle engine', () => idleFigures(size.idle[0]!, size.idle[1]!)],
+  ['idle', 'the idle engine', async () => [...(await daemonIdleFigures(size.idle[0]!, size.idle[1]!)), ...idleFigures(size.idle[0]!, size.idle[1]!)]],
   ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
   ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
   ['unread', 'event-stream clients that never read', () => unreadClientFigures(quick ? 5_000 : 30_000)],
+  ['progress', 'a job reporting progress 10,000 times a second', () => progressFloodFigures(quick ? 4 : 10)],
   ['soak', 'a soak with retention (LANES_BENCH_SOAK=PAYLOAD,SHELL for other sizes)', () => soakFigures(soakSize(quick), log)],
 ];
 

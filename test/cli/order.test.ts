@@ -59,15 +59,18 @@ describe('lanes add --after / --delay / --priority / --label, edit, restart', ()
   });
 
   it('--delay holds a job back; status says when it is scheduled for', async () => {
-    const id = await add('--delay', '2s', '--', 'true');
-    const queued = await show(id);
+    // An hour ahead for what status and jobs say (a loaded machine may take seconds per call), then cancelled.
+    const later = await add('--delay', '1h', '--', 'true');
     expect((await t.daemon.cli('status')).stdout).toMatch(/worker: 1 scheduled for \d\d:\d\d/);
     expect((await t.daemon.cli('jobs', '--limit', '1')).stdout).toContain('scheduled for');
+    expect((await t.daemon.cli('cancel', String(later))).code).toBe(0);
+    const id = await add('--delay', '2s', '--', 'true');
+    const queued = await show(id);
     expect((await t.daemon.cli('wait', String(id))).code).toBe(0);
     expect((await show(id)).startedAt!).toBeGreaterThanOrEqual(queued.createdAt + 2000);
     const bad = await t.daemon.cli('add', '--delay', 'soon', '--', 'true');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--delay: a span is like 90s');
+    expect(bad.stderr).toContain('--delay: a span is a number and a unit: s, m, h, d or w');
   });
 
   it('--at reads the next HH:MM local time, or ISO 8601', () => {
@@ -94,7 +97,8 @@ describe('lanes add --after / --delay / --priority / --label, edit, restart', ()
 
   it('lanes edit changes a queued job’s command, which is what runs; a running job exits 1 and is unchanged', async () => {
     await t.daemon.cli('cap', 'worker', '1');
-    const blocker = await add('--', 'sleep', '2');
+    // The blocker runs until the test lets it go, however slowly the calls below come.
+    const blocker = await add('--cwd', work.dir, '--', 'while [ ! -f go-edit ]; do sleep 0.05; done');
     await t.reaches(blocker, 'running');
     const queued = await add('--cwd', work.dir, '--', 'touch', 'old-command');
     const edit = await t.daemon.cli('edit', String(queued), '--priority', '3', '--', 'touch new-command');
@@ -103,8 +107,9 @@ describe('lanes add --after / --delay / --priority / --label, edit, restart', ()
     const refused = await t.daemon.cli('edit', String(blocker), '--', 'true');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`job ${blocker} is running; only a job still queued can be edited, and nothing was changed`);
+    writeFileSync(join(work.dir, 'go-edit'), '');
     expect((await t.daemon.cli('wait', String(blocker), String(queued))).code).toBe(0);
-    expect((await show(blocker)).command).toBe('sleep 2');
+    expect((await show(blocker)).command).toBe('while [ ! -f go-edit ]; do sleep 0.05; done');
     const ran = await show(queued);
     expect(ran).toMatchObject({ command: 'touch new-command', priority: 3 });
     const { existsSync } = await import('node:fs');

@@ -87,7 +87,8 @@ describe('a nudge that listens', () => {
     const jobs = Array.from({ length: 10 }, () => ({ lane: 'busy', argv: gateScript(gate) }));
     await t.engine.request('addJobs', { jobs });
     await until(t.engine, () => lane('busy').nudge !== null, 20_000, 'a nudge');
-    expect(lane('busy').nudge).toMatchObject({ waiting: 9, busy: 1, suggestedCap: 2 });
+    // Three cores and no desktop (nobody known at the computer): the machine allows all three.
+    expect(lane('busy').nudge).toMatchObject({ waiting: 9, busy: 1, suggestedCap: 3 });
 
     await t.engine.request('snoozeNudge', { lane: 'busy', forSeconds: 3600 });
     expect(lane('busy')).toMatchObject({ nudge: null });

@@ -94,7 +94,7 @@ describe.skipIf(process.platform !== 'linux')('a nvidia-smi that hangs with a ch
     expect(seen.workers, JSON.stringify(models())).toBeLessThanOrEqual(Math.max(had, 1));
     expect(had).toBeLessThanOrEqual(4);
     expect(models().limit!.workers).toBeLessThanOrEqual(Math.max(had, 1));
-    expect(gpuLines(engine.status().machine)).toContainEqual(expect.stringMatching(/^GPU: not read since \d\d:\d\d \(nvidia-smi listed no GPU\): no ml lane grows until it is$/));
+    expect(gpuLines(engine.status().machine)).toContainEqual(expect.stringMatching(/^GPU: not read since \d\d:\d\d \(nvidia-smi (listed no GPU|did not answer within \d+ ms)\): no ml lane grows until it is$/)); // a loaded machine may time the read out first
     expect(seen.hanging).toBeLessThanOrEqual(4);
     await engine.stop({ graceMs: 2000 });
     await waitFor(() => gpu.processes() === 0, 'none of its processes left after the engine stopped');

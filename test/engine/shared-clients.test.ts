@@ -58,6 +58,15 @@ describe('a BullMQ producer', () => {
     const listed = await t.engine.request('listJobs', { lane: 'render', limit: 10 });
     expect(listed.jobs.map((j) => j.bullmqId ?? null).filter(Boolean)).toEqual(['nightly-2026-12-02']);
     expect(listed.jobs).toHaveLength(4);
+    // The flaky one's attempts read as words in BullMQ's tools (its stacktrace), and as records in Lanes.
+    const flakyBullId = said[4]!.split(':')[0]!;
+    const stack = JSON.parse((await admin.hget(`lanes:render:${flakyBullId}`, 'stacktrace'))!) as string[];
+    expect(stack.map((entry) => entry.split('\n')[0])).toEqual(['attempt 1 failed: exited with code 3', 'attempt 2 failed: exited with code 3']);
+    const flaky = listed.jobs.find((j) => j.command === 'flaky')!;
+    expect((await t.engine.request('job', { id: flaky.id })).history.map((a) => [a.attempt, a.outcome, a.exitCode])).toEqual([
+      [1, 'failed', 3],
+      [2, 'failed', 3],
+    ]);
   }, 120_000);
 
   it('refuses data not in the shape, naming the field; leaving out optional fields is fine', async () => {

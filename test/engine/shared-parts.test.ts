@@ -1,9 +1,12 @@
 // The pure parts of shared lanes, table by table: reading and redacting a Redis address, where
-// a shared lane's ids fall, and what a shared lane's nudge adds about the other machines.
+// a shared lane's ids fall, what a shared lane's nudge adds about the other machines, and a lane's
+// priorities, counts and completions in BullMQ's terms.
 import { describe, expect, it } from 'vitest';
 import { isLoopback, parseRedisUrl, redactedRedisUrl } from '../../shared/redis-url.js';
 import { bullIdOf, isSharedId, sharedId, SHARED_ID_MIN, slotOf, slotOfId } from '../../electron/engine/store/job-ids.js';
 import { withElsewhere } from '../../electron/engine/sizer/elsewhere.js';
+import { attemptError, attemptsOf, bullPriority, finishedByLanes } from '../../electron/engine/shared-lanes/job-data.js';
+import { countsOf } from '../../electron/engine/shared-lanes/lane-counts.js';
 
 describe('Redis addresses', () => {
   it.each([
@@ -69,4 +72,47 @@ describe('a shared lane’s nudge', () => {
     expect(withElsewhere(nudge as never, elsewhere)?.text).toBe(text);
   });
   it('stays quiet when there is no nudge', () => expect(withElsewhere(null, { workers: 5, machines: 2 })).toBeNull());
+});
+
+describe('a shared lane in BullMQ’s terms', () => {
+  it.each([
+    [0, {}],
+    [7, { lifo: true }],
+    [100, { lifo: true }],
+    [-1, { priority: 1 }],
+    [-100, { priority: 100 }],
+  ])('Lanes priority %i is BullMQ’s %o', (priority, opts) => {
+    expect(bullPriority(priority)).toEqual(opts);
+  });
+
+  const raw = { wait: 3, prioritized: 2, delayed: 4, active: 1, due: 1, completed: 10, failed: 6, cancelled: 2 };
+  it.each([
+    ['as BullMQ counts them, cancelled apart from failed', raw, 0, { queued: 9, running: 1, succeeded: 10, failed: 4, cancelled: 2 }, 3],
+    ['with completions outside Lanes counted failed', raw, 5, { queued: 9, running: 1, succeeded: 10, failed: 9, cancelled: 2 }, 3],
+    ['anything not a count is 0', { ...raw, wait: -1, completed: 'x', cancelled: NaN, due: 9 }, 0, { queued: 6, running: 1, succeeded: 0, failed: 6, cancelled: 0 }, 0],
+  ])('counts %s', (_, given, outside, counts, notYet) => {
+    expect(countsOf(given, outside)).toEqual({ counts, notYet });
+  });
+
+  it.each([
+    [{ lanes: 1, id: 1, exitCode: 0, machine: 'a' }, true],
+    ['{"lanes":1,"id":1,"exitCode":0}', true],
+    ['"done"', false],
+    [null, false],
+    [{ exitCode: 0 }, false],
+  ])('%o was recorded by Lanes: %s', (value, ours) => {
+    expect(finishedByLanes(value)).toBe(ours);
+  });
+});
+
+describe('an attempt’s record in BullMQ’s stacktrace', () => {
+  const record = { attempt: 2, startedAt: 1, finishedAt: 2, outcome: 'failed' as const, exitCode: 3, error: 'exited with code 3' };
+  it('reads as words first (what BullMQ’s tools show), and back as the record', () => {
+    const stack = attemptError(record, new Error('exited with code 3')).stack!;
+    expect(stack.split('\n')[0]).toBe('attempt 2 failed: exited with code 3');
+    expect(attemptsOf([stack])).toEqual([record]);
+  });
+  it('reads the records an earlier Lanes wrote (JSON alone), and leaves out entries not Lanes’', () => {
+    expect(attemptsOf([JSON.stringify(record), 'Error: boom\n    at x (y.js:1:1)', '{"attempt":"x"}'])).toEqual([record]);
+  });
 });

@@ -60,12 +60,17 @@ for (const mode of cgroupModes) {
       expect(r.out).toBe(`${realpathSync('/bin/sh')}\n/bin/sh|0|none\n`);
     });
 
-    it('keeps its exit status, its exit and its syntax errors', async () => {
+    it('keeps its exit status, its exit, its syntax errors and a program not found', async () => {
       const engine = await engineWith({ LANES_SHELL: undefined }, { cgroups: mode.cgroups });
       expect(await line(engine, 'false || exit 3')).toMatchObject({ state: 'failed', exitCode: 3 });
       const broken = await line(engine, 'if then fi (');
       expect(broken).toMatchObject({ state: 'failed', exitCode: 2 });
       expect(broken.err).toMatch(/syntax error/i);
+      // A line of plain words naming no program fails as under `sh -c`: 127, said on stderr.
+      const missing = await line(engine, 'no-such-program-here --flag');
+      expect(missing).toMatchObject({ state: 'failed', exitCode: 127 });
+      expect(missing.err).toMatch(/no-such-program-here: not found/);
+      expect((await line(engine, '/usr/bin/printf %s, plain words')).out).toBe('plain,words,');
       // A line that quotes, expands and redirects means what it means under `sh -c`.
       expect((await line(engine, `x='a  b'; printf '%s|' "$x" $x; echo "\${#x}"`)).out).toBe('a  b|a|b|4\n');
     });
@@ -89,6 +94,7 @@ describe.skipIf(ownCgroup() === null)('the cgroup of a command line', () => {
   // The shell's own cgroup ($$ is the shell, not the cat it starts): it is in the job's before it reads a word of the line.
   for (const [what, shell, read] of [
     ['/bin/sh', undefined, 'cat /proc/$$/cgroup'],
+    ['/bin/sh, a line of plain words the shell execs', undefined, 'cat /proc/self/cgroup'],
     ['bash', bash, 'cat /proc/$$/cgroup'],
     ['fish', fish, 'cat /proc/$fish_pid/cgroup'],
   ] as const) {

@@ -139,6 +139,9 @@ describe('lanes', () => {
     expect(laneReason(lane({ startsBlockedUntil: now + 30_000, waiting: 4 }), now)).toMatch(/^its worker command keeps exiting as it starts — next try at /);
     // A hold that has passed is no reason any more.
     expect(laneReason(lane({ startsBlockedUntil: now - 1 }), now)).toBeNull();
+    const shared = { redis: 'redis://127.0.0.1:6379/0', unreachableSince: null, notAnswering: false, error: null, elsewhere: { workers: 0, machines: 0 } };
+    expect(laneReason(lane({ shared: { ...shared, outsideWorker: { seenAt: now - 2_000, jobId: 7, how: 'took' } } }), now)).toMatch(/^a worker that is not Lanes is taking its jobs \(seen at .+\) — what it completes shows as failed; stop it$/);
+    expect(laneReason(lane({ shared: { ...shared, outsideWorker: null } }), now)).toBeNull();
     expect(laneReason(lane({ delayed: 2 }), now)).toBe('2 retries waiting to run again');
     expect(laneReason(lane({ delayed: 2, waiting: 1 }), now)).toBeNull();
     expect(laneReason(lane({ mood: 'working', busy: 1 }), now)).toBeNull();

@@ -42,6 +42,9 @@ describe('lane words', () => {
     ['running, and what waits after', lane('d', { running: 1, waiting: 2, waitingForJobs: 1, scheduled: 1, scheduledNext: at(3, 16, 1) }), 'd — 1 running, 2 waiting, 1 waiting for other jobs, 1 scheduled for 16:01'],
     ['off, holding scheduled work', lane('d', { cap: 0, scheduled: 1, scheduledNext: at(3, 16, 1) }), 'd — off, 1 scheduled for 16:01'],
     ['paused, holding dependents', lane('d', { mood: 'paused', waitingForJobs: 4 }), 'd — paused, 4 waiting for other jobs'],
+    // Its longest-running job that says how far it has got.
+    ['one job saying how far it has got', lane('ml', { running: 1, waiting: 3, longestJob: { id: 41, startedAt: 0, progress: { fraction: 0.3, done: 12000, total: 40000, at: 0 } } }), 'ml — 1 running (12,000 of 40,000), 3 waiting'],
+    ['several running: the longest one’s word', lane('ml', { running: 3, longestJob: { id: 41, startedAt: 0, progress: { fraction: 0.305, at: 0 } } }), 'ml — 3 running (the longest at 30 %)'],
   ])('title: %s', (_name, l, words) => {
     expect(laneTitle(l, NOW)).toBe(words);
   });

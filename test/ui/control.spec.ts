@@ -1,5 +1,5 @@
 // Control over many jobs at once, from the window, against a real engine: pause all (for an hour,
-// or until resumed) with a banner that says why the machine is quiet and caps left alone; a nudge
+// a span typed, until tomorrow morning, or until resumed) with a banner that says why the machine is quiet and caps left alone; a nudge
 // that can be told "not now" or snoozed; cancel or retry ticked jobs or a whole filter, and retry
 // every failed job in one click; add a job and a lane from forms, and remove a lane that still
 // holds jobs.
@@ -27,6 +27,34 @@ test('Pause all for an hour: the banner says why nothing runs and until when, th
   await expect(banner).toHaveCount(0);
   await expect(page.locator(`[data-job-id="${id}"] .badge`)).toHaveText('Succeeded', { timeout: 15_000 });
   expect((await daemon.api('status', {})).paused).toBeNull();
+});
+
+test('Pause all for a span typed, or until tomorrow morning: a span that is none is refused in place and nothing pauses', async ({ lanes: page, daemon }) => {
+  await dismissHelp(page);
+  const pauseAll = page.getByRole('button', { name: 'Pause all ▾' });
+  await pauseAll.click();
+  await expect(page.getByRole('menuitem')).toHaveText(['For 15 minutes', 'For 1 hour', 'For 4 hours', 'Until tomorrow, 08:00', 'Until I resume']);
+  const typed = page.getByRole('textbox', { name: 'For' });
+  await typed.fill('soon');
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.locator('#pause-span-error')).toHaveText('a pause is a span like 30m, 2h or 1h30m, not "soon"');
+  expect((await daemon.api('status', {})).paused).toBeNull();
+  await typed.fill('2h30m');
+  const asked = Date.now();
+  await typed.press('Enter');
+  await expect(page.getByTestId('paused')).toBeVisible();
+  const until = (await daemon.api('status', {})).paused?.until ?? 0;
+  expect(until).toBeGreaterThanOrEqual(asked + 2.5 * 3_600_000 - 1_000);
+  expect(until).toBeLessThan(Date.now() + 2.5 * 3_600_000 + 1_000);
+  await page.getByTestId('paused').getByRole('button', { name: 'Resume now' }).click();
+  await expect(page.getByTestId('paused')).toHaveCount(0);
+
+  await pauseAll.click();
+  await page.getByRole('menuitem', { name: 'Until tomorrow, 08:00' }).click();
+  await expect(page.getByTestId('paused')).toContainText(/until \d{4}-\d\d-\d\d 08:00:00/);
+  const d = new Date();
+  const morning = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1, 8).getTime();
+  expect(Math.abs(((await daemon.api('status', {})).paused?.until ?? 0) - morning)).toBeLessThan(2_000);
 });
 
 test('Pause all until I resume: the banner has no end time, and Resume in the header ends it', async ({ lanes: page, daemon }) => {

@@ -2,7 +2,7 @@
 // (docs/retention.md). Queued, running and retrying jobs are never touched.
 import { Option, type Command } from 'commander';
 import { plural } from '../../../shared/format.js';
-import { SPAN_MAX_MS } from '../../../shared/span.js';
+import { SPAN_LIMITS } from '../../../shared/span.js';
 import { duration } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 
@@ -14,7 +14,7 @@ export function registerClean(program: Command): void {
     .description('remove finished jobs (succeeded, failed, cancelled) and their logs now; say how many')
     .option('--lane <name>', 'only this lane')
     .addOption(new Option('--state <state>', 'only jobs that ended this way').choices(STATES))
-    .option('--older-than <span>', 'only jobs finished at least this long ago, e.g. 12h, 7d', duration('--older-than', SPAN_MAX_MS / 1000))
+    .option('--older-than <span>', 'only jobs finished at least this long ago, e.g. 12h, 7d', duration('--older-than', SPAN_LIMITS.keep))
     .option('--json', 'print the counts as JSON')
     .action(async (opts: { lane?: string; state?: (typeof STATES)[number]; olderThan?: number; json?: boolean }, cmd: Command) => {
       const result = await clientFor(cmd).call('clean', {

@@ -1,7 +1,7 @@
 // Holding work without changing a setting: `pause`, `resume`, and quieting a lane's nudge.
 import type { Command } from 'commander';
 import type { Paused } from '../../../shared/model.js';
-import { tomorrowMorning } from '../../../shared/span.js';
+import { SPAN_LIMITS, tomorrowMorning } from '../../../shared/span.js';
 import { duration } from '../args.js';
 import { UsageError } from '../errors.js';
 import { clientFor, print, printJson } from '../context.js';
@@ -25,7 +25,7 @@ export function registerControl(program: Command): void {
     .command('pause')
     .description('pause all work, or one lane: running jobs finish, nothing new starts; caps are untouched')
     .option('--lane <name>', 'pause only this lane; the others go on')
-    .option('--for <span>', 'resume by itself after this long, e.g. 15m, 1h, 4h (default: until `lanes resume`)', duration('--for'))
+    .option('--for <span>', 'resume by itself after this long, e.g. 15m, 1h, 4h (default: until `lanes resume`)', duration('--for', SPAN_LIMITS.week))
     .option('--until <when>', 'resume by itself then: "tomorrow" (08:00 tomorrow, local time)', untilArg)
     .option('--json', 'print {"paused": {since, until}}')
     .action(async (opts: { lane?: string; for?: number; until?: number; json?: boolean }, cmd: Command) => {
@@ -51,7 +51,7 @@ export function registerControl(program: Command): void {
     .command('snooze')
     .description("quiet a lane's nudge: for a while, or (without --for) for a day; it speaks again sooner if the backlog grows a lot")
     .argument('<lane>', 'the lane')
-    .option('--for <span>', 'how long, e.g. 30m, 2h', duration('--for'))
+    .option('--for <span>', 'how long, e.g. 30m, 2h', duration('--for', SPAN_LIMITS.week))
     .option('--json', 'print the lane as JSON')
     .action(async (lane: string, opts: { for?: number; json?: boolean }, cmd: Command) => {
       const status = await clientFor(cmd).call('snoozeNudge', { lane, ...(opts.for === undefined ? {} : { forSeconds: opts.for }) });

@@ -20,7 +20,7 @@ const given = (raw: string | undefined): raw is string => raw !== undefined && r
 
 export function parseCores(raw: string | undefined): number | null {
   if (!given(raw)) return null;
-  const n = Number(raw);
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > 4096) throw new Error(`LANES_CORES must be a whole number from 1 to 4096, got "${raw}"`);
   return n;
 }

@@ -33,6 +33,35 @@ async function inChunks(select: { ids: number[] } | { lanes: string[] }, step: (
   return n;
 }
 
+/**
+ * A choice by label is the ids of the jobs that carry it (in the lane and state asked for):
+ * labels live in this engine's store, so a shared lane's jobs carry none.
+ */
+function byLabel<T extends { ids?: number[] | undefined; lane?: string | undefined; state?: string | undefined; label?: string | undefined }>(e: BulkPort, input: T, states: JobState[]): T {
+  if (input.label === undefined) return input;
+  if (input.lane !== undefined) existingLane(e, input.lane);
+  return { ids: e.jobs.waits.labelled(input.label, input.lane, input.state ? [input.state as JobState] : states) } as T;
+}
+
+/**
+ * The local part of a retry, a chunk at a time: ids in slices, a lane by a cursor (jobs refused
+ * stay failed, and are not read again).
+ */
+async function retryLocal(e: BulkPort, select: { ids: number[] } | { lanes: string[] }, states: ('failed' | 'cancelled')[], changed: (jobs: JobSummary[]) => void) {
+  const done = { retried: 0, refused: 0 };
+  const step = async (s: ChunkSelect, chosen: ('failed' | 'cancelled')[], after?: number) => {
+    const chunk = await e.jobs.retryChunk(s, chosen, after);
+    done.retried += chunk.jobs.length;
+    done.refused += chunk.refused;
+    changed(chunk.jobs);
+    return chunk.next;
+  };
+  // By ids, every state at once: a chain retried together may have ended each way (a cancelled job, its dependents failed).
+  if ('ids' in select) for (let i = 0; i < select.ids.length; i += BULK_CHUNK) await step({ ids: select.ids.slice(i, i + BULK_CHUNK) }, states);
+  else for (const state of states) for (const lane of select.lanes) for (let after = await step({ lane }, [state], 0); after !== null; after = await step({ lane }, [state], after));
+  return done;
+}
+
 export function bulkHandlers(e: BulkPort): BulkHandlers {
   /** Job events for a few, one `jobs` event per chunk for many: a million events would flood every window. */
   const announcer = (expected: number) => (jobs: JobSummary[]) => {
@@ -46,38 +75,9 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
   const split = (lanes: string[]) => ({ local: lanes.filter((l) => !isSharedLane(e, l)), shared: lanes.filter((l) => isSharedLane(e, l)) });
   const queuedIn = (lanes: string[]) => lanes.reduce((n, l) => n + (e.lanes.allCounts().get(l)?.queued ?? 0), 0);
 
-  /**
-   * A choice by label is the ids of the jobs that carry it (in the lane and state asked for):
-   * labels live in this engine's store, so a shared lane's jobs carry none.
-   */
-  const byLabel = <T extends { ids?: number[] | undefined; lane?: string | undefined; state?: string | undefined; label?: string | undefined }>(input: T, states: JobState[]): T => {
-    if (input.label === undefined) return input;
-    if (input.lane !== undefined) existingLane(e, input.lane);
-    return { ids: e.jobs.waits.labelled(input.label, input.lane, input.state ? [input.state as JobState] : states) } as T;
-  };
-
-  /**
-   * The local part of a retry, a chunk at a time: ids in slices, a lane by a cursor (jobs refused
-   * stay failed, and are not read again).
-   */
-  const retryLocal = async (select: { ids: number[] } | { lanes: string[] }, states: ('failed' | 'cancelled')[], changed: (jobs: JobSummary[]) => void) => {
-    const done = { retried: 0, refused: 0 };
-    const step = async (s: ChunkSelect, chosen: ('failed' | 'cancelled')[], after?: number) => {
-      const chunk = await e.jobs.retryChunk(s, chosen, after);
-      done.retried += chunk.jobs.length;
-      done.refused += chunk.refused;
-      changed(chunk.jobs);
-      return chunk.next;
-    };
-    // By ids, every state at once: a chain retried together may have ended each way (a cancelled job, its dependents failed).
-    if ('ids' in select) for (let i = 0; i < select.ids.length; i += BULK_CHUNK) await step({ ids: select.ids.slice(i, i + BULK_CHUNK) }, states);
-    else for (const state of states) for (const lane of select.lanes) for (let after = await step({ lane }, [state], 0); after !== null; after = await step({ lane }, [state], after));
-    return done;
-  };
-
   return {
     cancelJobs: async (asked) => {
-      const input = byLabel(asked, ['queued', 'running']);
+      const input = byLabel(e, asked, ['queued', 'running']);
       if (input.ids?.length === 0) return { cancelled: 0, stopping: 0 };
       const lanes = input.ids ? [] : lanesOf(input.lane);
       const wants = (state: JobState) => input.ids !== undefined || input.state === undefined || input.state === state;
@@ -104,7 +104,7 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
       return { cancelled: cancelled + sharedDone.cancelled, stopping };
     },
     retryJobs: async (asked) => {
-      const input = byLabel(asked, ['failed']);
+      const input = byLabel(e, asked, ['failed']);
       if (input.ids?.length === 0) return { retried: 0 };
       const states: ('failed' | 'cancelled')[] = input.state ? [input.state as 'failed' | 'cancelled'] : input.ids ? ['failed', 'cancelled'] : ['failed'];
       const lanes = input.ids ? [] : lanesOf(input.lane);
@@ -113,7 +113,7 @@ export function bulkHandlers(e: BulkPort): BulkHandlers {
       const shared = input.ids ? sharedIds(input.ids) : [];
       let retried = 0;
       for (const select of [...(shared.length > 0 ? [{ ids: shared }] : []), ...sharedLanes.map((lane) => ({ lane }))]) retried += await retryShared(e, select, states, announcer(expected));
-      const local = await retryLocal(input.ids ? { ids: localIds(input.ids) } : { lanes: localLanes }, states, announcer(expected));
+      const local = await retryLocal(e, input.ids ? { ids: localIds(input.ids) } : { lanes: localLanes }, states, announcer(expected));
       retried += local.retried;
       if (retried > 0) e.fleet.jobsArrived(input.ids ? e.lanes.list().map((l) => l.name) : lanes);
       return local.refused > 0 ? { retried, refused: local.refused } : { retried };

@@ -5,9 +5,10 @@
 //
 //   name        the one-line command lists show (≤ 200 characters)
 //   data        { lanes?: 1, spec, timeoutMs? }: the public shape (checkData)
-//   opts        attempts, Lanes' backoff, retention of finished jobs, one log row (logs.ts)
+//   opts        attempts, priority (bullPriority), Lanes' backoff, retention of finished jobs, one log row (logs.ts)
+//   returnvalue a success's {lanes: 1, id, exitCode, machine, result?}: Lanes' mark (returnValue)
 //   progress    0, or { cancel: ms }: someone asked that it not run (cancel.ts)
-//   stacktrace  one entry per attempt that did not succeed: its record as JSON (attemptError)
+//   stacktrace  one entry per attempt that did not succeed: a line of words, then its record (attemptError)
 import { isDirectory } from '../../job-control/find-program.js';
 import type { Job, JobsOptions } from 'bullmq';
 import { z } from 'zod';
@@ -124,10 +125,22 @@ export function checkClaimed(data: unknown, persistentLane: boolean, machine: st
 }
 
 
-/** An attempt that did not succeed, as BullMQ keeps a failure's stack: its record, in JSON. */
+/** Marks the line of an attempt's record in a failure's stack (the line before it is in words). */
+const RECORD_LINE = 'lanes attempt record: ';
+
+/**
+ * An attempt that did not succeed, as BullMQ keeps a failure's stack: a line of words, which is
+ * what BullMQ's tools show (bull-board's Error tab), then its record, in JSON, for Lanes to read.
+ */
 export function attemptError(record: AttemptRecord, error: Error): Error {
-  error.stack = JSON.stringify(record);
+  error.stack = `attempt ${record.attempt} ${record.outcome}: ${oneLine(record.error ?? record.outcome, ERROR_MAX_CHARS)}\n${RECORD_LINE}${JSON.stringify(record)}`;
   return error;
+}
+
+/** The record in one stack entry: on its marked line, or the whole entry (as Lanes wrote them before the words). */
+function recordIn(entry: string): unknown {
+  const at = entry.indexOf(RECORD_LINE);
+  return JSON.parse(at >= 0 ? entry.slice(at + RECORD_LINE.length) : entry);
 }
 
 const attemptShape = z.object({
@@ -145,7 +158,7 @@ export function attemptsOf(stacktrace: unknown): AttemptRecord[] {
   const out: AttemptRecord[] = [];
   for (const entry of stacktrace.slice(-HISTORY_MAX)) {
     try {
-      const parsed = attemptShape.safeParse(JSON.parse(String(entry)));
+      const parsed = attemptShape.safeParse(recordIn(String(entry)));
       if (parsed.success) out.push({ ...parsed.data, error: clip(parsed.data.error) });
     } catch {
       // Not one of ours.

@@ -22,6 +22,7 @@ import { Presence } from './presence.js';
 import { LaneReads, QUEUED_STATES } from './reads.js';
 import { RemoteChanges } from './remote.js';
 import { Outsiders } from './outsiders.js';
+import { countsOf, readCounts } from './lane-counts.js';
 import { GiveBack } from './give-back.js';
 import { LaneWork } from './work.js';
 import { fieldsOfJob } from './job-data.js';
@@ -127,30 +128,13 @@ export class BullLane implements SharedQueue {
     this.polling = true;
     try {
       const now = Date.now();
-      const q = this.p.queue;
-      const [c, due, done, failed, cancelledText] = await Promise.all([
-        q.getJobCounts('wait', 'prioritized', 'delayed', 'active'),
-        q.getDelayedCount(now),
-        q.getMetrics('completed', 0, 0),
-        q.getMetrics('failed', 0, 0),
-        this.p.conns.requests.hget(this.p.key('meta'), 'cancelled'),
-      ]);
-      const n = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
-      await this.outsiders.poll(now, n(c.active));
+      const raw = await readCounts(this.p, now);
+      await this.outsiders.poll(now, Number(raw.active) || 0);
       if (++this.polls % PRUNE_EVERY === 0) await this.p.names.prune();
-      const cancelled = n(Number(cancelledText ?? 0));
-      const delayed = n(c.delayed);
-      const counts: LaneCounts = {
-        queued: n(c.wait) + n(c.prioritized) + delayed,
-        running: n(c.active),
-        succeeded: n(done.meta.count),
-        // A job a worker that is not Lanes completed did not succeed (outsiders.ts).
-        failed: Math.max(0, n(failed.meta.count) - cancelled) + this.outsiders.completions,
-        cancelled,
-      };
-      const moved = JSON.stringify(counts) !== JSON.stringify(this.laneCounts) || delayed - n(due) !== this.notYetN;
+      const { counts, notYet } = countsOf(raw, this.outsiders.completions);
+      const moved = JSON.stringify(counts) !== JSON.stringify(this.laneCounts) || notYet !== this.notYetN;
       this.laneCounts = counts;
-      this.notYetN = delayed - n(due);
+      this.notYetN = notYet;
       const waiting = counts.queued - this.notYetN;
       this.waitingSince = waiting > 0 ? (this.waitingSince ?? now) : null;
       const others = await this.presence.refresh(now);

@@ -146,6 +146,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     ...gpuCost(lookups.workerGpu?.(lane.name) ?? null),
     limit: heldByMachine(lane.cap, demand.waiting, w, { ...inputs, paused }, machine),
   };
+  if (recent.longestReporting) status.longestJob = recent.longestReporting;
   const shared = lookups.shared?.(lane.name);
   if (shared) {
     status.shared = shared;

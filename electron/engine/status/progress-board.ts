@@ -43,10 +43,14 @@ export class ProgressBoard {
     this.timer ??= setTimeout(() => this.flush(), this.d.flushMs ?? PROGRESS_FLUSH_MS);
   }
 
-  /** Follows the engine's events: a job that left its run has nothing more to say of it. */
+  /**
+   * Follows the engine's events: a job that left its run has nothing more to say of it, but what
+   * it said last (its worker sends that just before the outcome) is written now, not dropped.
+   */
   readonly observe = (e: LanesEvent): void => {
     if (e.type === 'job' && e.data.state !== 'running') {
-      this.latest.delete(e.data.id);
+      // Not inside this event's own delivery: every listener hears of the outcome first.
+      if (this.latest.has(e.data.id)) queueMicrotask(() => this.flush());
       this.ignored.delete(e.data.id);
     }
   };

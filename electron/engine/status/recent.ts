@@ -4,6 +4,7 @@
 // Nothing here reads the store: a figure over minutes must not cost a query per status, and
 // after a restart the figures build up again from what runs.
 import type { LanesEvent } from '../../../shared/events.js';
+import type { JobProgress } from '../../../shared/model.js';
 import { RecentRate } from './recent-rate.js';
 
 export interface RecentFigures {
@@ -22,6 +23,8 @@ export interface RecentFigures {
   runningSince: number[];
   /** What each of those said of how far it has got, in the same order; null or absent: nothing yet. */
   runningProgress?: (RunMove | null)[];
+  /** The longest-running of them that said how far it has got, with its words; null: none did. */
+  longestReporting?: { id: number; startedAt: number; progress: JobProgress } | null;
 }
 
 /** A running job's progress as the estimate reads it: how far, when it last moved, how long that step took. */
@@ -34,6 +37,8 @@ export interface RunMove {
 interface Running {
   since: number;
   move: RunMove | null;
+  /** The last it said, as it said it. */
+  said: JobProgress | null;
 }
 
 /** Waits of the lane's most recently started jobs that the median is taken over. */
@@ -53,7 +58,7 @@ export class RecentFiguresBoard {
   /** Jobs running now, per lane: id → when it started, and how far it says it has got. */
   private readonly running = new Map<string, Map<number, Running>>();
   private readonly loads = new Map<string, number>();
-  /** Per lane, how often a running job's progress moved. */
+  /** Per lane, how often a running job said how far it has got. */
   private readonly moves = new Map<string, number>();
 
   /** `now`: when a resume is heard (the event carries no time of its own). */
@@ -69,10 +74,10 @@ export class RecentFiguresBoard {
       let running = this.running.get(e.data.lane);
       if (e.data.state === 'running' && e.data.startedAt !== null) {
         if (!running) this.running.set(e.data.lane, (running = new Map()));
-        running.set(e.data.id, { since: e.data.startedAt, move: null });
+        running.set(e.data.id, { since: e.data.startedAt, move: null, said: null });
       } else running?.delete(e.data.id);
     }
-    if (e.type === 'progress' && e.data.progress) this.moved(e.data.lane, e.data.id, e.data.progress.fraction, e.data.progress.at);
+    if (e.type === 'progress' && e.data.progress) this.moved(e.data.lane, e.data.id, e.data.progress);
     if (e.type === 'job' && e.data.state === 'running' && e.data.startedAt !== null) {
       this.rate.active(e.data.lane, e.data.startedAt);
       if (e.data.attempts === 1) keep(this.waits, e.data.lane, e.data.startedAt - e.data.createdAt, WAITS_KEPT);
@@ -89,15 +94,18 @@ export class RecentFiguresBoard {
     }
   };
 
-  /** Only a fraction that grew is a step: the same fraction said again (a new message) leaves it as it was. */
-  private moved(lane: string, id: number, fraction: number, at: number): void {
+  /** What a running job said; only a fraction that grew is a step (the same fraction with new words is not). */
+  private moved(lane: string, id: number, said: JobProgress): void {
     const run = this.running.get(lane)?.get(id);
-    if (!run || (run.move !== null && fraction <= run.move.fraction)) return;
-    run.move = { fraction, movedAt: at, gapMs: Math.max(0, at - (run.move?.movedAt ?? run.since)) };
+    if (!run) return;
+    run.said = said;
     this.moves.set(lane, (this.moves.get(lane) ?? 0) + 1);
+    const { fraction, at } = said;
+    if (run.move !== null && fraction <= run.move.fraction) return;
+    run.move = { fraction, movedAt: at, gapMs: Math.max(0, at - (run.move?.movedAt ?? run.since)) };
   }
 
-  /** How often the lane's running jobs' progress moved: a status built before the last move is out of date. */
+  /** How often the lane's running jobs said how far they have got: a status built before the last is out of date. */
   progressed(lane: string): number {
     return this.moves.get(lane) ?? 0;
   }
@@ -110,7 +118,9 @@ export class RecentFiguresBoard {
   of(lane: string, now: number): RecentFigures {
     const pace = this.rate.pace(lane, now);
     const runs = this.runs.get(lane)?.ring ?? [];
-    const running = [...(this.running.get(lane)?.values() ?? [])];
+    const byId = [...(this.running.get(lane) ?? [])];
+    const running = byId.map(([, r]) => r);
+    const reporting = byId.filter(([, r]) => r.said !== null).sort(([, a], [, b]) => a.since - b.since)[0];
     return {
       throughputPerMin: pace.perMinute,
       finishedLately: pace.finished,
@@ -121,6 +131,7 @@ export class RecentFiguresBoard {
       longestRunMs: runs.length > 0 ? Math.max(...runs) : null,
       runningSince: running.map((r) => r.since),
       runningProgress: running.map((r) => r.move),
+      longestReporting: reporting ? { id: reporting[0], startedAt: reporting[1].since, progress: reporting[1].said! } : null,
     };
   }
 }

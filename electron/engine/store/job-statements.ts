@@ -51,9 +51,19 @@ interface ClaimArgs {
   skip: string;
 }
 
+/** A statement whose rows are read as arrays (job-rows.ts says why). */
+const rawOf =
+  (db: Db) =>
+  <P extends unknown[], R extends unknown[]>(sql: string) =>
+    db.prepare<P, R>(sql).raw();
+
 export function prepareJobStatements(db: Db) {
-  /** A statement whose rows are read as arrays (job-rows.ts says why). */
-  const raw = <P extends unknown[], R extends unknown[]>(sql: string) => db.prepare<P, R>(sql).raw();
+  return { ...runStatements(db), ...lookupStatements(db), ...personStatements(db) };
+}
+
+/** A run's life: queued, claimed or taken in hand, started, finished, given back or failed. */
+function runStatements(db: Db) {
+  const raw = rawOf(db);
   return {
     insert: raw<[string, string, string, number, number | null, number, number, number | null, string | null, number | null], SummaryRow>(
       `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
@@ -103,9 +113,11 @@ export function prepareJobStatements(db: Db) {
        WHERE id = @id AND state = 'running' AND worker IS @worker
        ${RETURNING}`,
     ),
-    // How far a running job has got, from the run that said it (a late word from an earlier run changes nothing).
+    // How far a job has got, from the run that said it: its last word may be written just after
+    // the run was recorded as ended; a word from an earlier run changes nothing (a new run starts
+    // from none, and a queued job shows none).
     progress: raw<[{ id: number; attempt: number; progress: string }], SummaryRow>(
-      `UPDATE jobs SET progress = @progress WHERE id = @id AND state = 'running' AND attempts = @attempt ${RETURNING}`,
+      `UPDATE jobs SET progress = @progress WHERE id = @id AND attempts = @attempt ${RETURNING}`,
     ),
     failSuspect: raw<[number, string, number, number], SummaryRow>(
       `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, worker = NULL, interrupted = ?, run_after = NULL
@@ -115,6 +127,13 @@ export function prepareJobStatements(db: Db) {
       `INSERT INTO job_attempts (job_id, attempt, started_at, finished_at, outcome, exit_code, error)
        SELECT id, attempts, started_at, ?, ?, ?, ? FROM jobs WHERE id = ?`,
     ),
+  };
+}
+
+/** What the store reads of its jobs, and its own upkeep (commands described, flags). */
+function lookupStatements(db: Db) {
+  const raw = rawOf(db);
+  return {
     runningById: db.prepare<[number, string], RunningRow>(`SELECT ${RUNNING_COLUMNS} FROM jobs WHERE id = ? AND state = 'running' AND worker = ?`),
     // Covering: the index holds lane and id, so finding the running few reads no rows.
     allRunning: db.prepare<[], { id: number }>(`SELECT id FROM ${RUNNING}`),
@@ -123,13 +142,6 @@ export function prepareJobStatements(db: Db) {
     summary: raw<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE id = ?`),
     state: db.prepare<[number], { state: JobState }>('SELECT state FROM jobs WHERE id = ?'),
     history: db.prepare<[number], AttemptRow>('SELECT attempt, started_at, finished_at, outcome, exit_code, error FROM job_attempts WHERE job_id = ? ORDER BY id'),
-    cancelQueued: raw<[number, number], SummaryRow>(
-      `UPDATE jobs SET state = 'cancelled', finished_at = ?, error = 'cancelled before it ran', run_after = NULL
-       WHERE id = ? AND state = 'queued' ${RETURNING}`,
-    ),
-    retry: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`),
-    // `lanes restart --in-place`: any finished job, under its own id.
-    requeueFinished: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('succeeded', 'failed', 'cancelled') ${RETURNING}`),
     // The head of each priority in turn, highest first: the oldest runnable job is the oldest of these heads.
     headBelow: db.prepare<[string, number], { priority: number; id: number }>(
       `SELECT priority, id FROM ${HEAD} AND lane = ? AND priority < ? ORDER BY priority DESC, id LIMIT 1`,
@@ -141,6 +153,24 @@ export function prepareJobStatements(db: Db) {
       `SELECT lane, count(*) AS n, min(run_after) AS next FROM jobs INDEXED BY jobs_delayed
        WHERE state = 'queued' AND run_after IS NOT NULL AND run_after > ? AND deps_left = 0 AND not_before IS NULL GROUP BY lane`,
     ),
+    undescribed: db.prepare<[], { id: number; spec: string }>('SELECT id, spec FROM jobs WHERE command IS NULL LIMIT 1000'),
+    describe: db.prepare('UPDATE jobs SET command = ? WHERE id = ?'),
+    flag: db.prepare<[string], { value: number }>('SELECT value FROM store_flags WHERE name = ?'),
+    setFlag: db.prepare('INSERT OR REPLACE INTO store_flags (name, value) VALUES (?, ?)'),
+  };
+}
+
+/** What a person changes: cancel, retry, restart, edit, one job or many a chunk at a time. */
+function personStatements(db: Db) {
+  const raw = rawOf(db);
+  return {
+    cancelQueued: raw<[number, number], SummaryRow>(
+      `UPDATE jobs SET state = 'cancelled', finished_at = ?, error = 'cancelled before it ran', run_after = NULL
+       WHERE id = ? AND state = 'queued' ${RETURNING}`,
+    ),
+    retry: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`),
+    // `lanes restart --in-place`: any finished job, under its own id.
+    requeueFinished: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('succeeded', 'failed', 'cancelled') ${RETURNING}`),
     // An edit of a job still queued: the whole row's runnable part, as the handler worked it out.
     edit: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET spec = @spec, command = @command, max_attempts = @maxAttempts, timeout_ms = @timeoutMs, priority = @priority, not_before = @notBefore, labels = @labels
@@ -168,10 +198,6 @@ export function prepareJobStatements(db: Db) {
     retryableLane: db.prepare<[{ lane: string; state: string; after: number }], { id: number; state: 'failed' | 'cancelled' }>(
       `SELECT id, state FROM jobs INDEXED BY jobs_unhappy WHERE lane = @lane AND id > @after AND state IN ('failed', 'cancelled') AND state = @state ORDER BY id LIMIT ${BULK_CHUNK}`,
     ),
-    undescribed: db.prepare<[], { id: number; spec: string }>('SELECT id, spec FROM jobs WHERE command IS NULL LIMIT 1000'),
-    describe: db.prepare('UPDATE jobs SET command = ? WHERE id = ?'),
-    flag: db.prepare<[string], { value: number }>('SELECT value FROM store_flags WHERE name = ?'),
-    setFlag: db.prepare('INSERT OR REPLACE INTO store_flags (name, value) VALUES (?, ?)'),
   };
 }
 

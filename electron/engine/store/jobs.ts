@@ -17,7 +17,7 @@ import { turn } from './job-changes/turns.js';
 import { finish } from './job-changes/finish.js';
 import { failSuspect, requeue } from './job-changes/requeue.js';
 import { cancelQueued } from './job-changes/cancel.js';
-import { requeueFinished, retry } from './job-changes/retry.js';
+import { requeueFinishedAll, retry } from './job-changes/retry.js';
 import { cancelQueuedChunk, retryChunk } from './job-changes/bulk.js';
 import { describeOlderRows } from './job-changes/describe-older.js';
 
@@ -57,9 +57,9 @@ export class JobStore {
     return this.writes.write(true, (c) => edit(c, id, e, Date.now()));
   }
 
-  /** `lanes restart --in-place`: a finished job queued again under its own id; null when it is not finished; refused as a retry is. */
-  requeueFinished(id: number): JobSummary | null {
-    return this.writes.write(true, (c) => requeueFinished(c, id));
+  /** `lanes restart --in-place` of many in one write: all queued again, or a refusal and none. */
+  requeueFinishedAll(ids: readonly number[]): Promise<{ jobs: JobSummary[] } | { refused: string }> {
+    return this.writes.commit((c) => requeueFinishedAll(c, ids));
   }
 
   /** Lets go of the scheduled times that have come (before each sizing pass); the lanes where jobs became runnable. */
@@ -87,9 +87,9 @@ export class JobStore {
   }
 
   /**
-   * How far running jobs have got, in one transaction, not synced: a crash loses at most the last
-   * few reports, which the next ones replace anyway. Each as its run said it; the summaries of
-   * those still running that run.
+   * How far jobs have got, in one transaction, not synced: a crash loses at most the last few
+   * reports, which the next ones replace anyway. Each as its run said it (the last word of a run
+   * may come just after its outcome); the summaries of the jobs whose run it was.
    */
   recordProgress(reports: readonly { id: number; attempt: number; progress: JobProgress }[]): JobSummary[] {
     return this.writes.write(false, (c) =>

@@ -12,9 +12,6 @@ import type { Change } from './change.js';
 /** A failed or cancelled job queued again; null when it is neither. */
 export const retry = (c: Change, id: number): JobSummary | null => queueAgain(c, id, c.s.retry, ['failed', 'cancelled']);
 
-/** A finished job queued again under its own id; null when it is not finished. */
-export const requeueFinished = (c: Change, id: number): JobSummary | null => queueAgain(c, id, c.s.requeueFinished, ['succeeded', 'failed', 'cancelled']);
-
 function queueAgain(c: Change, id: number, statement: typeof c.s.retry, states: readonly JobState[]): JobSummary | null {
   const from = c.s.state.get(id)?.state;
   if (from === undefined || !states.includes(from)) return null;
@@ -26,4 +23,32 @@ function queueAgain(c: Change, id: number, statement: typeof c.s.retry, states: 
   if (summary) c.moves.push({ lane: summary.lane, from, to: 'queued' });
   c.waits.changed();
   return summary;
+}
+
+/**
+ * `lanes restart --in-place` of many: every one queued again under its own id in this one write,
+ * or none — a refusal, in words — when one is no longer finished, or runs after a job that can no
+ * longer succeed and is not queued again with it. Nothing throws, so the other writes that share
+ * the transaction (group-sync.ts) are never undone for this one.
+ */
+export function requeueFinishedAll(c: Change, ids: readonly number[]): { jobs: JobSummary[] } | { refused: string } {
+  const finished: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
+  const from = new Map<number, JobState>();
+  for (const id of ids) {
+    const state = c.s.state.get(id)?.state;
+    if (state === undefined || !finished.includes(state)) return { refused: `job ${id} ${state === undefined ? 'is gone' : `is ${state}`}; only a finished job can be restarted, and nothing was restarted` };
+    from.set(id, state);
+  }
+  const [lost] = c.waits.lostDependencies(ids, new Set(ids));
+  if (lost) return { refused: `job ${lost[0]} runs after job ${lost[1].id}: ${cannotRunAfter(lost[1])}; nothing was restarted` };
+  const jobs: JobSummary[] = [];
+  for (const id of ids) {
+    const r = c.s.requeueFinished.get(id);
+    if (!r) continue;
+    const job = toSummary(r);
+    c.moves.push({ lane: job.lane, from: from.get(id)!, to: 'queued' });
+    jobs.push(job);
+  }
+  if (jobs.length > 0) c.waits.changed();
+  return { jobs };
 }

@@ -1,0 +1,136 @@
+// A real batch, the everyday job Lanes exists for: `gzip -9 -c` of 1,000 real `.js` files from
+// the repository's own node_modules, 2 at a time, through a `lanes daemon` as a person runs one
+// (the lines queued with `lanes add --from`, as command lines, and waited for until the last one
+// has ended), against the same 1,000 commands under `xargs -P2`, GNU parallel and task-spooler
+// where they are installed. Each side's whole wall time, from the command that queues or starts
+// the batch to the end of its last job, with every job's output kept on disk (Lanes: its logs;
+// the peers: one output file, tsp: its own per-job files). Rounds alternate Lanes, xargs, then
+// the others, so each pair shares the moment's machine.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appRoot } from '../../electron/paths/app-files.js';
+import { findOnPath } from '../support/redis.js';
+import { CLI, processUse, withDaemon } from './lanes-daemon.js';
+import { compared, summarize, until, type Figure } from './stats.js';
+
+const SECTION = 'A real batch';
+const SPAWN_LOOP = join(appRoot, 'dist', 'test', 'bench', 'spawn-loop.js');
+
+/** Every `.js` file of node_modules, in path order (readdir sorted): the same list on every run of one checkout. */
+function jsFiles(dir: string, out: string[] = []): string[] {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory() && !e.isSymbolicLink()) jsFiles(path, out);
+    else if (e.isFile() && e.name.endsWith('.js') && !/[\s'"\\$`]/.test(path)) out.push(path);
+  }
+  return out;
+}
+
+/** `n` files spread evenly over that list: not the largest nor the first, a sample of what is there. */
+export function batchFiles(n: number): { files: string[]; bytes: number } {
+  const all = jsFiles(join(appRoot, 'node_modules'));
+  if (all.length < n) throw new Error(`bench: only ${all.length} .js files in node_modules, ${n} wanted`);
+  const files = Array.from({ length: n }, (_, i) => all[Math.floor((i * all.length) / n)]!);
+  return { files, bytes: files.reduce((s, f) => s + statSync(f).size, 0) };
+}
+
+const timedMs = (fn: () => void): number => {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+};
+
+const sh = (script: string, cwd: string, env: NodeJS.ProcessEnv = process.env) => {
+  const r = spawnSync('/bin/sh', ['-c', script], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench: ${script} exited ${r.status}: ${r.stderr}`);
+};
+
+interface LanesBatch {
+  ms: number;
+  /** The engine process's CPU per job (its own, not the workers' nor the jobs'). */
+  engineUsPerJob: number;
+}
+
+/** The batch through a fresh `lanes daemon`: `lanes add --from` the lines, then wait for the last to end. */
+function lanesBatch(list: string, n: number): Promise<LanesBatch> {
+  return withDaemon(async (d) => {
+    await d.api('setCap', { lane: 'worker', cap: 2 });
+    const before = processUse(d.pid);
+    const t0 = performance.now();
+    execFileSync(process.execPath, [CLI, '--data-dir', d.dataDir, 'add', '--from', list], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // Looked at every 25 ms: asking more often would be the benchmark's load on the engine.
+    await until(async () => {
+      const w = (await d.api('status', {})).lanes.find((l) => l.name === 'worker')!;
+      return w.succeeded + w.failed >= n;
+    }, 'the batch finished', 600_000, 25);
+    const ms = performance.now() - t0;
+    const failed = (await d.api('status', {})).lanes.find((l) => l.name === 'worker')!.failed;
+    if (failed > 0) throw new Error(`bench: ${failed} of the batch's jobs failed`);
+    return { ms, engineUsPerJob: ((processUse(d.pid).cpuMs - before.cpuMs) * 1000) / n };
+  });
+}
+
+/** task-spooler with 2 slots: queued one `tsp` call a line from a shell loop, timed to the end of the last job. */
+function tspBatch(list: string, dir: string, n: number): number {
+  const env = { ...process.env, TS_SOCKET: join(dir, 'tsp-socket'), TMPDIR: dir, TS_MAXFINISHED: String(n + 10) };
+  try {
+    sh('tsp -S 2', dir, env);
+    // Two slots take jobs in order, so the last job to end is one of the last two queued.
+    const ids = join(dir, 'tsp-ids');
+    return timedMs(() => sh(`: > '${ids}'; while read -r f; do tsp gzip -9 -c "$f" >> '${ids}'; done < '${list}'; for id in $(tail -n 2 '${ids}'); do tsp -w "$id"; done`, dir, env));
+  } finally {
+    spawnSync('tsp', ['-K'], { env, stdio: 'ignore' });
+  }
+}
+
+export async function realBatchFigures(pairs: number, n: number): Promise<Figure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'lanes-bench-batch-'));
+  try {
+    const { files, bytes } = batchFiles(n);
+    // Lanes' lines are what a person would write in the file for `lanes add --from`; xargs takes the paths.
+    const paths = join(dir, 'paths');
+    const lines = join(dir, 'lines');
+    writeFileSync(paths, files.join('\n') + '\n');
+    writeFileSync(lines, files.map((f) => `gzip -9 -c ${f}`).join('\n') + '\n');
+    const out = join(dir, 'out');
+    const peers = [
+      { name: '`xargs -P2 -n1 gzip -9 -c`', run: () => timedMs(() => sh(`xargs -d '\\n' -P2 -n1 gzip -9 -c < '${paths}' > '${out}'`, dir)) },
+      // Not a peer a person would use: what Node's own spawn costs, which Lanes' workers pay for every job.
+      { name: 'the same lines under `/bin/sh -c`, spawned by a small Node process, 2 at a time', run: () => timedMs(() => execFileSync(process.execPath, [SPAWN_LOOP, '--lines', lines, '2'], { stdio: 'ignore' })) },
+      ...(findOnPath('parallel') ? [{ name: 'GNU parallel -j2', run: () => timedMs(() => sh(`parallel -j2 gzip -9 -c :::: '${paths}' > '${out}'`, dir)) }] : []),
+      ...(findOnPath('tsp') ? [{ name: 'task-spooler (tsp), 2 slots, queued from a shell loop', run: () => tspBatch(paths, dir, n) }] : []),
+    ];
+    // Once each first, so the files are in the page cache for every side.
+    sh(`xargs -d '\\n' -n50 cat < '${paths}' > /dev/null`, dir);
+    const lanes: LanesBatch[] = [];
+    const peerMs = peers.map(() => [] as number[]);
+    for (let i = 0; i < pairs; i++) {
+      lanes.push(await lanesBatch(lines, n));
+      peers.forEach((p, k) => peerMs[k]!.push(p.run()));
+    }
+    const lanesMs = lanes.map((l) => l.ms);
+    const what = `\`gzip -9 -c\` of ${n.toLocaleString('en-US')} .js files from node_modules (${(bytes / 2 ** 20).toFixed(1)} MiB), 2 at a time, whole wall time`;
+    const figures: Figure[] = peers.map((p, k) => {
+      const f = compared({ section: SECTION, what, unit: 'ms' }, { lanes: lanesMs, peer: peerMs[k]! }, p.name);
+      if (k === 0) {
+        f.target = 'ratio ≤ 1.3';
+        f.judge = (g) => g.compared!.value.median <= 1.3;
+      }
+      return f;
+    });
+    figures.push({ section: SECTION, what: 'engine CPU per job of the batch (the `lanes daemon` process, user + system, from /proc)', unit: 'µs', lanes: summarize(lanes.map((l) => l.engineUsPerJob)) });
+    const missing = ['parallel', 'tsp'].filter((p) => !findOnPath(p));
+    if (missing.length > 0) figures[0]!.note = `${missing.join(' and ')} not installed here, so not compared`;
+    return figures;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,75 @@
+// Restarting many finished jobs is one write and one announcement for the whole set, as adding
+// them is: new jobs (linked to the ones they restart) or the same ids queued again, a `jobs`
+// event for many instead of one event per job, and a refusal that changes nothing. Real engine;
+// the jobs are cancelled while scheduled for later, so they are finished without running.
+import { describe, expect, it } from 'vitest';
+import type { LanesEvent } from '../../shared/events.js';
+import { JOB_EVENTS_PER_REQUEST } from '../../shared/limits.js';
+import { engineEachTest } from '../support/engine.js';
+
+const t = engineEachTest();
+const MANY = JOB_EVENTS_PER_REQUEST + 200;
+
+/** `n` finished (cancelled) jobs, with the engine paused so that nothing restarted runs. */
+async function finished(n: number): Promise<number[]> {
+  await t.engine.request('pause', {});
+  const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: n }, (_, i) => ({ argv: ['echo', String(i)], delaySeconds: 3600, priority: i % 3, labels: ['batch'] })) });
+  await t.engine.request('cancelJobs', { state: 'queued' });
+  return ids;
+}
+
+function heard(): { events: LanesEvent[]; off: () => void } {
+  const events: LanesEvent[] = [];
+  const off = t.engine.events.subscribe((e) => {
+    if (e.type === 'job' || e.type === 'jobs') events.push(e);
+  });
+  return { events, off };
+}
+
+describe('restarting many jobs', () => {
+  it(`${MANY} as new jobs: one 'jobs' event, each new job linked to the one it restarts, its priority and labels kept`, async () => {
+    const ids = await finished(MANY);
+    const { events, off } = heard();
+    const { ids: again } = await t.engine.request('restartJobs', { ids });
+    off();
+    expect(again).toHaveLength(MANY);
+    expect(new Set(again).size).toBe(MANY);
+    expect(events).toEqual([expect.objectContaining({ type: 'jobs', data: { ids: again, change: 'added' } })]);
+    const third = await t.engine.request('job', { id: again[2]! });
+    expect(third).toMatchObject({ state: 'queued', restartOf: ids[2], priority: 2, labels: ['batch'] });
+    expect((await t.engine.request('job', { id: ids[1]! })).restartedAs).toEqual([again[1]]);
+    expect((await t.engine.request('listJobs', { state: 'queued', limit: 1 })).total).toBe(MANY);
+  });
+
+  it(`${MANY} in place: the same ids queued again, one 'jobs' event`, async () => {
+    const ids = await finished(MANY);
+    const { events, off } = heard();
+    const { ids: again } = await t.engine.request('restartJobs', { ids, inPlace: true });
+    off();
+    expect(again).toEqual(ids);
+    expect(events).toEqual([expect.objectContaining({ type: 'jobs', data: { ids, change: 'changed' } })]);
+    expect((await t.engine.request('listJobs', { state: 'queued', limit: 1 })).total).toBe(MANY);
+  });
+
+  it('a few: a job event each, as for added jobs', async () => {
+    const ids = await finished(3);
+    const { events, off } = heard();
+    await t.engine.request('restartJobs', { ids, inPlace: true });
+    off();
+    expect(events.map((e) => [e.type, e.type === 'job' ? e.data.state : null])).toEqual([
+      ['job', 'queued'],
+      ['job', 'queued'],
+      ['job', 'queued'],
+    ]);
+  });
+
+  it('one of them still queued: refused, naming it, and none restarted', async () => {
+    const ids = await finished(50);
+    const { id: waiting } = await t.engine.request('addJob', { argv: ['true'], delaySeconds: 3600 });
+    for (const inPlace of [false, true]) {
+      await expect(t.engine.request('restartJobs', { ids: [...ids, waiting], inPlace })).rejects.toThrow(new RegExp(`job ${waiting} is queued; .*nothing was restarted`));
+    }
+    expect((await t.engine.request('listJobs', { state: 'queued', limit: 1 })).total).toBe(1);
+    expect((await t.engine.request('listJobs', { state: 'cancelled', limit: 1 })).total).toBe(50);
+  });
+});
