@@ -16,6 +16,8 @@ export interface LaneObservation {
   leaving: number;
   /** Of those leaving, the ones still running a job that were drained only because all work was paused (counted in `leaving`). */
   drainedForPause?: readonly string[];
+  /** Paused by itself (`lanes pause --lane`), until when (null: until resumed); absent: not paused. */
+  pausedUntil?: number | null;
   /** Queued, ready to run, and not yet in a worker's hand (retries waiting out their backoff are not counted). */
   waiting: number;
   /** The soonest moment a retry waiting out its backoff becomes ready; null when none waits. */
