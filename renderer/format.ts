@@ -1,5 +1,5 @@
 // Numbers, times and states in words, one place, so every view says them the same way.
-import type { JobState, LaneMood, ScaleEvent, ScaleReason } from '../shared/model.js';
+import type { JobState, LaneMood } from '../shared/model.js';
 import { clock } from '../shared/format.js';
 
 const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
@@ -67,30 +67,5 @@ export const STATE_WORDS: Record<JobState, string> = {
   cancelled: 'Cancelled',
 };
 
-export const REASON_WORDS: Record<ScaleReason, string> = {
-  demand: 'Work waiting',
-  idle: 'Nothing to do',
-  cap: 'Cap changed',
-  budget: 'Machine budget',
-  turn: 'Took turns',
-  pause: 'All work paused',
-  machine: 'Machine limit',
-  crash: 'Worker crashed',
-  unresponsive: 'Stopped answering',
-  shutdown: 'Engine stopping',
-  start: 'Engine started',
-  outage: 'Queue unreachable',
-};
-
-/** The lane a ledger row names; `*` is the engine as a whole (its starts and stops). */
-export const ledgerLane = (e: Pick<ScaleEvent, 'lane'>): string => (e.lane === '*' ? 'engine' : e.lane);
-
-/**
- * A ledger row's reason in words: a cap change says which way it went (the engine's detail says
- * "cap raised to 7", "cap lowered to 1"), so a raise never reads as "work waiting".
- */
-export function reasonWords(e: Pick<ScaleEvent, 'reason' | 'detail' | 'lane'>): string {
-  if (e.reason === 'cap') return /^cap raised/.test(e.detail) ? 'Cap raised' : /^cap lowered/.test(e.detail) ? 'Cap lowered' : REASON_WORDS.cap;
-  if (e.reason === 'shutdown' && e.lane === '*') return 'Engine stopped';
-  return REASON_WORDS[e.reason] ?? e.reason;
-}
+// The ledger's reasons, one list for the window and the CLI (shared/ledger-words.ts).
+export { ledgerLane, REASON_WORDS, reasonWords } from '../shared/ledger-words.js';

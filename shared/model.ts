@@ -231,6 +231,8 @@ export interface LaneStatus extends LaneSettings {
   limit: LaneLimit | null;
   /** Present when the lane's queue is shared on Redis with other engines (docs/shared-lanes.md). */
   shared?: SharedLaneStatus;
+  /** Present while this lane is paused by itself (`pause` with `lane`): since when, until when (null: until resumed). All work paused is `Status.paused`. */
+  paused?: Paused;
   /** Its longest-running job that says how far it has got, and what it said; absent: none does. */
   longestJob?: { id: number; startedAt: number; progress: JobProgress };
 }

@@ -298,9 +298,16 @@ export const inputs = {
   /** Many at once: by ids, or every job of a lane and/or state. */
   cancelJobs: bulk(['queued', 'running']),
   retryJobs: bulk(['failed', 'cancelled']),
-  /** Hold all work for a while (or until resumed): running jobs finish, nothing new starts, caps stay. */
-  pause: z.object({ forSeconds: z.number().positive().max(TIMEOUT_MAX_SECONDS).optional() }).strict(),
-  resume: empty,
+  /**
+   * Hold all work — or one lane's (`lane`) — for a while (`forSeconds`), until a moment (`until`,
+   * ms since the epoch: "until tomorrow" is the client's local morning), or until resumed: running
+   * jobs finish, nothing new starts, caps stay.
+   */
+  pause: z
+    .object({ forSeconds: z.number().positive().max(TIMEOUT_MAX_SECONDS).optional(), until: z.number().int().positive().optional(), lane: laneName.optional() })
+    .strict(),
+  /** Resume all work, or (`lane`) the one lane paused by itself. */
+  resume: z.object({ lane: laneName.optional() }).strict(),
   /** Quiets a lane's nudge: for a while, or (no time) until its backlog has grown materially. */
   snoozeNudge: z.object({ lane: laneName, forSeconds: z.number().positive().max(TIMEOUT_MAX_SECONDS).optional() }).strict(),
   setCap: z.object({ lane: laneName, cap: capValue }).strict(),

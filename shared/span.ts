@@ -50,3 +50,15 @@ export function spanText(ms: number): string {
   }
   return `${Math.round(ms / 1000)}s`;
 }
+
+/** The hour "until tomorrow" ends at, local time: the start of a working day. */
+export const TOMORROW_HOUR = 8;
+
+/**
+ * "Until tomorrow": 08:00 local time on the next calendar day, whatever the hour now (paused at
+ * 01:00, it is not 08:00 the same morning). Pure: `now` is passed in; the clock is the caller's.
+ */
+export function tomorrowMorning(now: number): number {
+  const d = new Date(now);
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1, TOMORROW_HOUR, 0, 0, 0).getTime();
+}

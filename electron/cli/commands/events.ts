@@ -6,24 +6,10 @@ import { clientFor, print, printJson } from '../context.js';
 import { watch } from '../watch.js';
 import { clock, table } from '../format.js';
 import { LEDGER_KEEP, LEDGER_READ_DEFAULT } from '../../../shared/limits.js';
-
-const REASONS: Record<ScaleEvent['reason'], string> = {
-  demand: 'work waiting',
-  idle: 'idle',
-  cap: 'cap changed',
-  budget: 'machine budget',
-  turn: 'took turns',
-  pause: 'paused',
-  machine: 'machine limit',
-  crash: 'worker crashed',
-  unresponsive: 'worker stopped answering',
-  shutdown: 'engine stopping',
-  start: 'engine started',
-  outage: 'queue unreachable',
-};
+import { reasonWords } from '../../../shared/ledger-words.js';
 
 function rows(events: ScaleEvent[]): string[][] {
-  return events.map((e) => [clock(e.at), e.lane, `${e.from} → ${e.to}`, REASONS[e.reason] ?? e.reason, e.detail]);
+  return events.map((e) => [clock(e.at), e.lane, `${e.from} → ${e.to}`, reasonWords(e).toLowerCase(), e.detail]);
 }
 
 const HEADER = ['TIME', 'LANE', 'WORKERS', 'REASON', 'DETAIL'];

@@ -25,6 +25,13 @@ const JOBS_FIT = { shrink: [['COMMAND', 16], ['STATE', 12]], drop: ['TRIES', 'QU
 const CONTINUATIONS_MAX = 200;
 
 export function registerJobs(program: Command): void {
+  registerList(program);
+  registerCancelRetry(program);
+  registerShowWait(program);
+}
+
+/** `lanes jobs`: a page of jobs, filled across the engine's bounded looks, as a table or JSON. */
+function registerList(program: Command): void {
   program
     .command('jobs')
     .description('list jobs, newest first')
@@ -78,7 +85,10 @@ export function registerJobs(program: Command): void {
         note(`${count(page.jobs.length)} of ${count(page.total)} shown${more}`);
       }
     });
+}
 
+/** `lanes cancel` and `lanes retry`: one job by id, or many by lane, state and/or label. */
+function registerCancelRetry(program: Command): void {
   const ids = (text: string, previous: number[] = []) => [...previous, jobIdArg(text)];
   program
     .command('cancel')
@@ -122,7 +132,10 @@ export function registerJobs(program: Command): void {
       const refused = result.refused ? `; ${plural(result.refused, 'job')} left as ${result.refused === 1 ? 'it was' : 'they were'}: each runs after a job that can no longer succeed (lanes show ID names it)` : '';
       print(`queued ${plural(result.retried, 'job')} again${refused}`);
     });
+}
 
+/** `lanes show` and `lanes wait`: one job in full, and waiting for jobs to finish. */
+function registerShowWait(program: Command): void {
   program
     .command('show')
     .description('one job in full: what it runs, where, its attempts and their errors, its answer')

@@ -71,7 +71,9 @@ export function statusText(status: Status, now = Date.now(), width: number | nul
   const limits = status.lanes.flatMap((l) => (limitLine(l) ? [`\n${l.name}: ${limitLine(l)}`] : []));
   const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}${l.shared!.outsideWorker ? `\n  ${outsideWords(l.shared!.outsideWorker)}` : ''}`);
   const later = status.lanes.filter((l) => l.waitingForJobs > 0 || l.scheduled > 0).map((l) => `\n${l.name}: ${notYetWords(l)}`);
-  const notes = [...shared, ...later, ...nudges, ...limits];
+  // A lane paused by itself says until when, and how to lift it.
+  const held = status.lanes.flatMap((l) => (l.paused ? [`\n${l.name}: paused ${l.paused.until === null ? `until you resume it (lanes resume --lane ${l.name})` : `until ${clock(l.paused.until)}`}`] : []));
+  const notes = [...held, ...shared, ...later, ...nudges, ...limits];
   return head + body + notes.join('') + (notes.length ? '\n' : '');
 }
 

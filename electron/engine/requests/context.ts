@@ -65,8 +65,9 @@ export interface BulkPort {
 /** Pausing all work and quieting a lane's nudge (pause.ts). */
 export interface PausePort {
   readonly pause: Pick<Pause, 'pause' | 'resume'>;
-  readonly lanes: Pick<LaneStore, 'find' | 'list' | 'setQuiet'>;
+  readonly lanes: Pick<LaneStore, 'find' | 'list' | 'setQuiet' | 'setPause'>;
   readonly board: Pick<StatusBoard, 'lane' | 'announce'>;
+  readonly fleet: Pick<FleetPort, 'lanesChanged'>;
   readonly events: Events<'lastSeq'>;
 }
 

@@ -2,8 +2,9 @@
 // An edit is for a job still queued and in no worker's hand: one running or finished is refused
 // and nothing changes, and one that starts while the edit is made keeps what it had (the store's
 // guarded UPDATE decides). A restart is a new job with the same spec, linked both ways, or with
-// `inPlace` the same id queued again — the whole set in one write and one announcement, as
-// addJobs does, so ten thousand restarts cost about what ten thousand adds do.
+// `inPlace` the same id queued again — the set in a few large writes (all checked before the
+// first) and one announcement, as addJobs does, so ten thousand restarts cost about what ten
+// thousand adds do and status answers meanwhile.
 import type { Job, JobSpec, JobSummary } from '../../../shared/model.js';
 import type { LanesHandlers, ParsedInput } from '../../../shared/requests.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
@@ -16,7 +17,6 @@ import { jobOrGone } from './clean.js';
 import { cannotRunAfter } from '../store/job-waits.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
-import { BULK_CHUNK as READ_CHUNK } from '../store/job-statements.js';
 import { enqueueByStore } from './jobs.js';
 
 type EditHandlers = Pick<LanesHandlers, 'editJob' | 'restartJobs'>;
@@ -33,7 +33,15 @@ function editedSpec(current: JobSpec, input: ParsedInput<'editJob'>): JobSpec {
 
 const wasWords = (j: JobSummary) => (j.state === 'running' ? 'is running' : j.state === 'cancelled' ? 'was cancelled' : `has ${j.state}`);
 
-/** Each id read in turn, a chunk between turns of the event loop: ten thousand reads never hold it at once. */
+/**
+ * Jobs read, and restarted, a chunk at a time between turns of the event loop: ten thousand in one
+ * write held the engine for most of a second (a status call waited as long); a thousand take a
+ * few tens of milliseconds. One announcement still covers the set.
+ */
+const READ_CHUNK = 250;
+const WRITE_CHUNK = 500;
+
+/** Each id read in turn, a chunk between turns of the event loop. */
 async function readAll<T>(ids: readonly number[], read: (id: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < ids.length; i += READ_CHUNK) {
@@ -46,27 +54,33 @@ async function readAll<T>(ids: readonly number[], read: (id: number) => Promise<
 export function editHandlers(e: JobsPort): EditHandlers {
   const job = (id: number, field = 'id'): Promise<Job> => jobOrGone(e.cleaner, id, () => e.queues.forJob(id).get(id), field);
 
-  /** New jobs with the same specs, linked to the ones they restart: one write per store, as addJobs makes them. */
-  const asNew = (jobs: readonly Job[]): Promise<JobSummary[]> => {
+  /** New jobs with the same specs, linked to the ones they restart, a chunk a write (as addJobs makes them, store by store). */
+  const asNew = async (jobs: readonly Job[]): Promise<JobSummary[]> => {
     const now = Date.now();
-    return enqueueByStore(
-      e,
-      jobs.map((j) => {
-        const fresh: NewJob = { lane: j.lane, spec: j.spec, maxAttempts: j.maxAttempts, timeoutMs: j.timeoutMs, restartOf: j.id };
-        if (j.priority !== undefined) fresh.priority = j.priority;
-        if (j.labels !== undefined) fresh.labels = j.labels;
-        return fresh;
-      }),
-      now,
-    );
+    const fresh = jobs.map((j) => {
+      const f: NewJob = { lane: j.lane, spec: j.spec, maxAttempts: j.maxAttempts, timeoutMs: j.timeoutMs, restartOf: j.id };
+      if (j.priority !== undefined) f.priority = j.priority;
+      if (j.labels !== undefined) f.labels = j.labels;
+      return f;
+    });
+    const out: JobSummary[] = [];
+    for (let i = 0; i < fresh.length; i += WRITE_CHUNK) out.push(...(await enqueueByStore(e, fresh.slice(i, i + WRITE_CHUNK), now)));
+    return out;
   };
 
-  /** The same ids queued again: this engine's all in one write (or none, if one moved meanwhile); a shared lane's through its queue. */
+  /**
+   * The same ids queued again: this engine's a chunk a write, each chunk all or none (a job moved
+   * meanwhile stops the restart there, saying how many went before it); a shared lane's through its queue.
+   */
   const inPlace = async (jobs: readonly Job[]): Promise<JobSummary[]> => {
-    const local = jobs.filter((j) => e.queues.forJob(j.id).kind === 'local');
-    const done = local.length > 0 ? await e.jobs.requeueFinishedAll(local.map((j) => j.id)) : { jobs: [] };
-    if ('refused' in done) throw conflict(done.refused, 'ids');
-    const again = new Map(done.jobs.map((j) => [j.id, j]));
+    const local = jobs.filter((j) => e.queues.forJob(j.id).kind === 'local').map((j) => j.id);
+    const together = new Set(local);
+    const again = new Map<number, JobSummary>();
+    for (let i = 0; i < local.length; i += WRITE_CHUNK) {
+      const done = await e.jobs.requeueFinishedAll(local.slice(i, i + WRITE_CHUNK), together);
+      if ('refused' in done) throw conflict(`${done.refused}${i > 0 ? ` (of the ${local.length.toLocaleString('en-US')}, the first ${i.toLocaleString('en-US')} were restarted)` : ''}`, 'ids');
+      for (const j of done.jobs) again.set(j.id, j);
+    }
     for (const j of jobs) {
       if (again.has(j.id)) continue;
       const shared = await e.queues.forJob(j.id).retry(j.id);

@@ -127,7 +127,7 @@ export class LaneWork {
       const id = await this.idOf(job, token);
       if (id === undefined) return null;
       const cancelledAt = cancelMark(job.progress);
-      const checked = id === null ? { problem: 'its id is not one Lanes gives', retry: false } : checkClaimed(job.data, this.p.lane.workerCommand !== null, this.p.deps.machine);
+      const checked = id === null ? { problem: 'its BullMQ id is not one Lanes can number (empty, or longer than 500 characters)', retry: false } : checkClaimed(job.data, this.p.lane.workerCommand !== null, this.p.deps.machine);
       if (id !== null && cancelledAt === null && !('problem' in checked)) return this.assign(job, token, worker, id, checked, inHand);
       const why = cancelledAt !== null ? 'cancelled before it ran' : 'problem' in checked ? `not run: ${checked.problem}` : '';
       candidate = await this.refuse(job, token, why, cancelledAt !== null, 'problem' in checked && checked.retry, true);

@@ -22,7 +22,7 @@ import type { MlLane } from '../machine/machine.js';
 import type { LaneCost } from '../machine/lane-cost.js';
 import { machineStatus } from '../machine/machine-status.js';
 import { PRESUMED_BYTES } from '../machine/memory-limits.js';
-import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import { pausedNow, type LaneCounts, type LaneRow } from '../store/lanes.js';
 import type { NotYet } from '../store/jobs.js';
 import { demandOf, type LaneDemand } from './demand.js';
 import { SizerHistory } from './history.js';
@@ -174,7 +174,7 @@ export class SizingPass {
       if ((c?.queued ?? 0) + (c?.running ?? 0) > 0) anyWork = true;
       if (d.ready + d.inHand === 0 && d.notYet === 0 && !withWorkers.has(l.name)) continue;
       demand.set(l.name, d);
-      byLane.set(l.name, laneObservation(l, d, this.history, i.startsBlockedUntil(l.name)));
+      byLane.set(l.name, laneObservation(l, d, this.history, i.startsBlockedUntil(l.name), now));
     }
     for (const w of workers) {
       const l = byLane.get(w.lane);
@@ -299,8 +299,10 @@ interface Seen {
 
 type Mutable = LaneObservation & { idle: string[]; busy: string[]; drainedForPause: string[] };
 
-function laneObservation(l: LaneRow, d: LaneDemand, history: SizerHistory, startsBlockedUntil: number | null): Mutable {
+function laneObservation(l: LaneRow, d: LaneDemand, history: SizerHistory, startsBlockedUntil: number | null, now: number): Mutable {
+  const paused = pausedNow(l, now);
   return {
+    ...(paused ? { pausedUntil: paused.until } : {}),
     name: l.name,
     class: l.class,
     cap: l.cap,

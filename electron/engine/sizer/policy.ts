@@ -22,6 +22,8 @@ export interface LaneObservation {
   leaving: number;
   /** Of those leaving, the ones still running a job that were drained only because all work was paused (counted in `leaving`). */
   drainedForPause?: readonly string[];
+  /** Paused by itself (`lanes pause --lane`), until when (null: until resumed); absent: not paused. */
+  pausedUntil?: number | null;
   /** Queued, ready to run, and not yet in a worker's hand (retries waiting out their backoff are not counted). */
   waiting: number;
   /** The soonest moment a retry waiting out its backoff becomes ready; null when none waits. */
@@ -104,14 +106,32 @@ const roomOf = (l: LaneObservation, ceiling: number): WorkerRoom => ({ cap: l.ca
 export function decide(o: Observation): Decision {
   const sorted = [...o.lanes].sort((a, b) => (a.name < b.name ? -1 : 1));
   const critical = stopForMemory(o);
-  if (o.paused) return { actions: [...critical, ...sorted.flatMap(pauseAll)], wakeAt: null, surplus: [] };
-  const resumed = unpause(sorted);
+  if (o.paused) return { actions: [...critical, ...sorted.flatMap((l) => pauseAll(l))], wakeAt: null, surplus: [] };
+  // A lane paused by itself is paused as all work is, and takes no part in the rest: its workers
+  // on their way out still hold their share of the machine, and it wants nothing more.
+  const held = sorted.filter((l) => l.pausedUntil !== undefined);
+  const lanes = sorted.map((l) => (l.pausedUntil === undefined ? l : heldLane(l)));
+  const resumed = unpause(lanes);
   const shares = shareMachine(resumed.lanes, o);
   const moved = rehome(resumed.lanes, shares, o);
   const back = giveBack(moved.lanes, shares, o);
-  const actions = [...critical, ...resumed.actions, ...moved.actions, ...back.actions, ...grow(moved.lanes, shares, o)];
-  return { actions, wakeAt: earliest([back.wakeAt, ...sorted.map((l) => dueLater(l, o))]), surplus: back.surplus };
+  const pausing = held.flatMap((l) => pauseAll(l, 'this lane paused'));
+  const actions = [...critical, ...pausing, ...resumed.actions, ...moved.actions, ...back.actions, ...grow(moved.lanes, shares, o)];
+  const pauseEnds = held.map((l) => l.pausedUntil ?? null);
+  return { actions, wakeAt: earliest([back.wakeAt, ...pauseEnds, ...sorted.map((l) => dueLater(l, o))]), surplus: back.surplus };
 }
+
+/** A paused lane as the rest of the decision sees it: every worker on its way out, nothing to run, nothing movable. */
+const heldLane = (l: LaneObservation): LaneObservation => ({
+  ...l,
+  idle: [],
+  busy: [],
+  leaving: l.leaving + l.idle.length + l.busy.length,
+  drainedForPause: [],
+  waiting: 0,
+  arriving: 0,
+  movable: false,
+});
 
 /** Step 0: the one time a busy worker is stopped for the machine's sake (machine/critical.ts says which). */
 function stopForMemory(o: Observation): Action[] {
@@ -120,14 +140,14 @@ function stopForMemory(o: Observation): Action[] {
   return stop && lastAt !== null ? [{ kind: 'critical', lane: stop.lane, worker: stop.worker, text: stop.text, at: lastAt }] : [];
 }
 
-/** Paused: nothing runs after the job it is on; the caps are untouched. */
-function pauseAll(l: LaneObservation): Action[] {
+/** Paused (all work, or this lane): nothing runs after the job it is on; the caps are untouched. */
+function pauseAll(l: LaneObservation, what = 'all work paused'): Action[] {
   const running = inService(l);
   const actions: Action[] = [];
-  if (l.idle.length > 0) actions.push({ kind: 'stop', lane: l.name, workers: [...l.idle], from: running, to: running - l.idle.length, reason: 'pause', detail: 'all work paused' });
+  if (l.idle.length > 0) actions.push({ kind: 'stop', lane: l.name, workers: [...l.idle], from: running, to: running - l.idle.length, reason: 'pause', detail: what });
   if (l.busy.length > 0) {
     const n = running - l.idle.length;
-    actions.push({ kind: 'drain', lane: l.name, workers: [...l.busy], from: n, to: n, reason: 'pause', detail: `all work paused: ${plural(l.busy.length, 'job')} finishing first` });
+    actions.push({ kind: 'drain', lane: l.name, workers: [...l.busy], from: n, to: n, reason: 'pause', detail: `${what}: ${plural(l.busy.length, 'job')} finishing first` });
   }
   return actions;
 }

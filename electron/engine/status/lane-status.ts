@@ -12,7 +12,7 @@ import { NO_DEMAND, retryingOf, toRunOf, waitingOf, type LaneDemand } from '../s
 import { estimate, runsLeft } from './eta.js';
 import type { RecentFigures } from './recent.js';
 import { RATE_WINDOW_S } from './recent-rate.js';
-import { settingsOf, type LaneCounts, type LaneRow } from '../store/lanes.js';
+import { pausedNow, settingsOf, type LaneCounts, type LaneRow } from '../store/lanes.js';
 import type { WorkerCounts } from '../workers/pool-types.js';
 
 export type { WorkerCounts };
@@ -70,7 +70,7 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
   return [
     lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
     c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, d.ready, d.inHand, d.notYet, d.afterJobs, d.scheduled, d.scheduledNext,
-    m?.limit, m?.limitedBy, m?.text, inputs.ceiling, inputs.ceilingWhy?.text, inputs.machineInUse, inputs.paused, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
+    m?.limit, m?.limitedBy, m?.text, inputs.ceiling, inputs.ceilingWhy?.text, inputs.machineInUse, inputs.paused, lane.paused?.since, lane.paused?.until, pausedNow(lane, inputs.now) === null, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
     lookups.progressed?.(lane.name),
   ].join('|');
 }
@@ -84,6 +84,9 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const jobs = inputs.demand.get(lane.name) ?? NO_DEMAND;
   const delayed = retryingOf(jobs);
   const machine = inputs.laneLimits.get(lane.name);
+  // Paused by itself, or with all work: nothing new starts, no outlook, no nudge.
+  const own = inputs.paused ? null : pausedNow(lane, inputs.now);
+  const paused = inputs.paused || own !== null;
   const demand = { cap: lane.cap, ceiling: inputs.ceiling, limit: machine?.limit, waiting: waitingOf(jobs), busy: w.busy, machineInUse: inputs.machineInUse };
   const oldestQueuedAt = demand.waiting > 0 ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
   const recent = lookups.recent(lane.name, inputs.now);
@@ -110,7 +113,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     queued: toRunOf(jobs),
     workers: running,
     perMinute: paced ? recent.throughputPerMin : null,
-    paused: inputs.paused,
+    paused,
     off: lane.cap === 0,
   });
   const status: LaneStatus = {
@@ -136,12 +139,12 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     etaState: eta.etaState,
     workerLoadMs: recent.workerLoadMs,
     nudgeQuietUntil: isQuiet(facts) ? quiet!.until : null,
-    mood: moodOf({ ...demand, running, paused: inputs.paused }),
-    nudge: inputs.paused ? null : nudgeFor(facts),
+    mood: moodOf({ ...demand, running, paused }),
+    nudge: paused ? null : nudgeFor(facts),
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
     workerMemoryBytes: lookups.workerMemory(lane.name),
     ...gpuCost(lookups.workerGpu?.(lane.name) ?? null),
-    limit: heldByMachine(lane.cap, demand.waiting, w, inputs, machine),
+    limit: heldByMachine(lane.cap, demand.waiting, w, { ...inputs, paused }, machine),
   };
   if (recent.longestReporting) status.longestJob = recent.longestReporting;
   const shared = lookups.shared?.(lane.name);
@@ -149,7 +152,9 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     status.shared = shared;
     status.nudge = withElsewhere(status.nudge, shared.elsewhere);
   }
-  return { status, dueAt: inputs.paused ? null : nudgeDueAt(facts) };
+  if (own) status.paused = own;
+  // A lane paused for a while looks again when its pause ends.
+  return { status, dueAt: inputs.paused ? null : own ? own.until : nudgeDueAt(facts) };
 }
 
 /** The running jobs as the estimate reads them (status/eta.ts): how long each has run, and what it said of how far it has got. */

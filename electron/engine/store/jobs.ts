@@ -58,8 +58,8 @@ export class JobStore {
   }
 
   /** `lanes restart --in-place` of many in one write: all queued again, or a refusal and none. */
-  requeueFinishedAll(ids: readonly number[]): Promise<{ jobs: JobSummary[] } | { refused: string }> {
-    return this.writes.commit((c) => requeueFinishedAll(c, ids));
+  requeueFinishedAll(ids: readonly number[], together?: ReadonlySet<number>): Promise<{ jobs: JobSummary[] } | { refused: string }> {
+    return this.writes.commit((c) => requeueFinishedAll(c, ids, together));
   }
 
   /** Lets go of the scheduled times that have come (before each sizing pass); the lanes where jobs became runnable. */

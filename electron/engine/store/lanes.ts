@@ -1,6 +1,6 @@
 // Lanes, and their job counts (kept by counts.ts). The lane list is read on every sizer pass and status,
 // so it is kept in memory and refreshed by this store's own writes: no caller can forget to.
-import type { LaneClass, LaneSettings } from '../../../shared/model.js';
+import type { LaneClass, LaneSettings, Paused } from '../../../shared/model.js';
 import type { JobCounts, LaneCounts } from './counts.js';
 import { durably, type Db } from './db.js';
 
@@ -11,7 +11,12 @@ export interface LaneRow extends LaneSettings {
   nudgeQuietBacklog: number | null;
   /** Where its queue lives when shared with other engines; null: in this store. */
   queue: SharedQueueConfig | null;
+  /** Paused by itself (not all work): since when, until when (null: until resumed). Absent or null: not paused. */
+  paused?: Paused | null;
 }
+
+/** The lane's own pause as of `now`, or null: one whose end has come is over, whether or not the row says so yet. */
+export const pausedNow = (l: Pick<LaneRow, 'paused'>, now: number): Paused | null => (l.paused && (l.paused.until === null || l.paused.until > now) ? l.paused : null);
 
 /** A shared lane's queue: the Redis URL as given (password included: never shown), and whether a non-loopback Redis without a password was allowed. */
 export interface SharedQueueConfig {
@@ -37,6 +42,8 @@ interface RawLane {
   nudge_quiet_until: number | null;
   nudge_quiet_backlog: number | null;
   queue: string | null;
+  paused_since: number | null;
+  paused_until: number | null;
 }
 
 const toLane = (r: RawLane): LaneRow => ({
@@ -49,6 +56,7 @@ const toLane = (r: RawLane): LaneRow => ({
   nudgeQuietUntil: r.nudge_quiet_until,
   nudgeQuietBacklog: r.nudge_quiet_backlog,
   queue: r.queue === null ? null : (JSON.parse(r.queue) as SharedQueueConfig),
+  paused: r.paused_since === null ? null : { since: r.paused_since, until: r.paused_until },
 });
 
 export class LaneStore {
@@ -58,12 +66,14 @@ export class LaneStore {
   private readonly deleteLane;
   private readonly deleteJobs;
   private readonly updateQuiet;
+  private readonly updatePause;
 
   constructor(
     private readonly db: Db,
     private readonly counts: JobCounts,
   ) {
-    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, nudge_quiet_until, nudge_quiet_backlog, queue FROM lanes ORDER BY created_at, rowid');
+    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, nudge_quiet_until, nudge_quiet_backlog, queue, paused_since, paused_until FROM lanes ORDER BY created_at, rowid');
+    this.updatePause = db.prepare('UPDATE lanes SET paused_since = ?, paused_until = ? WHERE name = ?');
     this.updateQuiet = db.prepare('UPDATE lanes SET nudge_quiet_until = ?, nudge_quiet_backlog = ? WHERE name = ?');
     this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, queue, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
@@ -98,6 +108,12 @@ export class LaneStore {
   /** Quiets the lane's nudge until `until`, unless its backlog grows past `backlog`; null lifts it. */
   setQuiet(name: string, quiet: { until: number; backlog: number } | null): void {
     this.updateQuiet.run(quiet?.until ?? null, quiet?.backlog ?? null, name);
+    this.reload();
+  }
+
+  /** Pauses the lane by itself (until `paused.until`, or until resumed), or lifts its pause (null). */
+  setPause(name: string, paused: Paused | null): void {
+    durably(this.db, () => this.updatePause.run(paused?.since ?? null, paused?.until ?? null, name));
     this.reload();
   }
 

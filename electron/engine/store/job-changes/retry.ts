@@ -28,10 +28,10 @@ function queueAgain(c: Change, id: number, statement: typeof c.s.retry, states: 
 /**
  * `lanes restart --in-place` of many: every one queued again under its own id in this one write,
  * or none — a refusal, in words — when one is no longer finished, or runs after a job that can no
- * longer succeed and is not queued again with it. Nothing throws, so the other writes that share
+ * longer succeed and is not queued again with it (`together`: the whole restart, of which these may be a chunk). Nothing throws, so the other writes that share
  * the transaction (group-sync.ts) are never undone for this one.
  */
-export function requeueFinishedAll(c: Change, ids: readonly number[]): { jobs: JobSummary[] } | { refused: string } {
+export function requeueFinishedAll(c: Change, ids: readonly number[], together: ReadonlySet<number> = new Set(ids)): { jobs: JobSummary[] } | { refused: string } {
   const finished: readonly JobState[] = ['succeeded', 'failed', 'cancelled'];
   const from = new Map<number, JobState>();
   for (const id of ids) {
@@ -39,7 +39,7 @@ export function requeueFinishedAll(c: Change, ids: readonly number[]): { jobs: J
     if (state === undefined || !finished.includes(state)) return { refused: `job ${id} ${state === undefined ? 'is gone' : `is ${state}`}; only a finished job can be restarted, and nothing was restarted` };
     from.set(id, state);
   }
-  const [lost] = c.waits.lostDependencies(ids, new Set(ids));
+  const [lost] = c.waits.lostDependencies(ids, together);
   if (lost) return { refused: `job ${lost[0]} runs after job ${lost[1].id}: ${cannotRunAfter(lost[1])}; nothing was restarted` };
   const jobs: JobSummary[] = [];
   for (const id of ids) {
