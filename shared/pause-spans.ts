@@ -14,11 +14,15 @@ export const PAUSE_SPANS: readonly { label: string; seconds: number }[] = [
 /** "Until tomorrow" ends at this hour of the next morning, local time: when a working day starts. */
 export const TOMORROW_HOUR = 8;
 
-/** Seconds from `now` until tomorrow at TOMORROW_HOUR:00, local time (a day that skips or repeats an hour included). */
+/**
+ * Whole seconds from `now` until tomorrow at TOMORROW_HOUR:00, local time (a day that skips or
+ * repeats an hour included), rounded up: the engine counts them from its own moment, a little
+ * later, so the pause ends at 08:00:00 and never reads "until 07:59:59".
+ */
 export function secondsUntilTomorrow(now: number): number {
   const d = new Date(now);
   const end = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1, TOMORROW_HOUR, 0, 0, 0).getTime();
-  return Math.round((end - now) / 1000);
+  return Math.ceil((end - now) / 1000);
 }
 
 /** The most a pause may last: the engine refuses longer (a week). */

@@ -17,6 +17,13 @@ describe('pause spans', () => {
     expect(from.getTime() + secondsUntilTomorrow(from.getTime()) * 1000).toBe(to.getTime());
   });
 
+  it('never ends before 08:00:00, from a moment between whole seconds', () => {
+    const from = new Date(2030, 0, 10, 23, 30, 0, 400).getTime();
+    const end = from + secondsUntilTomorrow(from) * 1000;
+    expect(end).toBeGreaterThanOrEqual(new Date(2030, 0, 11, 8).getTime());
+    expect(end).toBeLessThan(new Date(2030, 0, 11, 8, 0, 1).getTime());
+  });
+
   it('takes a typed span as the engine would, and refuses what is none or past a week', () => {
     expect(pauseSpan('2h30m')).toEqual({ seconds: 9_000 });
     expect(pauseSpan(' 45m ')).toEqual({ seconds: 2_700 });
