@@ -6,6 +6,7 @@
 import type { JobProgress, JobSummary } from '../../../shared/model.js';
 import type { LanesEvent } from '../../../shared/events.js';
 import type { ProgressHeard } from '../workers/pool-types.js';
+import { plural } from '../../../shared/format.js';
 
 /** Reports are written and announced together at most this often. */
 export const PROGRESS_FLUSH_MS = 250;
@@ -72,7 +73,7 @@ export class ProgressBoard {
     try {
       summaries = this.d.write(reports);
     } catch (error) {
-      this.d.log(`progress of ${reports.length} running jobs was not written: ${(error as Error).message}`);
+      this.d.log(`progress of ${plural(reports.length, 'job')} was not written: ${(error as Error).message}`);
       return;
     }
     for (const s of summaries) this.d.announce(s);
