@@ -120,6 +120,7 @@ export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: S
   const progress = new ProgressBoard({
     write: (reports) => s.jobs.recordProgress(reports),
     local: (lane) => s.queues.sharedLane(lane) === undefined,
+    shared: (lane, id, progress) => s.queues.sharedLane(lane)?.progress(id, progress),
     announce: (job) => s.events.emit('progress', job),
     now: Date.now,
     log,

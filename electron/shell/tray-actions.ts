@@ -3,6 +3,8 @@
 // reached through the shared client, like every other caller; what the tray then shows comes
 // from the engine's events alone (engine-host.ts), never from an action's answer.
 import type { LanesClient } from '../../shared/client/client.js';
+import type { RequestInput } from '../../shared/requests.js';
+import { tomorrowMorning } from '../../shared/span.js';
 import type { LoginItem } from './login-item.js';
 import type { ShellStore } from './shell-state.js';
 import type { TrayAction } from './tray-menu.js';
@@ -44,11 +46,17 @@ const failedTitle = (action: EngineAction): string => {
     case 'snoozeNudge':
       return `Could not snooze ${action.lane}'s suggestion`;
     case 'pause':
-      return 'Could not pause';
+      return action.lane === undefined ? 'Could not pause' : `Could not pause ${action.lane}`;
     case 'resume':
-      return 'Could not resume';
+      return action.lane === undefined ? 'Could not resume' : `Could not resume ${action.lane}`;
   }
 };
+
+/** The request a pause item makes; "until tomorrow" is reckoned as it is clicked, not when the menu was built. */
+export function pauseInput(action: Extract<TrayAction, { type: 'pause' }>, now: number): RequestInput<'pause'> {
+  const span = action.tomorrow ? { until: tomorrowMorning(now) } : action.forSeconds !== undefined ? { forSeconds: action.forSeconds } : {};
+  return { ...span, ...(action.lane === undefined ? {} : { lane: action.lane }) };
+}
 
 export function trayActions(deps: TrayActionDeps): TrayDispatch {
   // Every engine action answers the same way: the engine announces the change as an event
@@ -59,8 +67,8 @@ export function trayActions(deps: TrayActionDeps): TrayDispatch {
     try {
       if (action.type === 'setCap') await client.call('setCap', { lane: action.lane, cap: action.cap });
       else if (action.type === 'snoozeNudge') await client.call('snoozeNudge', { lane: action.lane, forSeconds: action.forSeconds });
-      else if (action.type === 'pause') await client.call('pause', action.forSeconds === undefined ? {} : { forSeconds: action.forSeconds });
-      else await client.call('resume', {});
+      else if (action.type === 'pause') await client.call('pause', pauseInput(action, Date.now()));
+      else await client.call('resume', action.lane === undefined ? {} : { lane: action.lane });
       return 'done';
     } catch (error) {
       deps.log(`tray: ${action.type} ${JSON.stringify(action)} failed: ${messageOf(error)}`);

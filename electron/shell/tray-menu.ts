@@ -9,13 +9,14 @@ import { plural } from '../../shared/format.js';
 import { NUDGE_DISMISS_SECONDS } from '../../shared/limits.js';
 import { gpuLines } from '../../shared/gpu-words.js';
 import type { ShellState } from './shell-state.js';
-import { holdingBack, laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
+import { clockTime, holdingBack, laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
 
 export type TrayAction =
   | { type: 'setCap'; lane: string; cap: number }
   | { type: 'snoozeNudge'; lane: string; forSeconds: number }
-  | { type: 'pause'; forSeconds?: number }
-  | { type: 'resume' }
+  /** No span: until resumed; `tomorrow`: until 08:00 tomorrow, reckoned when clicked. `lane`: that lane only. */
+  | { type: 'pause'; forSeconds?: number; tomorrow?: boolean; lane?: string }
+  | { type: 'resume'; lane?: string }
   | { type: 'open' }
   | { type: 'toggleStartAtLogin'; on: boolean }
   | { type: 'installCli' }
@@ -59,6 +60,12 @@ export const itemId = {
   pauseAll: 'pause-all',
   pauseHour: 'pause-all:hour',
   pauseUntilResumed: 'pause-all:until-resumed',
+  /** Every span "Pause all" offers, by its key (PAUSE_CHOICES). */
+  pauseFor: (key: string) => (key === '1h' ? 'pause-all:hour' : key === 'until-resumed' ? 'pause-all:until-resumed' : `pause-all:${key}`),
+  lanePause: (lane: string) => `lane:${lane}:pause`,
+  lanePauseFor: (lane: string, key: string) => `lane:${lane}:pause:${key}`,
+  lanePaused: (lane: string) => `lane:${lane}:paused`,
+  laneResume: (lane: string) => `lane:${lane}:resume`,
   open: 'open',
   startAtLogin: 'start-at-login',
   installCli: 'install-cli',
@@ -86,7 +93,7 @@ function capItems(lane: LaneStatus, ceiling: number): TrayItem[] {
 }
 
 /** A lane's submenu: its numbers, its nudge (raise or snooze), then its cap choices. */
-function laneMenu(lane: LaneStatus, ceiling: number, now: number): TrayItem {
+function laneMenu(lane: LaneStatus, ceiling: number, now: number, allPaused = false): TrayItem {
   const items: TrayItem[] = [];
   const detail = laneDetail(lane);
   if (detail) items.push(line(itemId.laneDetail(lane.name), detail), separator(`lane:${lane.name}:sep-detail`));
@@ -97,6 +104,7 @@ function laneMenu(lane: LaneStatus, ceiling: number, now: number): TrayItem {
       separator(`lane:${lane.name}:sep-nudge`),
     );
   }
+  items.push(...lanePauseItems(lane, now, allPaused));
   items.push(line(`lane:${lane.name}:cap`, 'Cap — how many run at once'), ...capItems(lane, ceiling));
   return { id: itemId.lane(lane.name), type: 'submenu', label: laneTitle(lane, now), submenu: items };
 }
@@ -109,11 +117,29 @@ function pauseItems(paused: Paused | null, now: number): { top: TrayItem[]; cont
       control: [],
     };
   }
-  const submenu: TrayItem[] = [
-    { id: itemId.pauseHour, label: 'For 1 hour', action: { type: 'pause', forSeconds: PAUSE_HOUR_SECONDS } },
-    { id: itemId.pauseUntilResumed, label: 'Until I resume', action: { type: 'pause' } },
-  ];
+  const submenu = PAUSE_CHOICES.map((c): TrayItem => ({ id: itemId.pauseFor(c.key), label: c.label, action: { type: 'pause', ...c.span } }));
   return { top: [], control: [{ id: itemId.pauseAll, type: 'submenu', label: 'Pause all', submenu }] };
+}
+
+/** The spans a pause is offered for, all work's or one lane's, in the tray's words. */
+export const PAUSE_CHOICES: readonly { key: string; label: string; span: { forSeconds?: number; tomorrow?: boolean } }[] = [
+  { key: '15m', label: 'For 15 minutes', span: { forSeconds: 15 * 60 } },
+  { key: '1h', label: 'For 1 hour', span: { forSeconds: PAUSE_HOUR_SECONDS } },
+  { key: '4h', label: 'For 4 hours', span: { forSeconds: 4 * PAUSE_HOUR_SECONDS } },
+  { key: 'tomorrow', label: 'Until tomorrow, 08:00', span: { tomorrow: true } },
+  { key: 'until-resumed', label: 'Until I resume', span: {} },
+];
+
+/** A lane's own pause: until when and Resume while it lasts, else the spans to pause it for. */
+function lanePauseItems(lane: LaneStatus, now: number, allPaused: boolean): TrayItem[] {
+  if (lane.paused) {
+    const label = lane.paused.until === null ? 'This lane paused until you resume it' : `This lane paused until ${clockTime(lane.paused.until, now)}`;
+    return [line(itemId.lanePaused(lane.name), label), { id: itemId.laneResume(lane.name), label: 'Resume this lane', action: { type: 'resume', lane: lane.name } }, separator(`lane:${lane.name}:sep-pause`)];
+  }
+  // All work paused already holds it: a pause of its own would say nothing more.
+  if (allPaused) return [];
+  const submenu = PAUSE_CHOICES.map((c): TrayItem => ({ id: itemId.lanePauseFor(lane.name, c.key), label: c.label, action: { type: 'pause', lane: lane.name, ...c.span } }));
+  return [{ id: itemId.lanePause(lane.name), type: 'submenu', label: 'Pause this lane', submenu }, separator(`lane:${lane.name}:sep-pause`)];
 }
 
 /** The whole menu for the shell's state; `now` only words a pause's end. */
@@ -140,7 +166,7 @@ export function trayMenuModel(state: ShellState, now: number): TrayItem[] {
     if (held) items.push(line(itemId.holdingBack, `Holding back — ${held}`));
     gpuLines(status.machine).forEach((words, n) => items.push(line(itemId.gpu(n), oneLine(words, 100))));
     if (status.lanes.length === 0) items.push(line('no-lanes', 'No lanes yet'));
-    for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling, now));
+    for (const lane of status.lanes) items.push(laneMenu(lane, status.ceiling, now, status.paused !== null));
   }
   items.push(separator('sep-app'), ...control);
   items.push({ id: itemId.open, label: 'Open Lanes', action: { type: 'open' } });

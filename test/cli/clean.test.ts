@@ -118,6 +118,10 @@ describe('lanes clean', () => {
     const lane = await t.daemon.cli('clean', '--lane', 'nope');
     expect(lane.code).toBe(1);
     expect(lane.stderr).toContain('there is no lane named "nope"');
+    // A typo gets the lane it most likely meant.
+    const typo = await t.daemon.cli('clean', '--lane', 'wroker');
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('there is no lane named "wroker" — did you mean "worker"?');
     const span = await t.daemon.cli('clean', '--older-than', 'soon');
     expect(span.code).toBe(2);
     expect((await states('a')).get(queued)).toBe('queued');

@@ -134,6 +134,6 @@ describe('the engine’s board', () => {
     const board = new ProgressBoard({ write: () => { throw new Error('database or disk is full'); }, local: () => true, announce: () => {}, now: () => 0, log: (l) => lines.push(l) });
     board.heard({ jobId: 1, attempt: 1, lane: 'worker', progress: { fraction: 0.1 }, ignored: 0 });
     board.flush();
-    expect(lines).toEqual(['progress of 1 running jobs was not written: database or disk is full']);
+    expect(lines).toEqual(['progress of 1 job was not written: database or disk is full']);
   });
 });

@@ -1,6 +1,7 @@
 // The tray menu and icon for a table of engine states, and what clicking an item does.
 import { describe, expect, it, vi } from 'vitest';
 import { trayLook, trayIconFile } from '../../electron/shell/tray-look.js';
+import { pauseInput } from '../../electron/shell/tray-actions.js';
 import { findItem, itemId, PAUSE_HOUR_SECONDS, SNOOZE_SECONDS, toMenuTemplate, trayMenuModel, type TrayAction, type TrayItem } from '../../electron/shell/tray-menu.js';
 import { lane, nudge, shell, status } from './fixtures.js';
 import type { ShellState } from '../../electron/shell/shell-state.js';
@@ -258,5 +259,35 @@ describe('the machine holding back, and what a raise buys', () => {
     const w = lane('worker', { running: 1, busy: 1, workers: 1, waiting: 4060, nudge: n });
     expect(look(shell(status([w], 7))).tooltip).toBe('Lanes — raise worker to 6: 4,060 waiting, about 2 h instead of 11 h');
     expect(look(shell(status([{ ...w, nudge: nudge(6, 4060) }], 7))).tooltip).toBe('Lanes — raise worker to 6: 4,060 waiting');
+  });
+});
+
+describe('pausing from the tray: all work or one lane, for 15 min, 1 h, 4 h, until tomorrow or until resumed', () => {
+  const spans = ['For 15 minutes', 'For 1 hour', 'For 4 hours', 'Until tomorrow, 08:00', 'Until I resume'];
+  it('Pause all offers every span, and each lane its own Pause this lane', () => {
+    const model = menu(idle);
+    const all = findItem(model, itemId.pauseAll);
+    expect(all?.submenu?.map((i) => i.label)).toEqual(spans);
+    expect(findItem(model, itemId.pauseFor('15m'))?.action).toEqual({ type: 'pause', forSeconds: 900 });
+    expect(findItem(model, itemId.pauseFor('tomorrow'))?.action).toEqual({ type: 'pause', tomorrow: true });
+    const lanePause = findItem(model, itemId.lanePause('worker'));
+    expect(lanePause?.submenu?.map((i) => i.label)).toEqual(spans);
+    expect(findItem(model, itemId.lanePauseFor('worker', '15m'))?.action).toEqual({ type: 'pause', lane: 'worker', forSeconds: 900 });
+  });
+
+  it('a lane paused by itself says until when, and offers Resume this lane; with all work paused, no lane pause is offered', () => {
+    const held = shell(status([lane('deploy', { mood: 'paused', paused: { since: NOW, until: NOW + 3_600_000 } }), lane('worker')]));
+    const model = menu(held);
+    expect(label(model, itemId.lanePaused('deploy'))).toBe('This lane paused until 15:30');
+    expect(findItem(model, itemId.laneResume('deploy'))?.action).toEqual({ type: 'resume', lane: 'deploy' });
+    expect(findItem(model, itemId.lanePause('worker'))).toBeDefined();
+    expect(findItem(menu(pausedOpen), itemId.lanePause('worker'))).toBeUndefined();
+  });
+
+  it('"until tomorrow" is reckoned when clicked: 08:00 the next day', () => {
+    const late = new Date(2025, 5, 3, 23, 50).getTime();
+    expect(pauseInput({ type: 'pause', tomorrow: true, lane: 'deploy' }, late)).toEqual({ until: new Date(2025, 5, 4, 8, 0).getTime(), lane: 'deploy' });
+    expect(pauseInput({ type: 'pause', tomorrow: true }, new Date(2025, 5, 4, 1, 0).getTime())).toEqual({ until: new Date(2025, 5, 5, 8, 0).getTime() });
+    expect(pauseInput({ type: 'pause', forSeconds: 900 }, late)).toEqual({ forSeconds: 900 });
   });
 });

@@ -1,7 +1,7 @@
 // Which store holds a lane's jobs, and which holds a job: the local store for every lane unless
 // the lane is shared, and for a job, the range its id is in (ids.ts). Asked for all lanes at once
 // (counts, a listing of every lane), it answers from all of them together.
-import type { JobPage, SharedLaneStatus } from '../../../shared/model.js';
+import type { JobPage, JobProgress, SharedLaneStatus } from '../../../shared/model.js';
 import { LanesError, notFound } from '../../../shared/errors.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
@@ -20,6 +20,8 @@ export interface SharedQueue extends JobQueue {
   status(): SharedLaneStatus;
   /** This engine's workers of the lane changed: others see it within a few seconds. */
   workersChanged(workers: number, busy: number): void;
+  /** A job this engine runs said how far it has got: kept as BullMQ's own progress. */
+  progress(id: number, progress: JobProgress): void;
   /** Stops talking to Redis; jobs there stay for the other engines. */
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ import type { Maybe } from '../queues/queue.js';
 import type { Retention } from '../retention/retention.js';
 import { FINISHED, type FinishedState, type JobCleaner } from '../store/cleaning.js';
 import type { LaneStore } from '../store/lanes.js';
+import { existingLane } from './context.js';
 
 type CleanHandlers = Pick<LanesHandlers, 'clean' | 'cleanedJob'>;
 
@@ -19,7 +20,7 @@ type CleanHandlers = Pick<LanesHandlers, 'clean' | 'cleanedJob'>;
 export interface CleanPort {
   retention: Pick<Retention, 'clean'>;
   cleaner: Pick<JobCleaner, 'find'>;
-  lanes: Pick<LaneStore, 'find'>;
+  lanes: Pick<LaneStore, 'find' | 'list'>;
 }
 
 /** The answer to a request about job `id`, which is not there: what is kept of it if it was cleaned, else "there is no job". */
@@ -51,8 +52,8 @@ export function cleanHandlers(e: CleanPort): CleanHandlers {
   return {
     clean: async (input) => {
       if (input.lane !== undefined) {
-        const row = e.lanes.find(input.lane);
-        if (!row) throw notFound(`there is no lane named "${input.lane}"`, 'lane');
+        // A typo gets the lane it most likely meant, as every other request that names a lane does.
+        const row = existingLane(e, input.lane);
         // BullMQ keeps a shared lane's finished jobs (the newest 2,000 succeeded, docs/shared-lanes.md).
         if (row.queue) throw badRequest(`lane "${input.lane}" is shared: its queue on Redis keeps its finished jobs, not this engine`, 'lane');
       }

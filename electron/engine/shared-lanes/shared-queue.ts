@@ -3,7 +3,7 @@
 // to two of them, and gives back the jobs of an engine that dies (docs/shared-lanes.md).
 import { Queue, type QueueEventsOptions } from 'bullmq';
 import type { Job as BullJob } from 'bullmq';
-import type { Job, JobPage, JobSummary, LogChunk, SharedLaneStatus } from '../../../shared/model.js';
+import type { Job, JobPage, JobProgress, JobSummary, LogChunk, SharedLaneStatus } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import { LanesError } from '../../../shared/errors.js';
 import type { RedisAddress } from '../../../shared/redis-url.js';
@@ -26,6 +26,7 @@ import { countsOf, readCounts } from './lane-counts.js';
 import { GiveBack } from './give-back.js';
 import { LaneWork } from './work.js';
 import { fieldsOfJob } from './job-data.js';
+import { sayProgress } from './progress.js';
 import { IdFloor } from './id-floor.js';
 
 /** How often the lane's counts and the other engines' workers are read. */
@@ -183,6 +184,11 @@ export class BullLane implements SharedQueue {
     }
     this.laneCounts = { queued: Math.max(0, c.queued), running: Math.max(0, c.running), succeeded: c.succeeded, failed: c.failed, cancelled: c.cancelled };
     return results;
+  }
+
+  /** A job this engine runs said how far it has got: BullMQ's progress (progress.ts). */
+  progress(id: number, progress: JobProgress): void {
+    sayProgress(this.p, id, progress);
   }
 
   runningFor(worker: string): RunningRow[] {

@@ -13,80 +13,22 @@
 //   5. publish  — one snapshot of what was seen and decided, which the status board, the nudge
 //                 and the tray read instead of asking the fleet or the machine.
 // Data flows one way: sampler → pass → fleet and publisher. Nothing here calls back into the pass.
-import type { LaneClass, MachineStatus } from '../../../shared/model.js';
+import type { LaneClass } from '../../../shared/model.js';
 import type { BusyLane } from '../machine/critical.js';
 import type { MachineFacts } from '../machine/facts.js';
 import { machineLimits, type GpuInputs, type MachineLimits } from '../machine/limits.js';
 import { cardsForStarts } from '../machine/gpu-limits.js';
 import type { MlLane } from '../machine/machine.js';
-import type { LaneCost } from '../machine/lane-cost.js';
 import { machineStatus } from '../machine/machine-status.js';
 import { PRESUMED_BYTES } from '../machine/memory-limits.js';
-import { pausedNow, type LaneCounts, type LaneRow } from '../store/lanes.js';
-import type { NotYet } from '../store/jobs.js';
+import { pausedNow, type LaneRow } from '../store/lanes.js';
 import { demandOf, type LaneDemand } from './demand.js';
 import { SizerHistory } from './history.js';
 import type { PassOutcome } from './loop.js';
 import { decide, type Action, type Decision, type LaneObservation, type Observation } from './policy.js';
+import type { PassInputs, PassOutputs, PassSnapshot, WorkerView } from './pass-types.js';
 
-/** A worker as the pass sees it: plain data the fleet hands over. */
-export interface WorkerView {
-  id: string;
-  lane: string;
-  role: 'idle' | 'busy' | 'leaving';
-  /** The lane it goes on to after its current job, if it changes lanes. */
-  moveTo?: string;
-  /** When it took on its current job; null when it has none. */
-  since: number | null;
-  /** Jobs in its hand (still queued in the store). */
-  hand: number;
-  /** Leaving only because all work was paused, and still on its job: a resume keeps it. */
-  drainedForPause?: boolean;
-}
-
-/** What the pass reads, each a narrow port. */
-export interface PassInputs {
-  /** Lets go of the scheduled times that have come: those jobs are runnable from now. */
-  releaseDue(now: number): void;
-  lanes: { list(): readonly LaneRow[]; allCounts(): ReadonlyMap<string, LaneCounts> };
-  /** Queued jobs not runnable yet, per lane, and the soonest one's moment. */
-  notYet(now: number): ReadonlyMap<string, NotYet>;
-  workers(): Iterable<WorkerView>;
-  /** Until when a lane's next worker waits, its command having died as it started; null if it need not. */
-  startsBlockedUntil(lane: string): number | null;
-  /** The machine's latest sample and what the lanes' workers were measured to hold. */
-  machine: {
-    facts(): MachineFacts;
-    costOf(lane: string): LaneCost | null;
-    measured(workerId: string): boolean;
-    /** What the GPUs' limits need of the ml lanes (undefined where no card is read). */
-    gpuInputs?(ml: readonly MlLane[]): GpuInputs | undefined;
-  };
-  paused(): boolean;
-  now(): number;
-  tickMs: number;
-}
-
-/** What carries a decision out: the fleet's mechanism and the scale ledger. */
-export interface PassOutputs {
-  /** `lanes`: as this pass observed them, what the decision was made on. */
-  carryOut(decision: Decision, lanes: readonly LaneObservation[]): void;
-  /** Idle workers of these lanes pull: ready work waits there. */
-  wake(lanes: readonly string[]): void;
-  /** The snapshot of this pass, for everyone who shows it. */
-  published(snapshot: PassSnapshot): void;
-  /** The ml lanes as this pass saw them: the sampler reads the cards while one holds work or workers. */
-  watchGpusFor?(ml: readonly MlLane[]): void;
-}
-
-/** What one pass saw and decided, as the status board, the nudge and the tray read it. */
-export interface PassSnapshot {
-  at: number;
-  limits: MachineLimits;
-  machine: MachineStatus;
-  /** Demand of the lanes that took part; a lane missing here had none. */
-  demand: ReadonlyMap<string, LaneDemand>;
-}
+export type { PassInputs, PassOutputs, PassSnapshot, WorkerView } from './pass-types.js';
 
 export class SizingPass {
   readonly history = new SizerHistory();

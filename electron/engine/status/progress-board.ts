@@ -6,6 +6,7 @@
 import type { JobProgress, JobSummary } from '../../../shared/model.js';
 import type { LanesEvent } from '../../../shared/events.js';
 import type { ProgressHeard } from '../workers/pool-types.js';
+import { plural } from '../../../shared/format.js';
 
 /** Reports are written and announced together at most this often. */
 export const PROGRESS_FLUSH_MS = 250;
@@ -15,6 +16,8 @@ export interface ProgressBoardDeps {
   write(reports: { id: number; attempt: number; progress: JobProgress }[]): JobSummary[];
   /** Whether the lane's jobs are in the local store (a shared lane's are not). */
   local(lane: string): boolean;
+  /** A shared lane's job's latest report, for its queue (BullMQ's own progress). */
+  shared?(lane: string, id: number, progress: JobProgress): void;
   announce(summary: JobSummary): void;
   now(): number;
   log(line: string): void;
@@ -23,6 +26,7 @@ export interface ProgressBoardDeps {
 
 interface Latest {
   attempt: number;
+  lane: string;
   progress: JobProgress;
 }
 
@@ -35,11 +39,10 @@ export class ProgressBoard {
   constructor(private readonly d: ProgressBoardDeps) {}
 
   heard(r: ProgressHeard): void {
-    if (!this.d.local(r.lane)) return;
     const before = this.ignored.get(r.jobId);
     const ignored = (before?.attempt === r.attempt ? before.count : 0) + r.ignored;
     if (ignored > 0) this.ignored.set(r.jobId, { attempt: r.attempt, count: ignored });
-    this.latest.set(r.jobId, { attempt: r.attempt, progress: { ...r.progress, at: this.d.now(), ...(ignored > 0 ? { ignored } : {}) } });
+    this.latest.set(r.jobId, { attempt: r.attempt, lane: r.lane, progress: { ...r.progress, at: this.d.now(), ...(ignored > 0 ? { ignored } : {}) } });
     this.timer ??= setTimeout(() => this.flush(), this.d.flushMs ?? PROGRESS_FLUSH_MS);
   }
 
@@ -60,13 +63,17 @@ export class ProgressBoard {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.latest.size === 0) return;
-    const reports = [...this.latest].map(([id, l]) => ({ id, attempt: l.attempt, progress: l.progress }));
+    const all = [...this.latest];
     this.latest.clear();
+    // A shared lane's jobs are not in the local store: their queue keeps what they say.
+    for (const [id, l] of all) if (!this.d.local(l.lane)) this.d.shared?.(l.lane, id, l.progress);
+    const reports = all.filter(([, l]) => this.d.local(l.lane)).map(([id, l]) => ({ id, attempt: l.attempt, progress: l.progress }));
+    if (reports.length === 0) return;
     let summaries: JobSummary[];
     try {
       summaries = this.d.write(reports);
     } catch (error) {
-      this.d.log(`progress of ${reports.length} running jobs was not written: ${(error as Error).message}`);
+      this.d.log(`progress of ${plural(reports.length, 'job')} was not written: ${(error as Error).message}`);
       return;
     }
     for (const s of summaries) this.d.announce(s);
