@@ -23,13 +23,17 @@ async function attempt<T>(what: string, request: () => Promise<T>): Promise<T | 
 }
 
 // ── pause ────────────────────────────────────────────────────────────────────────────────────
-/** Holds all work: for a while, or (no time) until resumed. The caps are left as they are. */
-export async function pauseAll(forSeconds?: number): Promise<void> {
-  await attempt('Not paused', () => client().call('pause', forSeconds ? { forSeconds } : {}));
+/** How long a pause holds: for a while, until a moment, or (neither) until resumed. */
+export type PauseChoice = { forSeconds?: number; until?: number };
+
+/** Holds all work, or one lane's: for a while, until a moment, or until resumed. The caps are left as they are. */
+export async function pauseAll(choice: PauseChoice = {}, lane?: string): Promise<void> {
+  await attempt('Not paused', () => client().call('pause', { ...choice, ...(lane ? { lane } : {}) }));
 }
 
-export async function resumeAll(): Promise<void> {
-  await attempt('Not resumed', () => client().call('resume', {}));
+/** Resumes all work, or the one lane paused by itself. */
+export async function resumeAll(lane?: string): Promise<void> {
+  await attempt('Not resumed', () => client().call('resume', lane ? { lane } : {}));
 }
 
 // ── the nudge ────────────────────────────────────────────────────────────────────────────────

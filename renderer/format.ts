@@ -51,7 +51,7 @@ export function formatMinute(at: number, now = Date.now()): string {
 
 export const MOOD_WORDS: Record<LaneMood, { word: string; hint: string }> = {
   off: { word: 'Off', hint: 'The cap is 0: this lane runs nothing until you raise it.' },
-  paused: { word: 'Paused', hint: 'All work is paused: running jobs finish, nothing new starts until it is resumed. The caps are unchanged.' },
+  paused: { word: 'Paused', hint: 'Paused (all work, or this lane by itself): running jobs finish, nothing new starts until it is resumed. The cap is unchanged.' },
   idle: { word: 'Idle', hint: 'Nothing waiting. Idle workers are given back one per tick.' },
   working: { word: 'Working', hint: 'Running jobs and keeping up.' },
   saturated: { word: 'Saturated', hint: 'Every worker the cap allows is busy and work is waiting.' },

@@ -21,6 +21,8 @@ export function laneReason(lane: LaneStatus, now: number, paused: Paused | null 
   const outside = lane.shared?.outsideWorker;
   if (outside) return `a worker that is not Lanes is taking its jobs (seen at ${formatClock(outside.seenAt, now)}) — what it completes shows as failed; stop it`;
   if (paused && lane.cap > 0) return paused.until === null ? 'all work paused until you resume' : `all work paused until ${formatClock(paused.until, now)}`;
+  // Paused by itself (`pause` with `lane`): the same words, of this lane alone.
+  if (lane.paused && lane.cap > 0) return lane.paused.until === null ? 'paused until you resume it' : `paused until ${formatClock(lane.paused.until, now)}`;
   if (lane.cap === 0) {
     // The built-in ml lane starts off on purpose (a model can take gigabytes): say so, or a person
     // reads "Off" as broken.

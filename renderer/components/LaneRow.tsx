@@ -15,6 +15,7 @@ import { CapStepper } from './CapStepper';
 import { useSecondClock } from '../stores/clock';
 import { WorkerPips } from './WorkerPips';
 import { openRemoveLane } from './LaneDialogs';
+import { LanePause } from './PauseControl';
 
 /** "Snooze for a day", as the tray's: as long as a dismissed nudge stays quiet, so both say the same. */
 const SNOOZE_S = NUDGE_DISMISS_SECONDS;
@@ -57,6 +58,7 @@ export function LaneRow({ name }: { name: string }) {
           <span className="tag" title={classHint(lane)}>
             {lane.class}
           </span>
+          <LanePause lane={name} />
           {name !== DEFAULT_LANE && (
             <button type="button" className="lane-remove" aria-label={`Remove lane ${name}`} title={`Remove lane ${name}`} onClick={() => openRemoveLane(name)}>
               ✕

@@ -147,6 +147,12 @@ describe('lanes', () => {
     expect(laneReason(lane({ mood: 'working', busy: 1 }), now)).toBeNull();
   });
 
+  test('a lane paused by itself says so and until when; all work paused says that first', () => {
+    expect(laneReason(lane({ paused: { since: now, until: null } }), now)).toBe('paused until you resume it');
+    expect(laneReason(lane({ paused: { since: now, until: now + 60_000 } }), now)).toMatch(/^paused until \d\d:\d\d:\d\d$/);
+    expect(laneReason(lane({ paused: { since: now, until: null } }), now, { since: now, until: null })).toBe('all work paused until you resume');
+  });
+
   test('an ml lane off by default, and a paused one, say so and until when', () => {
     expect(laneReason(lane({ name: 'ml', class: 'ml', cap: 0, mood: 'off' }), now)).toBe('ml lanes start off — raise the cap to run jobs');
     expect(laneReason(lane({ mood: 'paused', waiting: 3 }), now, { since: now - 1, until: null })).toBe('all work paused until you resume');

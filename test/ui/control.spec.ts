@@ -37,7 +37,7 @@ test('Pause all for a span typed, or until tomorrow morning: a span that is none
   const typed = page.getByRole('textbox', { name: 'For' });
   await typed.fill('soon');
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
-  await expect(page.locator('#pause-span-error')).toHaveText('a pause is a span like 30m, 2h or 1h30m, not "soon"');
+  await expect(page.locator('.pause-typed .field-error')).toHaveText('a pause is a span like 30m, 2h or 1h30m, not "soon"');
   expect((await daemon.api('status', {})).paused).toBeNull();
   await typed.fill('2h30m');
   const asked = Date.now();
@@ -55,6 +55,31 @@ test('Pause all for a span typed, or until tomorrow morning: a span that is none
   const d = new Date();
   const morning = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1, 8).getTime();
   expect(Math.abs(((await daemon.api('status', {})).paused?.until ?? 0) - morning)).toBeLessThan(2_000);
+});
+
+test('one lane paused for 15 minutes holds that lane only, and its row says until when; Resume lets it go', async ({ lanes: page, daemon }) => {
+  await dismissHelp(page);
+  await daemon.cli('lane', 'add', 'photos', '--cap', '1');
+  await page.getByRole('button', { name: 'Pause photos' }).click();
+  const asked = Date.now();
+  await page.getByRole('menu', { name: 'Pause photos' }).getByRole('menuitem', { name: 'For 15 minutes' }).click();
+  const photos = laneRow(page, 'photos');
+  await expect(photos.getByTestId('lane-reason')).toHaveText(/^paused until \d\d:\d\d:\d\d$/);
+  const status = await daemon.api('status', {});
+  expect(status.paused).toBeNull();
+  const until = status.lanes.find((l) => l.name === 'photos')?.paused?.until ?? 0;
+  expect(until).toBeGreaterThanOrEqual(asked + 15 * 60_000 - 1_000);
+  expect(until).toBeLessThan(Date.now() + 15 * 60_000 + 1_000);
+  // The other lane runs on; the paused one holds what it is given.
+  const held = (await daemon.cli('add', '--lane', 'photos', '--', 'echo', 'held')).stdout.trim();
+  const runs = (await daemon.cli('add', '--', 'echo', 'runs')).stdout.trim();
+  await expect(page.locator(`[data-job-id="${runs}"] .badge`)).toHaveText('Succeeded', { timeout: 15_000 });
+  await expect(page.locator(`[data-job-id="${held}"] .badge`)).toHaveText('Queued');
+  await expect(page.getByTestId('paused')).toHaveCount(0);
+
+  await photos.getByRole('button', { name: 'Resume photos' }).click();
+  await expect(page.locator(`[data-job-id="${held}"] .badge`)).toHaveText('Succeeded', { timeout: 15_000 });
+  await expect(photos.getByTestId('lane-reason')).toHaveCount(0);
 });
 
 test('Pause all until I resume: the banner has no end time, and Resume in the header ends it', async ({ lanes: page, daemon }) => {
