@@ -78,6 +78,8 @@ export interface Fit {
   width: number | null;
   shrink: readonly (readonly [column: string, min: number])[];
   drop: readonly string[];
+  /** Per column, a shorter form of a cell that does not fit, tried before it is cut: what matters kept whole. */
+  shorter?: Readonly<Record<string, (cell: string) => string>>;
 }
 
 /** The width tables fit: the terminal's, or 80 columns when output is not a terminal; null with `--wide`. */
@@ -118,10 +120,15 @@ export function fittedTable(header: string[], rows: string[][], align: Align[], 
   }
   // Nothing left to drop: as narrow as the rules allow, wider than asked.
   widths ??= natural.map((w, i) => Math.min(w, Math.max(header[i]!.length, fit.shrink.find(([n]) => n === header[i])?.[1] ?? w)));
-  const cut = (cell: string, w: number) => (cell.length <= w ? cell : `${cell.slice(0, Math.max(0, w - 1))}…`);
+  const cut = (cell: string, w: number, column: string) => {
+    if (cell.length <= w) return cell;
+    const short = fit.shorter?.[column]?.(cell) ?? cell;
+    const text = short.length <= w ? short : cell;
+    return text.length <= w ? text : `${text.slice(0, Math.max(0, w - 1))}…`;
+  };
   return table(
     cols.map((i) => header[i]!),
-    rows.map((r) => cols.map((i) => cut(r[i] ?? '', widths![i]!))),
+    rows.map((r) => cols.map((i) => cut(r[i] ?? '', widths![i]!, header[i]!))),
     cols.map((i) => align[i]!),
   );
 }

@@ -39,7 +39,12 @@ export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' |
 }
 
 /** docs/cli.md "Tables": the outlook is cut first, then these go, least needed first. */
-const STATUS_FIT = { shrink: [['OUTLOOK', 16], ['LANE', 12]], drop: ['CLASS', 'PER MIN', 'DONE', 'FAILED', 'WORKERS'] } as const;
+// Cut to fit, the outlook keeps its time ("about 5 min") and lets its count go: the count is in WAITING.
+const STATUS_FIT = {
+  shrink: [['OUTLOOK', 16], ['LANE', 12]],
+  drop: ['CLASS', 'PER MIN', 'DONE', 'FAILED', 'WORKERS'],
+  shorter: { OUTLOOK: (cell: string) => cell.replace(/^[\d,]+ left, /, '') },
+} as const;
 
 export function statusText(status: Status, now = Date.now(), width: number | null = 80): string {
   const paused = status.paused ? `All work paused ${status.paused.until === null ? 'until resumed (lanes resume)' : `until ${clock(status.paused.until)}`}.\n` : '';
