@@ -31,7 +31,7 @@ export function LanePause({ lane }: { lane: string }) {
   if (all) return null;
   if (own) {
     return (
-      <button type="button" className="lane-pause" aria-label={`Resume ${lane}`} title={`Resume ${lane}`} onClick={() => void resumeAll(lane)}>
+      <button type="button" className="lane-pause lane-resume" aria-label={`Resume ${lane}`} title={`Resume ${lane}`} onClick={() => void resumeAll(lane)}>
         ▶
       </button>
     );

@@ -60,6 +60,8 @@ test('Pause all for a span typed, or until tomorrow morning: a span that is none
 test('one lane paused for 15 minutes holds that lane only, and its row says until when; Resume lets it go', async ({ lanes: page, daemon }) => {
   await dismissHelp(page);
   await daemon.cli('lane', 'add', 'photos', '--cap', '1');
+  // Its ❚❚ shows on hover (or keyboard focus), as ✕ does.
+  await laneRow(page, 'photos').hover();
   await page.getByRole('button', { name: 'Pause photos' }).click();
   const asked = Date.now();
   await page.getByRole('menu', { name: 'Pause photos' }).getByRole('menuitem', { name: 'For 15 minutes' }).click();
