@@ -51,44 +51,44 @@ async function readAll<T>(ids: readonly number[], read: (id: number) => Promise<
   return out;
 }
 
+/** New jobs with the same specs, linked to the ones they restart, a chunk a write (as addJobs makes them, store by store). */
+async function asNew(e: JobsPort, jobs: readonly Job[]): Promise<JobSummary[]> {
+  const now = Date.now();
+  const fresh = jobs.map((j) => {
+    const f: NewJob = { lane: j.lane, spec: j.spec, maxAttempts: j.maxAttempts, timeoutMs: j.timeoutMs, restartOf: j.id };
+    if (j.priority !== undefined) f.priority = j.priority;
+    if (j.labels !== undefined) f.labels = j.labels;
+    return f;
+  });
+  const out: JobSummary[] = [];
+  for (let i = 0; i < fresh.length; i += WRITE_CHUNK) out.push(...(await enqueueByStore(e, fresh.slice(i, i + WRITE_CHUNK), now)));
+  return out;
+}
+
+/**
+ * The same ids queued again: this engine's a chunk a write, each chunk all or none (a job moved
+ * meanwhile stops the restart there, saying how many went before it); a shared lane's through its queue.
+ */
+async function inPlace(e: JobsPort, jobs: readonly Job[]): Promise<JobSummary[]> {
+  const local = jobs.filter((j) => e.queues.forJob(j.id).kind === 'local').map((j) => j.id);
+  const together = new Set(local);
+  const again = new Map<number, JobSummary>();
+  for (let i = 0; i < local.length; i += WRITE_CHUNK) {
+    const done = await e.jobs.requeueFinishedAll(local.slice(i, i + WRITE_CHUNK), together);
+    if ('refused' in done) throw conflict(`${done.refused}${i > 0 ? ` (of the ${local.length.toLocaleString('en-US')}, the first ${i.toLocaleString('en-US')} were restarted)` : ''}`, 'ids');
+    for (const j of done.jobs) again.set(j.id, j);
+  }
+  for (const j of jobs) {
+    if (again.has(j.id)) continue;
+    const shared = await e.queues.forJob(j.id).retry(j.id);
+    if (!shared) throw conflict(`job ${j.id} changed while it was being restarted; this engine's were restarted, and of its shared lanes' those before it`, 'ids');
+    again.set(j.id, shared);
+  }
+  return jobs.map((j) => again.get(j.id)!);
+}
+
 export function editHandlers(e: JobsPort): EditHandlers {
   const job = (id: number, field = 'id'): Promise<Job> => jobOrGone(e.cleaner, id, () => e.queues.forJob(id).get(id), field);
-
-  /** New jobs with the same specs, linked to the ones they restart, a chunk a write (as addJobs makes them, store by store). */
-  const asNew = async (jobs: readonly Job[]): Promise<JobSummary[]> => {
-    const now = Date.now();
-    const fresh = jobs.map((j) => {
-      const f: NewJob = { lane: j.lane, spec: j.spec, maxAttempts: j.maxAttempts, timeoutMs: j.timeoutMs, restartOf: j.id };
-      if (j.priority !== undefined) f.priority = j.priority;
-      if (j.labels !== undefined) f.labels = j.labels;
-      return f;
-    });
-    const out: JobSummary[] = [];
-    for (let i = 0; i < fresh.length; i += WRITE_CHUNK) out.push(...(await enqueueByStore(e, fresh.slice(i, i + WRITE_CHUNK), now)));
-    return out;
-  };
-
-  /**
-   * The same ids queued again: this engine's a chunk a write, each chunk all or none (a job moved
-   * meanwhile stops the restart there, saying how many went before it); a shared lane's through its queue.
-   */
-  const inPlace = async (jobs: readonly Job[]): Promise<JobSummary[]> => {
-    const local = jobs.filter((j) => e.queues.forJob(j.id).kind === 'local').map((j) => j.id);
-    const together = new Set(local);
-    const again = new Map<number, JobSummary>();
-    for (let i = 0; i < local.length; i += WRITE_CHUNK) {
-      const done = await e.jobs.requeueFinishedAll(local.slice(i, i + WRITE_CHUNK), together);
-      if ('refused' in done) throw conflict(`${done.refused}${i > 0 ? ` (of the ${local.length.toLocaleString('en-US')}, the first ${i.toLocaleString('en-US')} were restarted)` : ''}`, 'ids');
-      for (const j of done.jobs) again.set(j.id, j);
-    }
-    for (const j of jobs) {
-      if (again.has(j.id)) continue;
-      const shared = await e.queues.forJob(j.id).retry(j.id);
-      if (!shared) throw conflict(`job ${j.id} changed while it was being restarted; this engine's were restarted, and of its shared lanes' those before it`, 'ids');
-      again.set(j.id, shared);
-    }
-    return jobs.map((j) => again.get(j.id)!);
-  };
 
   return {
     editJob: async (input) => {
@@ -139,7 +139,7 @@ export function editHandlers(e: JobsPort): EditHandlers {
         const gone = lost.get(j.id);
         if (gone) throw conflict(`job ${j.id} runs after job ${gone.id}: ${cannotRunAfter(gone)}; nothing was restarted`, 'ids');
       }
-      const again = input.inPlace ? await inPlace(jobs) : await asNew(jobs);
+      const again = input.inPlace ? await inPlace(e, jobs) : await asNew(e, jobs);
       // One announcement for the set, as for added jobs: a job event each for a few, one `jobs` event for many.
       if (again.length <= JOB_EVENTS_PER_REQUEST) for (const j of again) e.events.emit('job', j);
       else e.events.emit('jobs', { ids: again.map((j) => j.id), change: input.inPlace ? 'changed' : 'added' });

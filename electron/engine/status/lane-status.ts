@@ -82,7 +82,6 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   // The lane's demand as the sizing pass computed it (sizer/demand.ts): a person's "waiting" is
   // what is runnable and not started, in a worker's hand or not; what cannot run yet is apart.
   const jobs = inputs.demand.get(lane.name) ?? NO_DEMAND;
-  const delayed = retryingOf(jobs);
   const machine = inputs.laneLimits.get(lane.name);
   // Paused by itself, or with all work: nothing new starts, no outlook, no nudge.
   const own = inputs.paused ? null : pausedNow(lane, inputs.now);
@@ -90,7 +89,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   const demand = { cap: lane.cap, ceiling: inputs.ceiling, limit: machine?.limit, waiting: waitingOf(jobs), busy: w.busy, machineInUse: inputs.machineInUse };
   const oldestQueuedAt = demand.waiting > 0 ? (lookups.oldestQueuedAt(lane.name) ?? null) : null;
   const recent = lookups.recent(lane.name, inputs.now);
-  const quiet = lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null;
+  const quiet = quietOf(lane);
   // One pace for the outlook and the nudge's estimate: a single fast job is not a forecast.
   const paced = paceCounts(recent);
   const runFacts = runningFacts(recent, c.running, inputs.now);
@@ -123,7 +122,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     idle: w.idle,
     draining: w.leaving,
     waiting: demand.waiting,
-    delayed,
+    delayed: retryingOf(jobs),
     waitingForJobs: jobs.afterJobs,
     scheduled: jobs.scheduled,
     scheduledNext: jobs.scheduledNext,
@@ -156,6 +155,9 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   // A lane paused for a while looks again when its pause ends.
   return { status, dueAt: inputs.paused ? null : own ? own.until : nudgeDueAt(facts) };
 }
+
+/** Until when a person quieted the lane's nudge, and the backlog they saw then; null: not quieted. */
+const quietOf = (lane: LaneRow) => (lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null);
 
 /** The running jobs as the estimate reads them (status/eta.ts): how long each has run, and what it said of how far it has got. */
 function runningFacts(recent: RecentFigures, running: number, now: number) {
