@@ -117,8 +117,9 @@ describe('an idle engine', () => {
     const after = m.total();
     await vi.advanceTimersByTimeAsync(MINUTE);
     expect(m.total()).toBe(after);
-    // Nothing ticks: no timer is left, and a whole idle hour passes reading nothing.
-    expect(vi.getTimerCount()).toBe(0);
+    // Nothing ticks: the one timer that may be left is retention's pass for when the cancelled job is first
+    // past its keep (days away), and a whole idle hour passes reading nothing.
+    expect(vi.getTimerCount()).toBeLessThanOrEqual(1);
     await vi.advanceTimersByTimeAsync(60 * MINUTE);
     expect(m.total()).toBe(after);
   });
