@@ -36,8 +36,9 @@ describe('following across an engine restart', () => {
     expect(waited.code, waited.stderr).toBe(0);
     expect(waited.stdout).toMatch(new RegExp(`^job ${id}: succeeded`, 'm'));
     expect(waited.stderr).toMatch(/lost the engine; waiting up to 30s/);
-    // It ran twice: stopped with the first engine, run again by the second.
-    expect((await daemon.cli('show', id)).stdout).toMatch(/attempts: 2 of|interrupted/);
+    // Stopped with the first engine and run again by the second, or (on a quick machine) ended in
+    // its worker and recorded by the second: either way it succeeded, and is said to have.
+    expect((await daemon.cli('show', id)).stdout).toMatch(new RegExp(`^job ${id} in lane worker: succeeded`));
     const logged = await log.done;
     expect(logged.code, logged.stderr).toBe(0);
     expect(logged.stdout).toContain('after-the-restart');
