@@ -30,6 +30,7 @@ import { unreadClientFigures } from './unread-clients.js';
 import { markdownTables, terminalLines } from './report.js';
 import { acrossRuns, judgeAll, type Figure } from './stats.js';
 import { noopFigures, shellFigures } from './throughput.js';
+import { paceResumeFigures } from './pace-replay.js';
 import { progressFloodFigures } from './progress-flood.js';
 import { blockedFigures } from './blocked.js';
 import { realBatchFigures } from './real-batch.js';
@@ -73,6 +74,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
   ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
   ['unread', 'event-stream clients that never read', () => unreadClientFigures(quick ? 5_000 : 30_000)],
+  ['pace', 'the outlook after a resume (pure replay)', () => paceResumeFigures()],
   ['progress', 'a job reporting progress 10,000 times a second', () => progressFloodFigures(quick ? 4 : 10)],
   ['soak', 'a soak with retention (LANES_BENCH_SOAK=PAYLOAD,SHELL for other sizes)', () => soakFigures(soakSize(quick), log)],
 ];

@@ -35,7 +35,7 @@ describe('following across an engine restart', () => {
     const waited = await wait.done;
     expect(waited.code, waited.stderr).toBe(0);
     expect(waited.stdout).toMatch(new RegExp(`^job ${id}: succeeded`, 'm'));
-    expect(waited.stderr).toMatch(/lost the engine; waiting up to 30s/);
+    expect(waited.stderr).toMatch(/lost the engine; waiting/);
     // Stopped with the first engine and run again by the second, or (on a quick machine) ended in
     // its worker and recorded by the second: either way it succeeded, and is said to have.
     expect((await daemon.cli('show', id)).stdout).toMatch(new RegExp(`^job ${id} in lane worker: succeeded`));

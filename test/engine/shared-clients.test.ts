@@ -83,7 +83,7 @@ describe('a BullMQ producer', () => {
     expect(jobs.map((j) => j.state)).toEqual(['failed', 'failed', 'succeeded']);
     expect(jobs[0]!.error).toMatch(/data\.spec is required/);
     expect(jobs[0]!.error).toMatch(/unknown field "foo"/);
-    expect(jobs[1]!.error).toMatch(/data\.timeoutMs must be at least 1 ms/);
+    expect(jobs[1]!.error).toMatch(/data\.timeoutMs must be/);
   }, 90_000);
 });
 

@@ -56,7 +56,7 @@ describe('reading the cards', () => {
   it('one that does not answer is killed at the timeout, and the read fails saying so', async () => {
     const dir = bin('0,GPU-fix-0,Fixture Card 24G,24576,300\n');
     writeFileSync(join(dir, 'hang'), '');
-    await expect(new NvidiaSmi(join(dir, 'nvidia-smi'), 300).read()).rejects.toThrow(/nvidia-smi did not answer within 300 ms/);
+    await expect(new NvidiaSmi(join(dir, 'nvidia-smi'), 300).read()).rejects.toThrow(/nvidia-smi did not answer/);
   });
 
   it('one that lists no card fails the read', async () => {
