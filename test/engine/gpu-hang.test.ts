@@ -4,21 +4,14 @@
 // the last good reading fits: before any reading, one; after one, what it had when reads failed.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../electron/engine/index.js';
 import { gpuLines } from '../../shared/gpu-words.js';
-import { startEngine, tempDir, until } from '../support/engine.js';
+import { enginesEachTest, tempDir, until } from '../support/engine.js';
 import { hangingGpu, type HangingGpu } from '../support/gpu-hang.js';
 import { waitFor } from '../support/poll.js';
 
-let open: { engine: Engine; cleanup: () => void }[] = [];
-afterEach(async () => {
-  for (const o of open) {
-    await o.engine.stop({ graceMs: 2000 });
-    o.cleanup();
-  }
-  open = [];
-});
+const started = enginesEachTest();
 
 /** A persistent worker that holds `mib` MiB on the card from its first job on (as the fixture hears it). */
 function gpuWorker(dir: string, apps: string, mib: number): string[] {
@@ -38,9 +31,7 @@ require('readline').createInterface({ input: process.stdin }).on('line', (line) 
 }
 
 async function engineWith(gpu: HangingGpu, dir: { dir: string; cleanup: () => void }): Promise<Engine> {
-  const engine = await startEngine(dir.dir, { cores: 8, sampleMs: 150, gpuTimeoutMs: 300, env: { PATH: `${gpu.bin}:${process.env.PATH}` } });
-  open.push({ engine, cleanup: dir.cleanup });
-  return engine;
+  return started(dir, { cores: 8, sampleMs: 150, gpuTimeoutMs: 300, env: { PATH: `${gpu.bin}:${process.env.PATH}` } });
 }
 
 /** Watches the lane's workers from now on, and the hanging processes at each look. */

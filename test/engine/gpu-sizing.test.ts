@@ -5,29 +5,20 @@
 // nvidia-smi, nothing about the GPU shows and nothing is run for it.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../../electron/engine/index.js';
 import { findOnPath } from '../../electron/engine/machine/gpu-reader.js';
 import { statusText } from '../../electron/cli/commands/lanes.js';
-import { jobsFinished, startEngine, tempDir, until } from '../support/engine.js';
+import { enginesEachTest, jobsFinished, tempDir, until } from '../support/engine.js';
 import { waitFor } from '../support/poll.js';
 
 const MiB = 2 ** 20;
 const fixture = join(import.meta.dirname, '..', 'fixtures', 'gpu', 'nvidia-smi');
 
-let open: { engine: Engine; cleanup: () => void }[] = [];
-afterEach(async () => {
-  for (const o of open) {
-    await o.engine.stop({ graceMs: 2000 });
-    o.cleanup();
-  }
-  open = [];
-});
+const started = enginesEachTest();
 
 async function engineWith(o: Partial<EngineOptions>, dir = tempDir()): Promise<{ engine: Engine; dir: string }> {
-  const engine = await startEngine(dir.dir, { sampleMs: 150, ...o });
-  open.push({ engine, cleanup: dir.cleanup });
-  return { engine, dir: dir.dir };
+  return { engine: await started(dir, { sampleMs: 150, ...o }), dir: dir.dir };
 }
 
 function alive(pid: number): boolean {
@@ -162,7 +153,6 @@ describe('the GPU limit', () => {
     const cost = models().workerGpuBytes;
     expect(cost).toBe(6000 * MiB);
     await engine.stop({ graceMs: 2000 });
-    open = open.filter((o) => o.engine !== engine);
     const again = await engineWith({ cores: 8, env: { PATH: gpu.path } }, { dir: dir.dir, cleanup: () => {} });
     const known = again.engine.status().lanes.find((l) => l.name === 'models')!;
     expect(known.workerGpuBytes).toBe(cost);

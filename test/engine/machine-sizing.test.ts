@@ -4,28 +4,19 @@
 // given no desktop knows nobody at the computer, as under `lanes daemon`: every core works.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../../electron/engine/index.js';
 import { readCgroupLimits } from '../../electron/engine/machine/cgroup.js';
-import { jobsFinished, nextEvent, startEngine, tempDir, until } from '../support/engine.js';
+import { enginesEachTest, jobsFinished, nextEvent, startEngine, tempDir, until } from '../support/engine.js';
 import { atTheComputer, awayFromTheComputer, fakeDesktop } from '../support/machine.js';
 
 const MiB = 2 ** 20;
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'machine');
 
-let open: { engine: Engine; cleanup: () => void }[] = [];
-afterEach(async () => {
-  for (const o of open) {
-    await o.engine.stop({ graceMs: 2000 });
-    o.cleanup();
-  }
-  open = [];
-});
+const started = enginesEachTest();
 
 async function engineWith(o: Partial<EngineOptions>, dir = tempDir()): Promise<{ engine: Engine; dir: string }> {
-  const engine = await startEngine(dir.dir, { sampleMs: 150, ...o });
-  open.push({ engine, cleanup: dir.cleanup });
-  return { engine, dir: dir.dir };
+  return { engine: await started(dir, { sampleMs: 150, ...o }), dir: dir.dir };
 }
 
 /** A persistent worker that loads a "model" of `mb` MiB (touched, so resident), then answers each job after `ms`. */
@@ -74,7 +65,6 @@ describe('memory', () => {
     // Kept across a restart: the next engine knows what one costs before it starts any.
     const cost = lane.workerMemoryBytes!;
     await engine.stop({ graceMs: 2000 });
-    open = open.filter((o) => o.engine !== engine);
     const again = await engineWith({ cores: 8, env: { LANES_MEMORY: '1500M' } }, { dir, cleanup: () => {} });
     const known = again.engine.status().lanes.find((l) => l.name === 'models')!;
     expect(known.workerMemoryBytes).toBe(cost);

@@ -6,37 +6,24 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statusText } from '../../electron/cli/commands/lanes.js';
 import { ROOT } from '../support/daemon.js';
 import { engineEachTest, jobsFinished } from '../support/engine.js';
 import { lines, waitFor } from '../support/poll.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
+import { redisForFile } from '../support/redis-each.js';
 
-let redis: RedisServer;
-let admin: Redis;
-beforeAll(async () => {
-  redis = await startRedis();
-  admin = new Redis({ host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: null });
-});
-afterEach(async () => {
-  await admin.flushall();
-});
-afterAll(async () => {
-  await admin.quit();
-  await redis.remove();
-});
+const db = redisForFile();
 
 const t = engineEachTest({ cores: 3 });
 const shared = () => t.engine.status().lanes.find((l) => l.name === 'render')!.shared!;
 
 describe('a BullMQ producer', () => {
   it('written as the docs show, queues with and without jobId, priority, delay and attempts, and reads each result; a duplicate jobId runs once', async () => {
-    await t.engine.request('addLane', { name: 'render', cap: 2, queue: { redis: redis.url } });
+    await t.engine.request('addLane', { name: 'render', cap: 2, queue: { redis: db.redis.url } });
     const out = join(t.dir, 'out.txt');
     const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'docs', 'examples', 'bullmq-producer.mjs'), out], {
-      env: { ...process.env, REDIS_URL: redis.url, LANE: 'render' },
+      env: { ...process.env, REDIS_URL: db.redis.url, LANE: 'render' },
       timeout: 40_000,
     }).catch(async (error: Error & { stdout?: string }) => {
       const jobs = await t.engine.request('listJobs', { lane: 'render', limit: 10 });
@@ -60,7 +47,7 @@ describe('a BullMQ producer', () => {
     expect(listed.jobs).toHaveLength(4);
     // The flaky one's attempts read as words in BullMQ's tools (its stacktrace), and as records in Lanes.
     const flakyBullId = said[4]!.split(':')[0]!;
-    const stack = JSON.parse((await admin.hget(`lanes:render:${flakyBullId}`, 'stacktrace'))!) as string[];
+    const stack = JSON.parse((await db.admin.hget(`lanes:render:${flakyBullId}`, 'stacktrace'))!) as string[];
     expect(stack.map((entry) => entry.split('\n')[0])).toEqual(['attempt 1 failed: exited with code 3', 'attempt 2 failed: exited with code 3']);
     const flaky = listed.jobs.find((j) => j.command === 'flaky')!;
     expect((await t.engine.request('job', { id: flaky.id })).history.map((a) => [a.attempt, a.outcome, a.exitCode])).toEqual([
@@ -70,8 +57,8 @@ describe('a BullMQ producer', () => {
   }, 120_000);
 
   it('refuses data not in the shape, naming the field; leaving out optional fields is fine', async () => {
-    await t.engine.request('addLane', { name: 'render', cap: 1, queue: { redis: redis.url } });
-    const queue = new Queue('render', { connection: admin, prefix: 'lanes' });
+    await t.engine.request('addLane', { name: 'render', cap: 1, queue: { redis: db.redis.url } });
+    const queue = new Queue('render', { connection: db.admin, prefix: 'lanes' });
     const added = await queue.addBulk([
       { name: 'readme', data: { foo: 'bar' } },
       { name: 'bad timeout', data: { spec: { kind: 'shell', script: 'true' }, timeoutMs: -5 } },
@@ -89,21 +76,21 @@ describe('a BullMQ producer', () => {
 
 describe('a plain BullMQ Worker on a shared lane', () => {
   it('nothing it took is reported succeeded; status warns of it; a retried one runs in Lanes', async () => {
-    await t.engine.request('addLane', { name: 'render', cap: 0, queue: { redis: redis.url } });
+    await t.engine.request('addLane', { name: 'render', cap: 0, queue: { redis: db.redis.url } });
     const ran = join(t.dir, 'ran.txt');
     const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 6 }, (_, i) => ({ lane: 'render', shell: `echo ${i} >> ${ran}` })) });
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     let took = 0;
     // The first job it takes it holds until the lane warns that something not Lanes took it.
-    const worker = new Worker('render', async () => (took++ === 0 ? held.then(() => 'done') : 'done'), { connection: admin.duplicate(), prefix: 'lanes' });
+    const worker = new Worker('render', async () => (took++ === 0 ? held.then(() => 'done') : 'done'), { connection: db.admin.duplicate(), prefix: 'lanes' });
     try {
       await waitFor(() => shared().outsideWorker?.how === 'took', 'the lane warning of a worker not Lanes taking a job', 15_000);
       expect(shared().outsideWorker!.jobId).toBeTypeOf('number');
       // `lanes status` says so under the lane.
       expect(statusText(t.engine.status(), Date.now(), 200)).toMatch(/render: shared on .*\n {2}warning: a worker that is not Lanes took job \d+ at [\d:]+: what it completes is shown failed \("finished outside Lanes"\), never succeeded/);
       release();
-      await waitFor(async () => (await admin.zcard('lanes:render:completed')) === 6, 'the plain worker completing all six');
+      await waitFor(async () => (await db.admin.zcard('lanes:render:completed')) === 6, 'the plain worker completing all six');
     } finally {
       await worker.close();
     }

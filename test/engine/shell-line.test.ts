@@ -7,16 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../../electron/engine/index.js';
 import { ownCgroup } from '../../electron/job-control/containment.js';
 import { findOnPath } from '../support/redis.js';
-import { jobsFinished, startEngine, tempDir } from '../support/engine.js';
+import { enginesEachTest, jobsFinished, tempDir } from '../support/engine.js';
 
 const saved = { SHELL: process.env.SHELL, LANES_SHELL: process.env.LANES_SHELL };
-let open: { engine: Engine; cleanup: () => void }[] = [];
-afterEach(async () => {
-  for (const o of open) {
-    await o.engine.stop({ graceMs: 2000 });
-    o.cleanup();
-  }
-  open = [];
+const started = enginesEachTest();
+afterEach(() => {
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -29,10 +24,7 @@ async function engineWith(env: Record<string, string | undefined>, o: Partial<En
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  const dir = tempDir();
-  const engine = await startEngine(dir.dir, { cores: 3, ...o });
-  open.push({ engine, cleanup: dir.cleanup });
-  return engine;
+  return started(tempDir(), { cores: 3, ...o });
 }
 
 /** Runs one command line and answers its outcome and what it printed. */

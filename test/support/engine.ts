@@ -26,6 +26,26 @@ export interface EngineEachTest {
 }
 
 /** A new data directory and engine for every test in the file, stopped and removed after it. */
+/**
+ * Engines a test opens itself, each in its own folder: `start` opens one there (as startEngine),
+ * and after each test every one is stopped and its folder removed.
+ */
+export function enginesEachTest(): (dir: { dir: string; cleanup: () => void }, o?: Partial<EngineOptions>) => Promise<Engine> {
+  let open: { engine: Engine; cleanup: () => void }[] = [];
+  afterEach(async () => {
+    for (const o of open) {
+      await o.engine.stop({ graceMs: 2000 });
+      o.cleanup();
+    }
+    open = [];
+  });
+  return async (dir, o = {}) => {
+    const engine = await startEngine(dir.dir, o);
+    open.push({ engine, cleanup: dir.cleanup });
+    return engine;
+  };
+}
+
 export function engineEachTest(o: Partial<EngineOptions> = {}): EngineEachTest {
   let dir = '';
   let engine: Engine | undefined;
