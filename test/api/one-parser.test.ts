@@ -7,8 +7,6 @@ import { connect } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostedEngine } from '../../electron/api/host.js';
-import type { LanesClient } from '../../shared/client/client.js';
 import { parseIsoTime } from '../../shared/moment.js';
 import { parseSpan, SPAN_LIMITS } from '../../shared/span.js';
 import { keepFromEnv } from '../../electron/engine/retention/policy.js';
@@ -16,7 +14,7 @@ import { duration, wholeNumber } from '../../electron/cli/args.js';
 import { atTime } from '../../electron/cli/ordering.js';
 import { checkAddJob } from '../../renderer/add-job-form.js';
 import { ensureBuilt, lanes, tempDataDir } from '../support/daemon.js';
-import { startHostedApi, type api } from '../support/http.js';
+import { hostedApiForAll } from '../support/http.js';
 import { jobsFinished } from '../support/engine.js';
 
 describe('dates the calendar does not have', () => {
@@ -89,19 +87,11 @@ describe('the CLI refuses before sending anything', () => {
 });
 
 describe('over HTTP, into a real engine', () => {
-  const tmp = tempDataDir();
-  let host: HostedEngine;
-  let call: ReturnType<typeof api>;
-  let client: LanesClient;
-  beforeAll(async () => ({ host, call, client } = await startHostedApi(join(tmp.dir, 'data'))));
-  afterAll(async () => {
-    await host?.close({ graceMs: 0 });
-    tmp.remove();
-  });
+  const h = hostedApiForAll();
 
-  const total = async () => (await client.call('listJobs', {})).total;
+  const total = async () => (await h.client.call('listJobs', {})).total;
   async function refused(path: string, body: string, field: string, words: RegExp): Promise<void> {
-    const res = await call.post(path, body);
+    const res = await h.call.post(path, body);
     expect(res.status, body).toBe(400);
     expect(res.json).toMatchObject({ error: { code: 'bad_request', field, message: expect.stringMatching(words) } });
   }
@@ -120,27 +110,27 @@ describe('over HTTP, into a real engine', () => {
     await refused('/api/jobs', '{"argv":["true"],"env":{"constructor":"x"}}', 'env.constructor', /not allowed as a key/);
     await refused('/api/jobs/batch', '{"jobs":[{"payload":{"a":{"prototype":1}}}]}', 'jobs.0.payload.a.prototype', /not allowed as a key/);
     expect(await total()).toBe(before);
-    const { id } = await client.call('addJob', { argv: ['true'], delaySeconds: 3600, env: { KEEP: 'me' } });
+    const { id } = await h.client.call('addJob', { argv: ['true'], delaySeconds: 3600, env: { KEEP: 'me' } });
     await refused(`/api/jobs/${id}/edit`, '{"env":{"__proto__":"x","B":"y"}}', 'env.__proto__', /not allowed as a key/);
-    const job = await client.call('job', { id });
+    const job = await h.client.call('job', { id });
     expect(job.spec).toMatchObject({ env: { KEEP: 'me' } });
-    await client.call('cancel', { id });
+    await h.client.call('cancel', { id });
   });
 
   it("a worker's result of 1e999 fails the job in words, never stored as null", async () => {
-    const script = join(tmp.dir, 'huge.cjs');
+    const script = join(h.dir, 'huge.cjs');
     writeFileSync(script, "process.stdout.write('{\"ready\":true}\\n');\nrequire('readline').createInterface({ input: process.stdin }).on('line', (l) => process.stdout.write('{\"id\":' + JSON.parse(l).id + ',\"ok\":true,\"result\":1e999}\\n'));\n");
-    await client.call('addLane', { name: 'huge', workerCommand: [process.execPath, script] });
-    const { id } = await client.call('addJob', { lane: 'huge', payload: {} });
-    const [job] = await jobsFinished(host.engine, [id]);
+    await h.client.call('addLane', { name: 'huge', workerCommand: [process.execPath, script] });
+    const { id } = await h.client.call('addJob', { lane: 'huge', payload: {} });
+    const [job] = await jobsFinished(h.host.engine, [id]);
     expect(job).toMatchObject({ state: 'failed', error: expect.stringMatching(/^the worker's answer holds a number JSON cannot carry \(Infinity/) });
     expect(job!.result ?? null).toBeNull();
   });
 
   it('a raw non-ASCII byte in the request line gets the JSON error and headers of any refusal', async () => {
-    const plain = await call.get('/api/no-such-route');
+    const plain = await h.call.get('/api/no-such-route');
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(host.port, '127.0.0.1', () => socket.end(Buffer.concat([Buffer.from('GET /api/st'), Buffer.from([0xff]), Buffer.from('atus HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')])));
+      const socket = connect(h.host.port, '127.0.0.1', () => socket.end(Buffer.concat([Buffer.from('GET /api/st'), Buffer.from([0xff]), Buffer.from('atus HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')])));
       let text = '';
       socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
       socket.on('end', () => resolve(text));

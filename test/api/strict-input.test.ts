@@ -3,12 +3,8 @@
 // route does not take is a 400 as an unknown body field is, a request without Host gets the same
 // JSON 403 as a foreign one, and X-Frame-Options: DENY is on every response.
 import { connect } from 'node:net';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HostedEngine } from '../../electron/api/host.js';
-import type { LanesClient } from '../../shared/client/client.js';
-import { openRawStream, raw, startHostedApi, type api } from '../support/http.js';
-import { tempDataDir } from '../support/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { hostedApiForAll, openRawStream, raw } from '../support/http.js';
 
 /** A request as bytes on the wire: what node:http would never send (no Host, raw bytes). */
 function wire(port: number, head: string, body: Buffer = Buffer.alloc(0)): Promise<{ status: number; headers: string; json: unknown }> {
@@ -33,20 +29,11 @@ function wire(port: number, head: string, body: Buffer = Buffer.alloc(0)): Promi
 }
 
 describe('strict input', () => {
-  const tmp = tempDataDir();
-  let host: HostedEngine;
-  let call: ReturnType<typeof api>;
-  let client: LanesClient;
+  const h = hostedApiForAll();
 
-  beforeAll(async () => ({ host, call, client } = await startHostedApi(join(tmp.dir, 'data'))));
-  afterAll(async () => {
-    await host?.close({ graceMs: 0 });
-    tmp.remove();
-  });
-
-  const total = async () => (await client.call('listJobs', {})).total;
-  const auth = () => `Authorization: Bearer ${host.token}\r\nHost: 127.0.0.1:${host.port}`;
-  const post = (path: string, body: Buffer) => wire(host.port, `POST ${path} HTTP/1.1\r\n${auth()}\r\nContent-Type: application/json`, body);
+  const total = async () => (await h.client.call('listJobs', {})).total;
+  const auth = () => `Authorization: Bearer ${h.host.token}\r\nHost: 127.0.0.1:${h.host.port}`;
+  const post = (path: string, body: Buffer) => wire(h.host.port, `POST ${path} HTTP/1.1\r\n${auth()}\r\nContent-Type: application/json`, body);
   const fieldOf = (json: unknown) => (json as { error?: { field?: string } }).error?.field;
 
   it('invalid UTF-8 in a body is a 400 naming the field, and nothing is stored', async () => {
@@ -66,47 +53,47 @@ describe('strict input', () => {
     expect(fieldOf(batch.json)).toBe('jobs.1.argv.0');
     expect(await total()).toBe(before);
     // A real U+FFFD, sent as valid UTF-8, is text like any other.
-    const ok = await call.post('/api/jobs', { argv: ['echo', '\uFFFD'] });
+    const ok = await h.call.post('/api/jobs', { argv: ['echo', '\uFFFD'] });
     expect(ok.status).toBe(200);
   });
 
   it('invalid UTF-8 in a query value or a path segment is a 400 naming it', async () => {
-    const query = await call.get('/api/jobs?lane=%FF');
+    const query = await h.call.get('/api/jobs?lane=%FF');
     expect(query.status).toBe(400);
     expect(fieldOf(query.json)).toBe('lane');
-    const path = await call.get('/api/jobs/%C3');
+    const path = await h.call.get('/api/jobs/%C3');
     expect(path.status).toBe(400);
     expect(fieldOf(path.json)).toBe('id');
-    const rawBytes = await wire(host.port, `GET /api/jobs?lane=\xff HTTP/1.1\r\n${auth()}`);
+    const rawBytes = await wire(h.host.port, `GET /api/jobs?lane=\xff HTTP/1.1\r\n${auth()}`);
     expect(rawBytes.status).toBe(400);
   });
 
   it('an unknown query parameter is a 400 naming it, on every route', async () => {
     for (const path of ['/api/status?__proto__=x', '/api/status?verbose=1', '/api/jobs?lane=worker&colour=red', '/api/window?x=1', '/api/hello?nonce=0123456789abcdef&y=2']) {
-      const res = await call.get(path);
+      const res = await h.call.get(path);
       expect(res.status, path).toBe(400);
       expect(fieldOf(res.json), path).toBe([...new URL(path, 'http://x').searchParams.keys()].at(-1));
     }
-    const events = await raw(host.port, { path: `/api/events?token=${host.token}&since=0&follow=yes` });
+    const events = await raw(h.host.port, { path: `/api/events?token=${h.host.token}&since=0&follow=yes` });
     expect(events.status).toBe(400);
     expect(fieldOf(events.json)).toBe('follow');
-    const posted = await call.post('/api/jobs?lane=ml', { argv: ['true'] });
+    const posted = await h.call.post('/api/jobs?lane=ml', { argv: ['true'] });
     expect(posted.status).toBe(400);
     expect(fieldOf(posted.json)).toBe('lane');
     // What a route does take still works.
-    expect((await call.get('/api/jobs?lane=worker&limit=5')).status).toBe(200);
+    expect((await h.call.get('/api/jobs?lane=worker&limit=5')).status).toBe(200);
   });
 
   it('a request without Host gets the JSON 403', async () => {
-    const res = await wire(host.port, `GET /api/status HTTP/1.1\r\nAuthorization: Bearer ${host.token}`);
+    const res = await wire(h.host.port, `GET /api/status HTTP/1.1\r\nAuthorization: Bearer ${h.host.token}`);
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ error: { code: 'forbidden', message: expect.stringMatching(/without Host/) } });
   });
 
   it('X-Frame-Options: DENY on every response', async () => {
-    const answers = [await call.get('/api/status'), await call.get('/'), await call.get('/api/nowhere'), await raw(host.port, { path: '/api/status' }), await call.get('/api/status?x=1')];
+    const answers = [await h.call.get('/api/status'), await h.call.get('/'), await h.call.get('/api/nowhere'), await raw(h.host.port, { path: '/api/status' }), await h.call.get('/api/status?x=1')];
     for (const res of answers) expect(res.headers['x-frame-options'], String(res.status)).toBe('DENY');
-    const stream = await openRawStream(host.port, { headers: { Authorization: `Bearer ${host.token}` } });
+    const stream = await openRawStream(h.host.port, { headers: { Authorization: `Bearer ${h.host.token}` } });
     expect(stream.response.headers['x-frame-options']).toBe('DENY');
     stream.close();
   });

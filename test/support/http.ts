@@ -2,11 +2,13 @@
 // a browser's fetch never would (a foreign Host), bodies no client would (broken JSON, 9 MiB), and
 // read the event stream's frames as they are on the wire (with the one SSE parser).
 import { request, type IncomingMessage } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
+import { join } from 'node:path';
 import { hostEngine, type HostedEngine } from '../../electron/api/host.js';
 import type { LanesClient } from '../../shared/client/client.js';
 import { SseParser, type SseMessage } from '../../shared/client/sse.js';
 import type { LanesEvent } from '../../shared/events.js';
-import { ensureBuilt, httpClient } from './daemon.js';
+import { ensureBuilt, httpClient, tempDataDir } from './daemon.js';
 import { quietMachine } from './machine.js';
 
 export interface RawResponse {
@@ -125,4 +127,34 @@ export function openRawStream(port: number, options: { path?: string; headers?: 
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * An engine with its API for every test of the block it is called in: started before them in a
+ * folder of its own (the data directory is `dir/data`), closed and removed after them.
+ */
+export function hostedApiForAll(): { readonly host: HostedEngine; readonly call: ReturnType<typeof api>; readonly client: LanesClient; readonly dir: string } {
+  const tmp = tempDataDir();
+  let hosted: Awaited<ReturnType<typeof startHostedApi>> | undefined;
+  beforeAll(async () => {
+    hosted = await startHostedApi(join(tmp.dir, 'data'));
+  });
+  afterAll(async () => {
+    await hosted?.host.close({ graceMs: 0 });
+    tmp.remove();
+  });
+  return {
+    get host() {
+      return hosted!.host;
+    },
+    get call() {
+      return hosted!.call;
+    },
+    get client() {
+      return hosted!.client;
+    },
+    get dir() {
+      return tmp.dir;
+    },
+  };
 }
