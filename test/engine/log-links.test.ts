@@ -71,6 +71,14 @@ async function engineIn(p: ReturnType<typeof place>): Promise<{ engine: Engine; 
 
 const sh = (script: string) => ({ argv: ['sh', '-c', script] });
 
+/** A fresh place and engine, the id the next job will have, its log names and a file to wait on (`go`). */
+async function nextJobIn(): Promise<{ p: ReturnType<typeof place>; engine: Engine; id: number; n: ReturnType<typeof logNames>; go: string }> {
+  const p = place();
+  const { engine, next } = await engineIn(p);
+  const id = await next();
+  return { p, engine, id, n: logNames(p.dataDir, id), go: join(p.dataDir, 'go') };
+}
+
 describe.runIf(process.platform !== 'win32')('no log operation follows a link', () => {
   it('open: links at every name of a job before it runs are removed, its output kept in files of its own', async () => {
     const p = place();
@@ -108,11 +116,7 @@ describe.runIf(process.platform !== 'win32')('no log operation follows a link', 
   });
 
   it('copy: the first stream’s file swapped for a link while it runs is not copied into both-together', async () => {
-    const p = place();
-    const { engine, next } = await engineIn(p);
-    const id = await next();
-    const n = logNames(p.dataDir, id);
-    const go = join(p.dataDir, 'go');
+    const { p, engine, id, n, go } = await nextJobIn();
     await engine.request('addJob', sh(`echo out; while [ ! -e ${go} ]; do sleep 0.02; done; echo err >&2`));
     await waitFor(() => existsSync(n.stdout), 'the stdout log');
     plant(p.secret, n.stdout);
@@ -123,11 +127,7 @@ describe.runIf(process.platform !== 'win32')('no log operation follows a link', 
   });
 
   it('join: links at the three files and at the join’s own name as the job ends: nothing read through, nothing written', async () => {
-    const p = place();
-    const { engine, next } = await engineIn(p);
-    const id = await next();
-    const n = logNames(p.dataDir, id);
-    const go = join(p.dataDir, 'go');
+    const { p, engine, id, n, go } = await nextJobIn();
     await engine.request('addJob', sh(`echo out; echo err >&2; while [ ! -e ${go} ]; do sleep 0.02; done`));
     await waitFor(() => existsSync(n.all), 'both-together');
     plant(p.secret, n.stdout, n.stderr, n.all, n.part);
@@ -138,11 +138,7 @@ describe.runIf(process.platform !== 'win32')('no log operation follows a link', 
   });
 
   it('split: a retry of a joined job with links at the three names writes its own files, never through them', async () => {
-    const p = place();
-    const { engine, next } = await engineIn(p);
-    const id = await next();
-    const n = logNames(p.dataDir, id);
-    const ok = join(p.dataDir, 'ok');
+    const { p, engine, id, n, go: ok } = await nextJobIn();
     await engine.request('addJob', sh(`echo out; echo err >&2; [ -e ${ok} ]`));
     expect((await jobsFinished(engine, [id]))[0]!.state).toBe('failed');
     expect(existsSync(n.joined)).toBe(true);
