@@ -60,6 +60,17 @@ require('readline').createInterface({ input: process.stdin }).on('line', (line) 
   return [process.execPath, script];
 }
 
+/** A 24,576 MiB fixture card, an engine of 8 cores that reads it, and an ml lane `models` at `cap` of 6,000 MiB workers (100 ms a job) holding `jobs` jobs. */
+async function modelsOnACard(cap: number, jobs: number) {
+  const dir = tempDir();
+  const gpu = card(dir.dir, ['0,GPU-fix-0,Fixture Card 24G,24576,300']);
+  const { engine } = await engineWith({ cores: 8, env: { PATH: gpu.path } }, dir);
+  await engine.request('addLane', { name: 'models', class: 'ml', cap, workerCommand: gpuWorker(engine.dataDir, gpu.apps, 6000, 100) });
+  const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: jobs }, (_, n) => ({ lane: 'models', payload: { n } })) });
+  const models = () => engine.status().lanes.find((l) => l.name === 'models')!;
+  return { dir, gpu, engine, ids, models };
+}
+
 describe('the GPU limit', () => {
   it('LANES_CORES=8, a 24,576 MiB card, an ml lane at cap 7 of 6,000 MiB workers: never more than 4, settles at 3 or 4, the GPU named, no nudge beyond what fits', async () => {
     const dir = tempDir();
@@ -110,12 +121,7 @@ describe('the GPU limit', () => {
   }, 180_000);
 
   it('no GPU words outlive the workers: the lane\'s blame goes when nothing waits, and the card is read once more after the last worker ends', async () => {
-    const dir = tempDir();
-    const gpu = card(dir.dir, ['0,GPU-fix-0,Fixture Card 24G,24576,300']);
-    const { engine } = await engineWith({ cores: 8, env: { PATH: gpu.path } }, dir);
-    await engine.request('addLane', { name: 'models', class: 'ml', cap: 7, workerCommand: gpuWorker(engine.dataDir, gpu.apps, 6000, 100) });
-    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 30 }, (_, n) => ({ lane: 'models', payload: { n } })) });
-    const models = () => engine.status().lanes.find((l) => l.name === 'models')!;
+    const { gpu, engine, ids, models } = await modelsOnACard(7, 30);
     await until(engine, () => models().limit?.by === 'gpu', 60_000, 'the GPU named while work waits');
     await jobsFinished(engine, ids, 120_000);
     // Nothing waits: whatever the GPU allows, it holds nothing back.
@@ -134,12 +140,7 @@ describe('the GPU limit', () => {
   }, 180_000);
 
   it('another program takes the card: the lane gives workers back for the GPU, in the ledger as the machine; the cost is kept across a restart', async () => {
-    const dir = tempDir();
-    const gpu = card(dir.dir, ['0,GPU-fix-0,Fixture Card 24G,24576,300']);
-    const { engine } = await engineWith({ cores: 8, env: { PATH: gpu.path } }, dir);
-    await engine.request('addLane', { name: 'models', class: 'ml', cap: 7, workerCommand: gpuWorker(engine.dataDir, gpu.apps, 6000, 100) });
-    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 400 }, (_, n) => ({ lane: 'models', payload: { n } })) });
-    const models = () => engine.status().lanes.find((l) => l.name === 'models')!;
+    const { dir, gpu, engine, ids, models } = await modelsOnACard(7, 400);
     await until(engine, () => models().workers >= 3 && /memory for [34] of these workers, about/.test(models().limit?.text ?? ''), 60_000, 'settled at 3 or 4');
     // 9,000 MiB of someone else's model lands on the card (this test's own process holds it).
     writeFileSync(join(gpu.apps, String(process.pid)), 'GPU-fix-0,9000');
@@ -160,12 +161,7 @@ describe('the GPU limit', () => {
   }, 180_000);
 
   it('an ml lane whose cap is below what fits: the nudge speaks of the GPU, and never suggests more than it holds', async () => {
-    const dir = tempDir();
-    const gpu = card(dir.dir, ['0,GPU-fix-0,Fixture Card 24G,24576,300']);
-    const { engine } = await engineWith({ cores: 8, env: { PATH: gpu.path } }, dir);
-    await engine.request('addLane', { name: 'models', class: 'ml', cap: 2, workerCommand: gpuWorker(engine.dataDir, gpu.apps, 6000, 100) });
-    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 300 }, (_, n) => ({ lane: 'models', payload: { n } })) });
-    const models = () => engine.status().lanes.find((l) => l.name === 'models')!;
+    const { engine, ids, models } = await modelsOnACard(2, 300);
     await until(engine, () => /the GPU has memory for/.test(models().nudge?.text ?? ''), 60_000, 'a nudge that speaks of the GPU');
     const nudge = models().nudge!;
     expect(nudge.text).toMatch(/Raise the cap to run more at once — the GPU has memory for 3 of these workers\.$/);
