@@ -60,8 +60,7 @@ export class GiveBack {
   runningFor(worker: string): RunningRow[] {
     const rows: RunningRow[] = [];
     for (const h of this.p.taken.values()) {
-      const id = this.p.idOf(h.job.id);
-      if (id !== null && h.worker === worker && h.startedAt !== null) rows.push({ id, lane: this.p.lane.name, attempts: h.attempt, worker, interrupted: 0 });
+      if (h.worker === worker && h.startedAt !== null) rows.push({ id: h.id, lane: this.p.lane.name, attempts: h.attempt, worker, interrupted: 0 });
     }
     return rows;
   }
@@ -72,10 +71,9 @@ export class GiveBack {
   }
 
   private async putBack(job: RunningRow, how: Interruption): Promise<JobSummary | null> {
-    const bullId = this.p.bullId(job.id);
-    const h = this.p.taken.get(bullId);
+    const h = this.p.taken.get(job.id);
     if (!h || h.worker !== job.worker) return null;
-    letGo(this.p, bullId);
+    letGo(this.p, h);
     try {
       if (how.refund) {
         await h.job.moveToWait(h.token);
@@ -97,10 +95,9 @@ export class GiveBack {
   handBack(worker: string, ids: readonly number[]): Promise<JobSummary[]> {
     const mine: [number, TakenJob][] = [];
     for (const id of ids) {
-      const bullId = this.p.bullId(id);
-      const h = this.p.taken.get(bullId);
+      const h = this.p.taken.get(id);
       if (!h || h.worker !== worker) continue;
-      letGo(this.p, bullId);
+      letGo(this.p, h);
       mine.push([id, h]);
     }
     return this.track(Promise.all(mine.map(([id, h]) => this.unTake(id, h)))).then((back) => back.filter((j): j is JobSummary => j !== null));
@@ -114,9 +111,8 @@ export class GiveBack {
   /** Running jobs' output so far, for engines that follow them from elsewhere: sent when it grew. */
   sendTails(): void {
     for (const h of this.p.taken.values()) {
-      const id = this.p.idOf(h.job.id);
-      if (id === null || h.startedAt === null) continue;
-      const paths = this.p.deps.logPaths(id);
+      if (h.startedAt === null) continue;
+      const paths = this.p.deps.logPaths(h.id);
       const size = sizesOf(paths);
       if (size === h.sentSize) continue;
       h.sentSize = size;

@@ -19,6 +19,8 @@ export { PREFIX };
  * gone on to it yet.
  */
 export interface TakenJob {
+  /** Lanes' id of it (what the engine and the worker call it). */
+  id: number;
   job: Job;
   token: string;
   /** The pool's worker that runs it, or holds it in hand. */
@@ -39,8 +41,8 @@ export interface LaneParts {
   worker: LaneWorker;
   conns: LaneConnections;
   deps: SharedLaneDeps;
-  /** BullMQ id → the job taken here. */
-  taken: Map<string, TakenJob>;
+  /** Lanes id → the job taken here (every caller knows it by that id; BullMQ's is on the job). */
+  taken: Map<number, TakenJob>;
   /** A key of Lanes' own for this lane. */
   key(name: string): string;
   /** Lanes' ids of the jobs a producer named (`jobId`), given and read in Redis (named-ids.ts). */
@@ -70,7 +72,7 @@ export function laneParts(lane: LaneRow, slot: number, queue: Queue, worker: Lan
 }
 
 /** A job no longer taken here: its lock is no longer renewed. */
-export function letGo(p: LaneParts, bullId: string): void {
-  p.taken.delete(bullId);
-  p.worker.letGo(bullId);
+export function letGo(p: LaneParts, h: TakenJob): void {
+  p.taken.delete(h.id);
+  p.worker.letGo(h.job.id!);
 }

@@ -5,7 +5,7 @@ import type { JobProgress } from '../../../shared/model.js';
 import type { LaneParts } from './parts.js';
 
 export function sayProgress(p: LaneParts, id: number, progress: JobProgress): void {
-  const h = p.taken.get(p.bullId(id));
+  const h = p.taken.get(id);
   if (!h || h.startedAt === null) return;
   void h.job.updateProgress(progress).catch(() => {});
 }

@@ -41,10 +41,11 @@ export class RemoteChanges {
     });
     for (const move of MOVES) this.events.on(move, ({ jobId }: { jobId: string }) => this.note(jobId));
     this.events.on('completed', ({ jobId, returnvalue }) => completed(jobId, returnvalue));
+    // A worker's progress report needs no re-read here; a cancel mark (also written as progress) does.
     this.events.on('progress', ({ jobId, data }) => {
+      if (cancelMark(data) === null) return;
       this.note(jobId);
-      const id = p.idOf(jobId);
-      if (id !== null && cancelMark(data) !== null && p.taken.has(jobId)) p.deps.cancelHere(id);
+      for (const h of p.taken.values()) if (h.job.id === jobId) p.deps.cancelHere(h.id);
     });
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();

@@ -98,7 +98,7 @@ export class LaneWork {
 
   /** The worker went on to a job in its hand: it runs now. Null when it is not (any more) held for that worker. */
   private start(id: number, worker: string): ClaimedJob | null {
-    const h = this.p.taken.get(this.p.bullId(id));
+    const h = this.p.taken.get(id);
     if (!h || h.worker !== worker) return null;
     h.startedAt ??= Date.now();
     return h.claimed;
@@ -106,17 +106,15 @@ export class LaneWork {
 
   /** A job dropped from a hand (cancelled there): let go of now, and set aside as cancelled by `drop`. */
   private release(id: number): TakenJob | undefined {
-    const bullId = this.p.bullId(id);
-    const h = this.p.taken.get(bullId);
+    const h = this.p.taken.get(id);
     if (!h || h.startedAt !== null) return undefined;
-    this.letGo(bullId);
+    letGo(this.p, h);
     return h;
   }
 
   private async drop(h: TakenJob): Promise<JobSummary | null> {
     await this.refuse(h.job, h.token, 'cancelled before it ran', true, false, false);
-    const id = this.p.idOf(h.job.id);
-    return id === null ? null : summaryOf(id, this.p.lane.name, afterFailure(h.job), fieldsOfJob(h.job));
+    return summaryOf(h.id, this.p.lane.name, afterFailure(h.job), fieldsOfJob(h.job));
   }
 
   /** A job for `worker`: `first` if it may run here, else the next that may; null when none waits (or Redis is away). */
@@ -168,7 +166,7 @@ export class LaneWork {
   private assign(job: Job, token: string, worker: string, id: number, checked: { spec: object; timeoutMs: number | null }, inHand: boolean): ClaimedJob {
     const summary = summaryOf(id, this.p.lane.name, 'active', { ...fieldsOfJob(job), processedBy: job.processedBy ?? this.p.deps.machine });
     const claimed = { ...summary, specJson: JSON.stringify(checked.spec), timeoutMs: checked.timeoutMs };
-    this.p.taken.set(job.id!, { job, token, worker, attempt: job.attemptsStarted, claimed, startedAt: inHand ? null : Date.now(), sentSize: 0 });
+    this.p.taken.set(id, { id, job, token, worker, attempt: job.attemptsStarted, claimed, startedAt: inHand ? null : Date.now(), sentSize: 0 });
     this.p.worker.keepLocked(job, token);
     return claimed;
   }
@@ -200,11 +198,10 @@ export class LaneWork {
    * recorded (and announced) when Redis answers.
    */
   private async finish(done: Report, fetch: boolean): Promise<{ finished: JobSummary | null; next?: Taken; asked: boolean }> {
-    const bullId = this.p.bullId(done.jobId);
-    const h = this.p.taken.get(bullId);
+    const h = this.p.taken.get(done.jobId);
     if (!h || h.worker !== done.worker || h.attempt !== done.attempt || h.startedAt === null) return { finished: null, asked: false };
     // No longer running here; its lock is renewed until its outcome is recorded.
-    this.p.taken.delete(bullId);
+    this.p.taken.delete(h.id);
     const asked = fetch && this.p.conns.reachable;
     const answer = await this.away.unlessAway(this.record(h, done, asked), async (late) => {
       if (late.finished) this.p.deps.jobChanged(late.finished);
@@ -274,10 +271,6 @@ export class LaneWork {
     return returnValue(done.jobId, this.p.deps.machine, done.outcome.result, this.p.lane.workerCommand !== null);
   }
 
-
-  private letGo(bullId: string): void {
-    letGo(this.p, bullId);
-  }
 
   private announce(job: Job, state: BullState): void {
     const id = this.p.idOf(job.id);
