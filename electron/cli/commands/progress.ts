@@ -23,7 +23,11 @@ export function registerProgress(program: Command): void {
       if (!reading.ok) throw new UsageError(reading.why);
       const socket = process.env[PROGRESS_ENV.socket];
       const token = process.env[PROGRESS_ENV.token];
-      if (!socket || !token) return note(`lanes: not inside a Lanes shell job (${PROGRESS_ENV.socket} is not set); progress not reported`);
+      if (!socket || !token) {
+        // In a job whose worker could not open its socket (the engine's log says why), or in none.
+        if (process.env.LANES_JOB_ID) return note(`lanes: progress not reported: the worker running job ${process.env.LANES_JOB_ID} cannot hear it (the engine's log says why)`);
+        return note(`lanes: not inside a Lanes shell job (${PROGRESS_ENV.socket} is not set); progress not reported`);
+      }
       const answer = await tell(socket, token, reading.report);
       if (answer !== 'ok') note(`lanes: progress not reported: ${answer.replace(/^ignored: /, '')}`);
     });
