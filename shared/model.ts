@@ -71,7 +71,10 @@ export interface LaneStatus extends LaneSettings {
   scheduledNext: number | null;
   running: number;
   succeeded: number;
+  /** Jobs that ran and failed; a dependent that never ran is in `blocked`, not here. */
   failed: number;
+  /** Dependents that never ran: a job they run after failed or was cancelled (absent from older engines). */
+  blocked?: number;
   cancelled: number;
   /**
    * Jobs finished per minute, live: over the last 30 s (over the time since it began, when that is

@@ -15,6 +15,9 @@ describe('run after', () => {
     const a = await t.engine.request('addJob', { argv: ['sleep', '1'] });
     const b = await t.engine.request('addJob', { argv: ['date'], after: [a.id] });
     expect((await t.engine.request('job', { id: b.id })).waitingFor).toBe(1);
+    // Listed as a dependent waiting for the job it runs after.
+    const after = await t.engine.request('listJobs', { dependents: 'after' });
+    expect({ ids: after.jobs.map((j) => j.id), total: after.total }).toEqual({ ids: [b.id], total: 1 });
     const [ja, jb] = await jobsFinished(t.engine, [a.id, b.id]);
     expect(ja!.state).toBe('succeeded');
     expect(jb!.state).toBe('succeeded');
@@ -35,6 +38,12 @@ describe('run after', () => {
     // Down the chain: each names the job it ran after.
     expect(jc).toMatchObject({ state: 'failed', error: `job ${b.id} failed`, attempts: 0 });
     expect(existsSync(join(t.dir, 'b-ran'))).toBe(false);
+    // The two that never ran are counted apart from the one that ran and failed, and listed apart.
+    expect(lane()).toMatchObject({ failed: 1, blocked: 2 });
+    const ids = async (input: object) => (await t.engine.request('listJobs', input)).jobs.map((j) => j.id);
+    expect(await ids({ dependents: 'blocked' })).toEqual([c.id, b.id]);
+    expect(await ids({ lane: 'worker', state: 'failed', dependents: 'excluded' })).toEqual([a.id]);
+    expect((await t.engine.request('listJobs', { dependents: 'blocked' })).total).toBe(2);
     // A job after a failed one is refused at add: it could never run.
     await expect(t.engine.request('addJob', { argv: ['true'], after: [a.id] })).rejects.toThrow(`job ${a.id} failed`);
 
@@ -46,6 +55,7 @@ describe('run after', () => {
     // …retrying the dependent does.
     await t.engine.request('retry', { id: b.id });
     expect((await jobsFinished(t.engine, [b.id]))[0]!.state).toBe('succeeded');
+    expect(lane()).toMatchObject({ failed: 0, blocked: 1 });
     expect(existsSync(join(t.dir, 'b-ran'))).toBe(true);
   });
 
