@@ -22,6 +22,18 @@ export interface Nudge {
   estimate: { atCapMs: number; atSuggestedMs: number } | null;
 }
 
+/** Why a lane's nudge rests: the person lowered the cap, snoozed it, or dismissed it. */
+export type NudgeRestWhy = 'cap' | 'snooze' | 'dismiss';
+
+/** A nudge that would speak now but rests because a person quieted it (shared/nudge-rest.ts words it). */
+export interface NudgeRest {
+  until: number;
+  /** Null: quieted by an older Lanes that kept no reason. */
+  why: NudgeRestWhy | null;
+  /** It speaks again sooner once this many wait. */
+  speaksAt: number;
+}
+
 /**
  * Words for what a lane is doing, derived, never stored. `held`: work waits and the machine
  * (memory, battery, the person at it), not the cap, keeps it from running more.
@@ -83,6 +95,8 @@ export interface LaneStatus extends LaneSettings {
   workerLoadMs: number | null;
   /** The nudge is quiet until then (a lowered cap, a snooze or a dismissal), unless the backlog grows materially. */
   nudgeQuietUntil: number | null;
+  /** Present while a nudge that would speak now rests because a person quieted it: until when, why. */
+  nudgeRest?: NudgeRest;
   mood: LaneMood;
   nudge: Nudge | null;
   /** Its worker command keeps dying as it starts: no new worker before this moment. Null: none held back. */

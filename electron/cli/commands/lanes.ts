@@ -9,6 +9,7 @@ import { DEFAULT_CAP } from '../../../shared/limits.js';
 import { etaWords, jobsLeft, plural } from '../../../shared/format.js';
 import { gpuLines } from '../../../shared/gpu-words.js';
 import { limitLine } from '../../../shared/limit-now.js';
+import { nudgeRestWords } from '../../../shared/nudge-rest.js';
 
 /**
  * `status --json`: the engine's Status with each lane's nudge as its text (or null), the one
@@ -72,13 +73,15 @@ export function statusText(status: Status, now = Date.now(), width: number | nul
     { width, ...STATUS_FIT },
   );
   const nudges = status.lanes.filter((l) => l.nudge).map((l) => `\n${l.name}: ${l.nudge?.text}  (lanes cap ${l.name} ${l.nudge?.suggestedCap})`);
+  // A nudge a person quieted is not a lane that needs nothing: until when it rests, and why.
+  const rests = status.lanes.flatMap((l) => (l.nudgeRest && !l.nudge ? [`\n${l.name}: ${nudgeRestWords(l.nudgeRest, now)}`] : []));
   // A lane the machine holds below its cap for a reason of its own (memory, a GPU's): the person should know it is not the cap.
   const limits = status.lanes.flatMap((l) => (limitLine(l) ? [`\n${l.name}: ${limitLine(l)}`] : []));
   const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}${l.shared!.outsideWorker ? `\n  ${outsideWords(l.shared!.outsideWorker)}` : ''}`);
   const later = status.lanes.filter((l) => l.waitingForJobs > 0 || l.scheduled > 0).map((l) => `\n${l.name}: ${notYetWords(l)}`);
   // A lane paused by itself says until when, and how to lift it.
   const held = status.lanes.flatMap((l) => (l.paused ? [`\n${l.name}: paused ${l.paused.until === null ? `until you resume it (lanes resume --lane ${l.name})` : `until ${clock(l.paused.until)}`}`] : []));
-  const notes = [...held, ...shared, ...later, ...nudges, ...limits];
+  const notes = [...held, ...shared, ...later, ...nudges, ...rests, ...limits];
   return head + body + notes.join('') + (notes.length ? '\n' : '');
 }
 
