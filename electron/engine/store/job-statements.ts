@@ -27,6 +27,7 @@ const RUNNING = "jobs INDEXED BY jobs_running WHERE state = 'running'";
 const HEAD = "jobs INDEXED BY jobs_ready WHERE state = 'queued' AND deps_left = 0 AND not_before IS NULL";
 /** Past any retry wait, and in no worker's hand (`@skip`: a JSON array of ids). */
 const READY = "(run_after IS NULL OR run_after <= @now) AND id NOT IN (SELECT value FROM json_each(@skip))";
+const FINISHED = "('succeeded', 'failed', 'cancelled')";
 const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled before it ran', run_after = NULL";
 // A person's retry gives a fresh set of attempts, numbered on from those it had: its history never
 // holds two runs under one number. A job that runs after others counts afresh which of them it
@@ -67,6 +68,11 @@ function runStatements(db: Db) {
   return {
     insert: raw<[string, string, string, number, number | null, number, number, number | null, string | null, number | null], SummaryRow>(
       `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
+    ),
+    // Many at once: a JSON array of rows, each [lane, spec, command, max_attempts, timeout_ms, priority, not_before, labels, restart_of].
+    insertAll: raw<[number, string], SummaryRow>(
+      `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ?, value ->> 5, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?) ORDER BY key ${RETURNING}`,
     ),
     claim: raw<[ClaimArgs], ClaimedRow>(
       `UPDATE jobs SET ${STARTED}
@@ -169,8 +175,23 @@ function personStatements(db: Db) {
        WHERE id = ? AND state = 'queued' ${RETURNING}`,
     ),
     retry: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`),
-    // `lanes restart --in-place`: any finished job, under its own id.
-    requeueFinished: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('succeeded', 'failed', 'cancelled') ${RETURNING}`),
+    // `lanes restart` of many, each a statement over the whole set (a JSON array of ids), so ten
+    // thousand cost a few statements rather than ten thousand: how each stands (looked at
+    // first, and again in the write), queued again in place, or copied as new jobs in the order asked.
+    finishedStates: raw<[string], [asked: number, id: number | null, lane: string | null, state: JobState | null]>(
+      'SELECT e.value, j.id, j.lane, j.state FROM json_each(?) e LEFT JOIN jobs j ON j.id = e.value ORDER BY e.key',
+    ),
+    requeueFinished: raw<[string], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(?)) AND state IN ${FINISHED} ${RETURNING}`),
+    restartAsNew: raw<[number, string], SummaryRow>(
+      `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of)
+       SELECT j.lane, j.spec, j.command, j.max_attempts, j.timeout_ms, ?, j.priority, NULL, j.labels, j.id
+       FROM json_each(?) e JOIN jobs j ON j.id = e.value WHERE j.state IN ${FINISHED} ORDER BY e.key ${RETURNING}`,
+    ),
+    // The new jobs' labels, as their copied rows carry them.
+    labelNew: db.prepare<[string]>(
+      `INSERT OR IGNORE INTO job_labels (label, job) SELECT l.value, j.id FROM jobs j, json_each(j.labels) l
+       WHERE j.id IN (SELECT value FROM json_each(?)) AND j.labels IS NOT NULL`,
+    ),
     // An edit of a job still queued: the whole row's runnable part, as the handler worked it out.
     edit: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET spec = @spec, command = @command, max_attempts = @maxAttempts, timeout_ms = @timeoutMs, priority = @priority, not_before = @notBefore, labels = @labels
