@@ -69,6 +69,11 @@ function runStatements(db: Db) {
     insert: raw<[string, string, string, number, number | null, number, number, number | null, string | null, number | null], SummaryRow>(
       `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
     ),
+    // Many at once: a JSON array of rows, each [lane, spec, command, max_attempts, timeout_ms, priority, not_before, labels, restart_of].
+    insertAll: raw<[number, string], SummaryRow>(
+      `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ?, value ->> 5, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?) ORDER BY key ${RETURNING}`,
+    ),
     claim: raw<[ClaimArgs], ClaimedRow>(
       `UPDATE jobs SET ${STARTED}
        WHERE id = (SELECT id FROM ${HEAD} AND lane = @lane AND ${READY} ORDER BY priority DESC, id LIMIT 1)
