@@ -85,7 +85,7 @@ export interface LaneStatus extends LaneSettings {
   finishedLately?: number;
   /** Median ms from queued to started, over recently started jobs; null when none. */
   medianWaitMs: number | null;
-  /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */
+  /** Since when the job waiting longest could run — queued, its time come, or the jobs it runs after done (its wait grows as you look); null when none waits. */
   oldestQueuedAt: number | null;
   /**
    * About how long until what it holds is done: never less than its running jobs' typical time

@@ -100,6 +100,30 @@ describe('run later', () => {
   });
 });
 
+describe('the longest wait', () => {
+  it('counts from when a job could run: its time, or the end of the job it runs after, not a delay asked for', async () => {
+    await t.engine.request('addLane', { name: 'held', cap: 0 });
+    const gate = join(t.dir, 'gate');
+    const a = await t.engine.request('addJob', { shell: `while [ ! -f ${gate} ]; do sleep 0.05; done` });
+    const later = await t.engine.request('addJob', { lane: 'held', argv: ['true'], delaySeconds: 1 });
+    const after = await t.engine.request('addJob', { lane: 'held', argv: ['true'], after: [a.id] });
+    expect(lane('held')).toMatchObject({ waiting: 0, oldestQueuedAt: null });
+    // Its time comes: it has waited since then, not since it was queued.
+    await until(t.engine, () => lane('held').waiting === 1, 20_000, 'the scheduled job runnable');
+    const due = (await t.engine.request('job', { id: later.id })).createdAt + 1000;
+    expect(lane('held').oldestQueuedAt).toBeGreaterThanOrEqual(due);
+    (await import('node:fs')).writeFileSync(gate, '');
+    const [ja] = await jobsFinished(t.engine, [a.id]);
+    await until(t.engine, () => lane('held').waiting === 2, 20_000, 'the dependent runnable');
+    // The one runnable longest is the scheduled one; the dependent's wait began as its job ended.
+    expect(lane('held').oldestQueuedAt).toBeLessThan(ja!.finishedAt!);
+    await t.engine.request('cancel', { id: later.id });
+    await until(t.engine, () => lane('held').waiting === 1, 20_000, 'one left');
+    expect(lane('held').oldestQueuedAt).toBeGreaterThanOrEqual(ja!.finishedAt!);
+    expect((await t.engine.request('job', { id: after.id })).createdAt).toBeLessThan(ja!.finishedAt!);
+  });
+});
+
 describe('run first', () => {
   it('at cap 1 with 20 queued, starts the one added with priority 10 next', async () => {
     await t.engine.request('setCap', { lane: 'worker', cap: 1 });
