@@ -38,7 +38,7 @@ export function JobsToolbar() {
         <option value="">Any state ({formatCount(counts.all)})</option>
         {JOB_STATES.map((st) => (
           <option key={st} value={st}>
-            {STATE_WORDS[st]} ({formatCount(counts[st])})
+            {STATE_WORDS[st]} ({st === 'succeeded' ? `${formatCount(counts[st])} kept` : formatCount(counts[st])})
           </option>
         ))}
         <option value="after">After other jobs ({formatCount(counts.after)})</option>

@@ -47,7 +47,7 @@ export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' |
 // Cut to fit, the outlook keeps its time ("about 5 min") and lets its count go: the count is in WAITING.
 const STATUS_FIT = {
   shrink: [['OUTLOOK', 16], ['LANE', 12]],
-  drop: ['CLASS', 'PER MIN', 'DONE', 'FAILED', 'WORKERS'],
+  drop: ['CLASS', 'PER MIN', 'KEPT', 'FAILED', 'WORKERS'],
   shorter: { OUTLOOK: (cell: string) => cell.replace(/^[\d,]+ left, /, '') },
 } as const;
 
@@ -71,7 +71,7 @@ export function statusText(status: Status, now = Date.now(), width: number | nul
     outlook(l, now),
   ]);
   const body = fittedTable(
-    ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'DONE', 'FAILED', 'PER MIN', 'STATE', 'OUTLOOK'],
+    ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'KEPT', 'FAILED', 'PER MIN', 'STATE', 'OUTLOOK'],
     rows,
     ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
     { width, ...STATUS_FIT },
@@ -111,7 +111,7 @@ function laneLine(lane: LaneStatus): string {
 export function registerLanes(program: Command): void {
   program
     .command('status')
-    .description('each lane: cap, workers, busy, waiting, done, failed, throughput, nudge')
+    .description('each lane: cap, workers, busy, waiting, kept (its succeeded jobs not yet cleaned), failed, throughput, nudge')
     .option('--json', 'print { ceiling, lanes: [...] } with each nudge as text or null')
     .option('--wide', 'every column in full, however wide')
     .action(async (opts: { json?: boolean; wide?: boolean }, cmd: Command) => {
