@@ -22,6 +22,18 @@ export interface Nudge {
   estimate: { atCapMs: number; atSuggestedMs: number } | null;
 }
 
+/** Why a lane's nudge rests: the person lowered the cap, snoozed it, or dismissed it. */
+export type NudgeRestWhy = 'cap' | 'snooze' | 'dismiss';
+
+/** A nudge that would speak now but rests because a person quieted it (shared/nudge-rest.ts words it). */
+export interface NudgeRest {
+  until: number;
+  /** Null: quieted by an older Lanes that kept no reason. */
+  why: NudgeRestWhy | null;
+  /** It speaks again sooner once this many wait. */
+  speaksAt: number;
+}
+
 /**
  * Words for what a lane is doing, derived, never stored. `held`: work waits and the machine
  * (memory, battery, the person at it), not the cap, keeps it from running more.
@@ -59,7 +71,10 @@ export interface LaneStatus extends LaneSettings {
   scheduledNext: number | null;
   running: number;
   succeeded: number;
+  /** Jobs that ran and failed; a dependent that never ran is in `blocked`, not here. */
   failed: number;
+  /** Dependents that never ran: a job they run after failed or was cancelled (absent from older engines). */
+  blocked?: number;
   cancelled: number;
   /**
    * Jobs finished per minute, live: over the last 30 s (over the time since it began, when that is
@@ -70,7 +85,7 @@ export interface LaneStatus extends LaneSettings {
   finishedLately?: number;
   /** Median ms from queued to started, over recently started jobs; null when none. */
   medianWaitMs: number | null;
-  /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */
+  /** Since when the job waiting longest could run — queued, its time come, or the jobs it runs after done (its wait grows as you look); null when none waits. */
   oldestQueuedAt: number | null;
   /**
    * About how long until what it holds is done: never less than its running jobs' typical time
@@ -83,6 +98,8 @@ export interface LaneStatus extends LaneSettings {
   workerLoadMs: number | null;
   /** The nudge is quiet until then (a lowered cap, a snooze or a dismissal), unless the backlog grows materially. */
   nudgeQuietUntil: number | null;
+  /** Present while a nudge that would speak now rests because a person quieted it: until when, why. */
+  nudgeRest?: NudgeRest;
   mood: LaneMood;
   nudge: Nudge | null;
   /** Its worker command keeps dying as it starts: no new worker before this moment. Null: none held back. */

@@ -67,7 +67,7 @@ export function progressCount(p: Pick<JobProgress, 'fraction' | 'done' | 'total'
 }
 
 /** "30 %": whole percent, never 100 % before it is all done. */
-export function progressPercent(p: Pick<JobProgress, 'fraction'>): string {
+function progressPercent(p: Pick<JobProgress, 'fraction'>): string {
   const pct = p.fraction >= 1 ? 100 : Math.min(99, Math.floor(p.fraction * 100));
   return `${pct} %`;
 }

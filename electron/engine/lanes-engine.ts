@@ -7,7 +7,7 @@ import { removeCgroupTree } from '../job-control/containment.js';
 import type { MachineSampler } from './machine/machine.js';
 import type { EventHub } from './event-hub.js';
 import { diskFullError, isDiskFull } from './store/disk-full.js';
-import { validate } from './validate.js';
+import { validateInTurns } from './validate.js';
 import type { Engine } from './engine-types.js';
 import { engineSignals, openBoard, openMachine, openRequests, openSizing, openStores, openWorkers, type Board, type EngineStart, type Handlers, type Sizing, type Stores, type Workers } from './engine-parts.js';
 
@@ -66,7 +66,7 @@ export class LanesEngine implements Engine {
 
   async request<K extends RequestName>(name: K, input: unknown): Promise<RequestOutput<K>> {
     if (this.stopping) throw conflict('the engine is stopping');
-    const parsed = validate(name, input);
+    const parsed = await validateInTurns(name, input);
     // While finished jobs' records wait for room, a write that happens to fit must not jump them.
     if (requests[name].method !== 'GET' && this.p.fleet.diskFull) throw diskFullError(this.dataDir);
     try {

@@ -55,7 +55,7 @@ export function joinedSpans(path: string): Record<LogStream, LogSpan> | null {
 }
 
 /** Copies `size` bytes of `from` (at `start`) to the end of `to`. */
-export function copyInto(to: number, from: number, start: number, size: number): void {
+function copyInto(to: number, from: number, start: number, size: number): void {
   const buf = Buffer.alloc(Math.min(CHUNK, Math.max(1, size)));
   let done = 0;
   while (done < size) {

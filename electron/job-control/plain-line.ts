@@ -8,11 +8,18 @@
 /** Characters a plain word may hold: none of them means anything to a POSIX shell. */
 const PLAIN_WORD = /^[A-Za-z0-9_./,:@%+-][A-Za-z0-9_./,:@%+=-]*$/;
 
-/** dash's builtins and the reserved words: a line starting with one is left to the shell. */
+/**
+ * The builtins and reserved words of every shell /bin/sh may be (dash on Debian, bash on Fedora
+ * and macOS, busybox ash, ksh elsewhere): a line starting with one is left to the shell, which
+ * means something of its own by it (`source`, `pushd`) that no program of the name would do.
+ */
 const SHELL_OWN = new Set(
   [
+    // POSIX and dash
     '. : [ alias bg break cd chdir command continue echo eval exec exit export false fc fg getopts hash jobs kill local printf pwd read readonly return set shift test times trap true type ulimit umask unalias unset wait',
-    '! { } case do done elif else esac fi for function if in select then time until while',
+    // bash, ash and ksh on top
+    '[[ ]] bind builtin caller compgen complete compopt declare dirs disown enable help history let logout mapfile popd print pushd readarray shopt source suspend typeset whence',
+    '! { } case coproc do done elif else esac fi for function if in select then time until while',
   ]
     .join(' ')
     .split(' '),

@@ -136,7 +136,7 @@ export class PersistentCommand {
     if (!cur) return;
     const reply = parseReply(line);
     // How far it has got: not an answer, and not output either.
-    if (reply && 'progress' in reply) return this.onProgress(reply.id, reply.progress);
+    if (reply?.kind === 'progress') return this.onProgress(reply.id, reply.progress);
     // Anything that is not this job's answer is output the command printed: keep it in the log.
     if (!reply || reply.id !== cur.job.id) {
       cur.stdout.write(line + '\n');
@@ -175,6 +175,7 @@ export class PersistentCommand {
 }
 
 interface Reply {
+  kind: 'answer';
   id: number;
   ok: boolean;
   result?: unknown;
@@ -185,6 +186,7 @@ interface Reply {
 
 /** `{"id": 17, "progress": …}`: a report, read by the relay (shared/progress.ts). */
 interface ProgressLine {
+  kind: 'progress';
   id: number;
   progress: unknown;
 }
@@ -192,10 +194,11 @@ interface ProgressLine {
 function parseReply(line: string): Reply | ProgressLine | null {
   if (!line.startsWith('{')) return null;
   try {
-    const v = JSON.parse(line) as Partial<Reply & ProgressLine> | null;
+    const v = JSON.parse(line) as Partial<Omit<Reply, 'kind'> & Omit<ProgressLine, 'kind'>> | null;
     if (typeof v?.id !== 'number') return null;
-    if (typeof v.ok === 'boolean') return v as Reply;
-    return 'progress' in v ? { id: v.id, progress: v.progress } : null;
+    // An answer is an answer whatever else it carries: a `progress` key beside `ok` does not make it a report.
+    if (typeof v.ok === 'boolean') return { ...v, kind: 'answer' } as Reply;
+    return 'progress' in v ? { kind: 'progress', id: v.id, progress: v.progress } : null;
   } catch {
     return null;
   }

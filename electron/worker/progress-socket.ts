@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SOCKET_PATH_MAX, socketDirProblem } from '../paths/socket-place.js';
 
 /** One report line is far shorter than this; a longer one is not a report. */
 const LINE_MAX_BYTES = 4096;
@@ -27,13 +28,30 @@ export interface ProgressSocket {
 /** A fresh token for a run: what its `lanes progress` must show. */
 export const newToken = (): string => randomBytes(16).toString('hex');
 
-export function openProgressSocket(listener: ProgressListener): ProgressSocket {
+/**
+ * The socket, or null where none can be had here (the temporary directory's path too long for a
+ * socket address, or not private): the worker's jobs then run without LANES_PROGRESS_SOCKET, and
+ * `lanes progress` in them says their worker cannot hear it. Said once on the worker's stderr (the engine's log).
+ */
+export function openProgressSocket(listener: ProgressListener): ProgressSocket | null {
   const windows = process.platform === 'win32';
-  const dir = windows ? null : mkdtempSync(join(tmpdir(), 'lanes-progress-'));
+  let dir: string | null = null;
+  if (!windows) {
+    try {
+      dir = mkdtempSync(join(tmpdir(), 'lanes-progress-'));
+    } catch (err) {
+      return cannot(`no private folder for it in ${tmpdir()} (${(err as Error).message})`);
+    }
+    const problem = socketDirProblem(dir) ?? (Buffer.byteLength(join(dir, 's')) > SOCKET_PATH_MAX ? `${dir} is too long for a socket address` : null);
+    if (problem) {
+      rmSync(dir, { recursive: true, force: true });
+      return cannot(`${problem}; set TMPDIR to a shorter, private folder`);
+    }
+  }
   const path = dir ? join(dir, 's') : `\\\\.\\pipe\\lanes-progress-${process.pid}-${newToken()}`;
   const server: Server = createServer((socket) => serve(socket, listener));
   server.maxConnections = CONNECTIONS_MAX;
-  server.on('error', () => {});
+  server.on('error', (err) => void cannot(`its socket stopped listening (${err.message})`));
   server.listen(path);
   server.unref();
   let closed = false;
@@ -45,6 +63,11 @@ export function openProgressSocket(listener: ProgressListener): ProgressSocket {
   };
   process.once('exit', close);
   return { path, close };
+}
+
+function cannot(why: string): null {
+  process.stderr.write(`lanes worker ${process.pid}: jobs here cannot report progress: ${why}\n`);
+  return null;
 }
 
 function serve(socket: Socket, listener: ProgressListener): void {

@@ -2,7 +2,7 @@
 // it holds will be done), its workers, its cap and its numbers. Only when raising the cap would
 // help right now does the row grow a second, slim line: the engine's nudge (with what the higher
 // cap buys, set apart), the one click that acts on it, and "Not now" for a person who has decided
-// otherwise. When the machine rather than the cap holds the lane back (its memory, the battery…),
+// otherwise; a nudge so quieted says it rests, until when and why. When the machine rather than the cap holds the lane back (its memory, the battery…),
 // a calm note line says so in the engine's words. A failed count opens those jobs.
 import { dismissCapError, setCap, setJobFilter } from '../actions';
 import { snoozeNudge } from '../commands';
@@ -16,6 +16,7 @@ import { useSecondClock } from '../stores/clock';
 import { WorkerPips } from './WorkerPips';
 import { openRemoveLane } from './LaneDialogs';
 import { LanePause } from './PauseControl';
+import { nudgeRestWords } from '../../shared/nudge-rest';
 
 /** "Snooze for a day", as the tray's: as long as a dismissed nudge stays quiet, so both say the same. */
 const SNOOZE_S = NUDGE_DISMISS_SECONDS;
@@ -47,6 +48,8 @@ export function LaneRow({ name }: { name: string }) {
   // A lane held by the machine says so once nothing more pressing (a pause, a failing command) does.
   const limit = reason ? null : laneLimit(lane);
   const memory = workerMemory(lane);
+  // A nudge a person quieted says it rests, until when and why, where it would otherwise speak.
+  const rest = !nudge && !paused && lane.nudgeRest ? nudgeRestWords(lane.nudgeRest) : null;
 
   return (
     <li className={`lane lane-${lane.mood}${nudge ? ' lane-nudged' : ''}`} aria-labelledby={titleId} data-lane={name}>
@@ -95,11 +98,16 @@ export function LaneRow({ name }: { name: string }) {
             <dt>Failed</dt>
             <dd data-testid="failed">
               {lane.failed > 0 ? (
-                <button type="button" className="link-button failed-link" title={`Show the failed jobs of ${name}`} onClick={() => void setJobFilter({ lane: name, state: 'failed' })}>
+                <button type="button" className="link-button failed-link" title={`Show the failed jobs of ${name}`} onClick={() => void setJobFilter({ lane: name, state: 'failed', dependents: null })}>
                   {formatCount(lane.failed)}
                 </button>
               ) : (
                 '0'
+              )}
+              {(lane.blocked ?? 0) > 0 && (
+                <button type="button" className="link-button blocked-link" title={`Show the jobs of ${name} that did not run: a job they run after did not succeed`} onClick={() => void setJobFilter({ lane: name, state: null, dependents: 'blocked' })}>
+                  +{formatCount(lane.blocked!)} blocked
+                </button>
               )}
             </dd>
           </div>
@@ -157,6 +165,11 @@ export function LaneRow({ name }: { name: string }) {
           <button type="button" className="button button-small button-quiet" title="Quiet this nudge for a day" onClick={() => void snoozeNudge(name, SNOOZE_S)}>
             Snooze for a day
           </button>
+        </div>
+      )}
+      {rest && (
+        <div className="lane-line lane-rest" data-testid="nudge-rest">
+          <span className="lane-line-text">{rest.charAt(0).toUpperCase() + rest.slice(1)}.</span>
         </div>
       )}
     </li>

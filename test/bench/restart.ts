@@ -1,7 +1,8 @@
 // Restarting many finished jobs against adding as many, through a real daemon: `restartJobs` of N
 // cancelled jobs (as new jobs, and in place) beside one `addJobs` of N, and the slowest `status`
-// call another client makes, one after another, while each runs. A restart is one write and one
-// announcement for the set, so it should cost about what the add does, and leave status answering.
+// call another client makes, one after another, while each runs. A restart is a set statement a
+// chunk and one announcement for the set, so it should cost about what the add does, and leave
+// status answering.
 import { connect } from '../../electron/cli/connect.js';
 import { withDaemon, type Daemon } from './lanes-daemon.js';
 import { compared, summarize, type Figure } from './stats.js';

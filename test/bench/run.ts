@@ -25,6 +25,7 @@ import { sizerPassMeasures } from './sizer-pass.js';
 import { manyLaneFigures } from './many-lanes.js';
 import { startRedis } from './redis.js';
 import { sharedLaneFigures } from './shared-lane.js';
+import { sharedDesignFigures } from './shared-design.js';
 import { soakFigures, soakSize } from './soak.js';
 import { unreadClientFigures } from './unread-clients.js';
 import { markdownTables, terminalLines } from './report.js';
@@ -73,6 +74,7 @@ const steps: [string, string, () => Promise<Figure[]> | Figure[]][] = [
   ['idle', 'the idle engine', async () => [...(await daemonIdleFigures(size.idle[0]!, size.idle[1]!)), ...idleFigures(size.idle[0]!, size.idle[1]!)]],
   ['machine', 'what watching the machine costs', async () => [...sizerPassMeasures(quick ? 50 : 200), ...(await machineMeasures(quick ? 10 : 40))]],
   ['shared', 'a shared lane on Redis against BullMQ', () => sharedLaneFigures(size.pairs, size.noop, size.enqueue.batches, bull)],
+  ['design', 'a shared lane whose worker processes speak to Redis themselves (not built)', () => sharedDesignFigures(size.pairs, size.noop, bull.port)],
   ['unread', 'event-stream clients that never read', () => unreadClientFigures(quick ? 5_000 : 30_000)],
   ['pace', 'the outlook after a resume (pure replay)', () => paceResumeFigures()],
   ['progress', 'a job reporting progress 10,000 times a second', () => progressFloodFigures(quick ? 4 : 10)],

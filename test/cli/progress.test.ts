@@ -3,13 +3,13 @@
 // show`, `lanes jobs`, `show --json` and the event stream. Each job waits on a fifo the test
 // writes once it has seen what it waits for: nothing here waits on a clock.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LanesEvent } from '../../shared/events.js';
 import type { Job, JobPage } from '../../shared/model.js';
-import { ROOT, tempDataDir } from '../support/daemon.js';
+import { ROOT, startDaemon, tempDataDir } from '../support/daemon.js';
 import { daemonForFile } from '../support/daemon-suite.js';
 
 const t = daemonForFile();
@@ -139,5 +139,24 @@ describe('progress lines from a persistent worker command', () => {
     await writeFile(go, 'go\n');
     expect((await t.daemon.cli('wait', String(id))).code).toBe(0);
     expect((await t.daemon.cli('log', String(id))).stdout).toBe('');
+  });
+});
+
+describe('a worker that cannot open its progress socket', () => {
+  it('says why in the engine’s log, and its jobs run, told their report was not heard', async () => {
+    // A private temporary folder whose path leaves no room for a socket address after it.
+    const tmp = join(work.dir, 'a-temporary-folder-with-a-long-name'.repeat(3));
+    mkdirSync(tmp, { mode: 0o700 });
+    const d = await startDaemon({ env: { TMPDIR: tmp } });
+    try {
+      const res = await d.cli('add', '--env', `PATH=${binDir()}:${process.env.PATH}`, '--', 'lanes progress 1/2; echo went on');
+      const id = res.stdout.trim();
+      expect((await d.cli('wait', id)).code).toBe(0);
+      expect((await d.cli('log', id)).stdout).toBe('went on\n');
+      expect((await d.cli('log', id, '--stderr')).stdout).toMatch(new RegExp(`progress not reported: the worker running job ${id} cannot hear it`));
+      expect(d.process.stderr()).toMatch(/jobs here cannot report progress: .* is too long for a socket address; set TMPDIR/);
+    } finally {
+      await d.stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
-// Restarting many finished jobs is one write and one announcement for the whole set, as adding
-// them is: new jobs (linked to the ones they restart) or the same ids queued again, a `jobs`
-// event for many instead of one event per job, and a refusal that changes nothing. Real engine;
+// Restarting many finished jobs is a set looked at first, written a chunk at a time, and one
+// announcement for the whole set, as adding them is: new jobs (linked to the ones they restart,
+// in the order asked) or the same ids queued again, a `jobs` event for many instead of one event
+// per job, and a refusal that changes nothing. Real engine;
 // the jobs are cancelled while scheduled for later, so they are finished without running.
 import { describe, expect, it } from 'vitest';
 import type { LanesEvent } from '../../shared/events.js';
@@ -48,6 +49,18 @@ describe('restarting many jobs', () => {
     off();
     expect(again).toEqual(ids);
     expect(events).toEqual([expect.objectContaining({ type: 'jobs', data: { ids, change: 'changed' } })]);
+    expect((await t.engine.request('listJobs', { state: 'queued', limit: 1 })).total).toBe(MANY);
+  });
+
+  it('an id asked twice, the second time past the first thousand: two new jobs for it, or queued again once in place', async () => {
+    const ids = await finished(MANY);
+    const twice = [...ids, ids[0]!];
+    const { ids: fresh } = await t.engine.request('restartJobs', { ids: twice });
+    expect(fresh).toHaveLength(MANY + 1);
+    for (const at of [0, MANY - 1, MANY]) expect((await t.engine.request('job', { id: fresh[at]! })).restartOf).toBe(twice[at]);
+    await t.engine.request('cancelJobs', { state: 'queued' });
+    const { ids: again } = await t.engine.request('restartJobs', { ids: twice, inPlace: true });
+    expect(again).toEqual(twice);
     expect((await t.engine.request('listJobs', { state: 'queued', limit: 1 })).total).toBe(MANY);
   });
 

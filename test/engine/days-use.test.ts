@@ -93,6 +93,8 @@ describe('a nudge that listens', () => {
     await t.engine.request('snoozeNudge', { lane: 'busy', forSeconds: 3600 });
     expect(lane('busy')).toMatchObject({ nudge: null });
     expect(lane('busy').nudgeQuietUntil).toBeGreaterThan(Date.now() + 3500_000);
+    // It says it rests, why, and at what backlog it speaks again.
+    expect(lane('busy').nudgeRest).toMatchObject({ why: 'snooze', speaksAt: 109 });
     // Grown materially (twice, and by 100 at least): it speaks again.
     await t.engine.request('addJobs', { jobs: Array.from({ length: 110 }, () => ({ lane: 'busy', argv: ['true'] })) });
     await until(t.engine, () => lane('busy').nudge !== null, 20_000, 'the nudge again');
@@ -102,6 +104,7 @@ describe('a nudge that listens', () => {
     await t.engine.request('setCap', { lane: 'busy', cap: 1 });
     expect(lane('busy').nudge).toBeNull();
     expect(lane('busy').nudgeQuietUntil).not.toBeNull();
+    expect(lane('busy').nudgeRest).toMatchObject({ why: 'cap', until: lane('busy').nudgeQuietUntil });
     writeFileSync(gate, '');
   });
 });

@@ -63,4 +63,16 @@ describe('persistent worker lanes', () => {
   it('a shell command sent to a persistent lane is refused', async () => {
     await expect(t.engine.request('addJob', { lane: 'words', argv: ['true'] })).rejects.toThrow(/give it a payload/);
   });
+
+  it('an answer that also carries a progress key is the answer, not a report', async () => {
+    // Answers each job with its result and, beside it, a last word on how far it got.
+    const answerer = `require('readline').createInterface({ input: process.stdin }).on('line', (l) => {
+      const { id } = JSON.parse(l);
+      process.stdout.write(JSON.stringify({ id, ok: true, result: { id }, progress: 1 }) + '\\n');
+    });`;
+    await t.engine.request('addLane', { name: 'both', class: 'ml', cap: 1, workerCommand: [process.execPath, '-e', answerer] });
+    const { id } = await t.engine.request('addJob', { lane: 'both', payload: {} });
+    const [j] = await jobsFinished(t.engine, [id]);
+    expect(j).toMatchObject({ state: 'succeeded', result: { id } });
+  });
 });

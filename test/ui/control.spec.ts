@@ -107,11 +107,14 @@ test('the nudge says what a higher cap buys, and "Not now" and "Snooze for a day
   await expect(worker.getByTestId('nudge')).toContainText(/about \d+ (s|min) at 1 worker, about \d+ (s|min) at \d/, { timeout: 20_000 });
   await worker.getByRole('button', { name: 'Not now' }).click();
   await expect(worker.getByTestId('nudge')).toHaveCount(0);
+  // Quieted, it says it rests, until when and why.
+  await expect(worker.getByTestId('nudge-rest')).toHaveText(/^Nudge resting until (\d{4}-\d\d-\d\d )?\d\d:\d\d — you said not now; back sooner if [\d,]+ wait\.$/);
   expect((await daemon.api('status', {})).lanes.find((l) => l.name === 'worker')?.nudgeQuietUntil).not.toBeNull();
 
   const thumbs = laneRow(page, 'thumbs');
   await thumbs.getByRole('button', { name: 'Snooze for a day' }).click();
   await expect(thumbs.getByTestId('nudge')).toHaveCount(0);
+  await expect(thumbs.getByTestId('nudge-rest')).toContainText('you snoozed it');
   const quiet = (await daemon.api('status', {})).lanes.find((l) => l.name === 'thumbs')?.nudgeQuietUntil ?? 0;
   // A day, as the tray's snooze.
   expect(quiet).toBeGreaterThan(Date.now() + 23 * 3_600_000);

@@ -4,7 +4,7 @@
 // exit 0, so a script runs the same inside Lanes and out of it.
 import type { Command } from 'commander';
 import { createConnection } from 'node:net';
-import { progressFromArgs, type ProgressReport } from '../../../shared/progress.js';
+import { PROGRESS_MESSAGE_MAX_CHARS, progressFromArgs, type ProgressReport } from '../../../shared/progress.js';
 import { PROGRESS_ENV } from '../../worker-protocol/protocol.js';
 import { note } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -17,13 +17,17 @@ export function registerProgress(program: Command): void {
     .command('progress')
     .description('inside a job: say how far it has got (12000/40000, 30% or 0.3), with a few words')
     .argument('<amount>', 'DONE/TOTAL, a percentage or a fraction from 0 to 1')
-    .argument('[message...]', 'a few words on what it is doing (at most 200 characters are kept)')
+    .argument('[message...]', `a few words on what it is doing (at most ${PROGRESS_MESSAGE_MAX_CHARS} characters are kept)`)
     .action(async (amount: string, words: string[]) => {
       const reading = progressFromArgs(amount, words);
       if (!reading.ok) throw new UsageError(reading.why);
       const socket = process.env[PROGRESS_ENV.socket];
       const token = process.env[PROGRESS_ENV.token];
-      if (!socket || !token) return note(`lanes: not inside a Lanes shell job (${PROGRESS_ENV.socket} is not set); progress not reported`);
+      if (!socket || !token) {
+        // In a job whose worker could not open its socket (the engine's log says why), or in none.
+        if (process.env.LANES_JOB_ID) return note(`lanes: progress not reported: the worker running job ${process.env.LANES_JOB_ID} cannot hear it (the engine's log says why)`);
+        return note(`lanes: not inside a Lanes shell job (${PROGRESS_ENV.socket} is not set); progress not reported`);
+      }
       const answer = await tell(socket, token, reading.report);
       if (answer !== 'ok') note(`lanes: progress not reported: ${answer.replace(/^ignored: /, '')}`);
     });

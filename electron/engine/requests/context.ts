@@ -43,7 +43,7 @@ export interface JobsPort {
   readonly cancelGraceMs: number;
   readonly queues: Pick<Queues, 'forJob' | 'forLane' | 'page'>;
   /** What jobs wait for (job-waits.ts), and the local store's own edits. */
-  readonly jobs: Pick<JobStore, 'waits' | 'edit' | 'requeueFinishedAll'>;
+  readonly jobs: Pick<JobStore, 'waits' | 'edit' | 'requeueFinishedAll' | 'restartAsNew' | 'statesOf'>;
   readonly events: Events<'emit' | 'lastSeq' | 'subscribe'>;
   readonly fleet: Pick<FleetPort, 'jobsArrived' | 'jobsLeft' | 'cancel' | 'jobsInWorkers'>;
   /** Existence checks name the lane a request names. */

@@ -1,23 +1,16 @@
-// Changing a job before it runs (`lanes edit`), and running finished jobs again (`lanes restart`).
-// An edit is for a job still queued and in no worker's hand: one running or finished is refused
-// and nothing changes, and one that starts while the edit is made keeps what it had (the store's
-// guarded UPDATE decides). A restart is a new job with the same spec, linked both ways, or with
-// `inPlace` the same id queued again — the set in a few large writes (all checked before the
-// first) and one announcement, as addJobs does, so ten thousand restarts cost about what ten
-// thousand adds do and status answers meanwhile.
+// Changing a job before it runs (`lanes edit`), and running finished jobs again (`lanes restart`,
+// restart.ts). An edit is for a job still queued and in no worker's hand: one running or finished
+// is refused and nothing changes, and one that starts while the edit is made keeps what it had
+// (the store's guarded UPDATE decides).
 import type { Job, JobSpec, JobSummary } from '../../../shared/model.js';
 import type { LanesHandlers, ParsedInput } from '../../../shared/requests.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
 import { parseSpec, specOfRequest } from '../../../shared/schemas.js';
-import type { NewJob } from '../store/jobs.js';
 import { existingLane, type JobsPort } from './context.js';
 import { checkAfter, checkOrderingOnLane, notBeforeOf } from './job-order.js';
 import { checkDirectory } from './places.js';
 import { jobOrGone } from './clean.js';
-import { cannotRunAfter } from '../store/job-waits.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { JOB_EVENTS_PER_REQUEST } from '../../../shared/limits.js';
-import { enqueueByStore } from './jobs.js';
+import { restartHandler } from './restart.js';
 
 type EditHandlers = Pick<LanesHandlers, 'editJob' | 'restartJobs'>;
 
@@ -32,60 +25,6 @@ function editedSpec(current: JobSpec, input: ParsedInput<'editJob'>): JobSpec {
 }
 
 const wasWords = (j: JobSummary) => (j.state === 'running' ? 'is running' : j.state === 'cancelled' ? 'was cancelled' : `has ${j.state}`);
-
-/**
- * Jobs read, and restarted, a chunk at a time between turns of the event loop: ten thousand in one
- * write held the engine for most of a second (a status call waited as long); a thousand take a
- * few tens of milliseconds. One announcement still covers the set.
- */
-const READ_CHUNK = 250;
-const WRITE_CHUNK = 500;
-
-/** Each id read in turn, a chunk between turns of the event loop. */
-async function readAll<T>(ids: readonly number[], read: (id: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += READ_CHUNK) {
-    if (i > 0) await nextTurn();
-    out.push(...(await Promise.all(ids.slice(i, i + READ_CHUNK).map(read))));
-  }
-  return out;
-}
-
-/** New jobs with the same specs, linked to the ones they restart, a chunk a write (as addJobs makes them, store by store). */
-async function asNew(e: JobsPort, jobs: readonly Job[]): Promise<JobSummary[]> {
-  const now = Date.now();
-  const fresh = jobs.map((j) => {
-    const f: NewJob = { lane: j.lane, spec: j.spec, maxAttempts: j.maxAttempts, timeoutMs: j.timeoutMs, restartOf: j.id };
-    if (j.priority !== undefined) f.priority = j.priority;
-    if (j.labels !== undefined) f.labels = j.labels;
-    return f;
-  });
-  const out: JobSummary[] = [];
-  for (let i = 0; i < fresh.length; i += WRITE_CHUNK) out.push(...(await enqueueByStore(e, fresh.slice(i, i + WRITE_CHUNK), now)));
-  return out;
-}
-
-/**
- * The same ids queued again: this engine's a chunk a write, each chunk all or none (a job moved
- * meanwhile stops the restart there, saying how many went before it); a shared lane's through its queue.
- */
-async function inPlace(e: JobsPort, jobs: readonly Job[]): Promise<JobSummary[]> {
-  const local = jobs.filter((j) => e.queues.forJob(j.id).kind === 'local').map((j) => j.id);
-  const together = new Set(local);
-  const again = new Map<number, JobSummary>();
-  for (let i = 0; i < local.length; i += WRITE_CHUNK) {
-    const done = await e.jobs.requeueFinishedAll(local.slice(i, i + WRITE_CHUNK), together);
-    if ('refused' in done) throw conflict(`${done.refused}${i > 0 ? ` (of the ${local.length.toLocaleString('en-US')}, the first ${i.toLocaleString('en-US')} were restarted)` : ''}`, 'ids');
-    for (const j of done.jobs) again.set(j.id, j);
-  }
-  for (const j of jobs) {
-    if (again.has(j.id)) continue;
-    const shared = await e.queues.forJob(j.id).retry(j.id);
-    if (!shared) throw conflict(`job ${j.id} changed while it was being restarted; this engine's were restarted, and of its shared lanes' those before it`, 'ids');
-    again.set(j.id, shared);
-  }
-  return jobs.map((j) => again.get(j.id)!);
-}
 
 export function editHandlers(e: JobsPort): EditHandlers {
   const job = (id: number, field = 'id'): Promise<Job> => jobOrGone(e.cleaner, id, () => e.queues.forJob(id).get(id), field);
@@ -126,25 +65,6 @@ export function editHandlers(e: JobsPort): EditHandlers {
       e.fleet.jobsArrived([edited.lane]);
       return edited;
     },
-    restartJobs: async (input) => {
-      // All read and checked before any is restarted: a refusal changes nothing.
-      const jobs = await readAll(input.ids, (id) => job(id, 'ids'));
-      const lost = input.inPlace ? e.jobs.waits.lostDependencies(input.ids, new Set(input.ids)) : new Map();
-      for (const j of jobs) {
-        if (j.state === 'queued' || j.state === 'running') throw conflict(`job ${j.id} is ${j.state}; only a finished job can be restarted, and nothing was restarted`, 'ids');
-        if (input.inPlace && j.state === 'succeeded' && e.queues.forJob(j.id).kind !== 'local') {
-          throw badRequest(`job ${j.id} succeeded in a shared lane, whose queue keeps no way to run a finished job again under its id; restart it without --in-place`, 'ids');
-        }
-        // Queued again under its own id it would wait for its links, and one of them can no longer succeed (and is not restarted with it).
-        const gone = lost.get(j.id);
-        if (gone) throw conflict(`job ${j.id} runs after job ${gone.id}: ${cannotRunAfter(gone)}; nothing was restarted`, 'ids');
-      }
-      const again = input.inPlace ? await inPlace(e, jobs) : await asNew(e, jobs);
-      // One announcement for the set, as for added jobs: a job event each for a few, one `jobs` event for many.
-      if (again.length <= JOB_EVENTS_PER_REQUEST) for (const j of again) e.events.emit('job', j);
-      else e.events.emit('jobs', { ids: again.map((j) => j.id), change: input.inPlace ? 'changed' : 'added' });
-      e.fleet.jobsArrived(new Set(jobs.map((j) => j.lane)));
-      return { ids: again.map((j) => j.id) };
-    },
+    restartJobs: restartHandler(e),
   };
 }

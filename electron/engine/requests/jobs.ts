@@ -9,6 +9,10 @@ import { checkDirectory } from './places.js';
 import { specOfRequest } from '../../../shared/schemas.js';
 import { checkAfter, checkOrderingOnLane, notBeforeOf } from './job-order.js';
 import { jobOrGone } from './clean.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/** Jobs of a batch looked at between turns of the event loop: a few milliseconds. */
+const SLICE = 1_000;
 
 /** How long a cancel waits for a worker to drop a job from its hand: one message there and back. */
 const LEAVE_QUEUE_WAIT_MS = 2_000;
@@ -96,14 +100,20 @@ export function jobHandlers(e: JobsPort): JobHandlers {
       const now = Date.now();
       return { id: (await enqueue([toNewJob(e, input, now)], now))[0]! };
     },
+    // Looked at against the lanes a slice at a time, between turns of the event loop, then stored in one write.
     addJobs: async (input) => {
       const checked = new Set<string>();
       const now = Date.now();
-      return { ids: await enqueue(input.jobs.map((j, i) => toNewJob(e, j, now, `jobs.${i}.`, checked)), now) };
+      const jobs: NewJob[] = [];
+      for (let i = 0; i < input.jobs.length; i += SLICE) {
+        if (i > 0) await nextTurn();
+        jobs.push(...input.jobs.slice(i, i + SLICE).map((j, k) => toNewJob(e, j, now, `jobs.${i + k}.`, checked)));
+      }
+      return { ids: await enqueue(jobs, now) };
     },
     listJobs: (input) => {
       if (input.lane) lane(input.lane);
-      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, order: input.order, beforeId: input.beforeId, afterId: input.afterId, text: input.text, label: input.label, limit: input.limit };
+      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, order: input.order, beforeId: input.beforeId, afterId: input.afterId, text: input.text, label: input.label, dependents: input.dependents, limit: input.limit };
       const seq = e.events.lastSeq;
       return e.queues.page(filter).then((page) => ({ seq, ...page }));
     },

@@ -77,7 +77,7 @@ export function laneHandlers(e: LanesPort, cancelJobs: LanesHandlers['cancelJobs
     setCap: (input) => {
       const was = lane(input.lane).cap;
       e.lanes.setCap(input.lane, input.cap);
-      if (input.cap < was) e.lanes.setQuiet(input.lane, { until: Date.now() + CAP_LOWERED_QUIET_MS, backlog: e.board.lane(input.lane)?.waiting ?? 0 });
+      if (input.cap < was) e.lanes.setQuiet(input.lane, { until: Date.now() + CAP_LOWERED_QUIET_MS, backlog: e.board.lane(input.lane)?.waiting ?? 0, why: 'cap' });
       else if (input.cap > was) e.lanes.setQuiet(input.lane, null);
       e.fleet.lanesChanged();
       return laneAnswer(input.lane);

@@ -40,7 +40,7 @@ export function pauseHandlers(e: PausePort): PauseHandlers {
       existingLane(e, input.lane);
       const waiting = e.board.lane(input.lane)?.waiting ?? 0;
       const forMs = Math.round((input.forSeconds ?? NUDGE_DISMISS_SECONDS) * 1000);
-      e.lanes.setQuiet(input.lane, { until: Date.now() + forMs, backlog: waiting });
+      e.lanes.setQuiet(input.lane, { until: Date.now() + forMs, backlog: waiting, why: input.forSeconds === undefined ? 'dismiss' : 'snooze' });
       e.board.announce();
       return { ...e.board.lane(input.lane)!, seq: e.events.lastSeq };
     },

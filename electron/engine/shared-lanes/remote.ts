@@ -13,6 +13,14 @@ const FLUSH_MS = 250;
 const IDS_PER_EVENT = 1_000;
 const IDS_HELD_MAX = 20_000;
 
+/**
+ * After a read of the stream that brought events, the next waits this long, so a busy lane's
+ * events come in batches: a read per job was as many Redis calls as the jobs themselves. A read
+ * that brought nothing is followed at once (it blocks in Redis): a quiet lane hears the first
+ * event as it happens. What waits on events waits longer anyway (announcements every FLUSH_MS).
+ */
+export const EVENTS_BATCH_MS = 100;
+
 const MOVES = ['active', 'completed', 'failed', 'removed', 'delayed', 'stalled'] as const;
 
 export class RemoteChanges {
@@ -29,6 +37,7 @@ export class RemoteChanges {
     completed: (bullId: string, returnvalue: unknown) => void,
   ) {
     this.events = new QueueEvents(p.lane.name, options);
+    batchReads(this.events);
     this.events.on('error', (error) => {
       // One line per new trouble: a Redis that is away says so every few seconds otherwise.
       const text = describe(error);
@@ -78,4 +87,17 @@ export class RemoteChanges {
     clearInterval(this.timer);
     await this.events.close();
   }
+}
+
+/** Each read of the stream after one that brought events waits EVENTS_BATCH_MS first. */
+function batchReads(events: QueueEvents): void {
+  const backend = events.backend;
+  const read = backend.readEvents.bind(backend);
+  let brought = false;
+  backend.readEvents = async (...args: Parameters<typeof read>) => {
+    if (brought) await new Promise((resolve) => setTimeout(resolve, EVENTS_BATCH_MS).unref());
+    const data = await read(...args);
+    brought = Array.isArray(data) && data.length > 0;
+    return data;
+  };
 }

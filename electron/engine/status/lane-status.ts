@@ -1,12 +1,12 @@
 // What a person sees of each lane: its row and counts, the live worker counts, recent figures,
 // the mood and the nudge, built from data handed in (nothing here calls back into the fleet).
-import type { LaneStatus, LimitReason, SharedLaneStatus } from '../../../shared/model.js';
+import type { LaneStatus, LimitReason, NudgeRest, SharedLaneStatus } from '../../../shared/model.js';
 import { PACE_AFTER_JOBS } from '../../../shared/limits.js';
 import { limitNow } from '../../../shared/limit-now.js';
 import type { LaneLimit as MachineLaneLimit } from '../machine/limits.js';
 import { withElsewhere } from '../sizer/elsewhere.js';
 import { moodOf } from '../sizer/mood.js';
-import { isQuiet, nudgeDueAt, nudgeFor } from '../sizer/nudge.js';
+import { grownPast, isQuiet, nudgeDueAt, nudgeFor, type NudgeFacts } from '../sizer/nudge.js';
 import { capIsTheLimit } from '../sizer/wants.js';
 import { NO_DEMAND, retryingOf, toRunOf, waitingOf, type LaneDemand } from '../sizer/demand.js';
 import { estimate, runsLeft } from './eta.js';
@@ -42,6 +42,8 @@ export interface StatusLookups {
   /** How many times its running jobs' progress moved: the estimate follows it. */
   progressed?(lane: string): number;
   oldestQueuedAt(lane: string): number | undefined;
+  /** Of its failed jobs, the dependents that never ran; absent: none counted. */
+  blocked?(lane: string): number;
   startsBlockedUntil(lane: string): number | null;
   /** What one of its workers typically holds (bytes); null until measured. */
   workerMemory(lane: string): number | null;
@@ -68,7 +70,7 @@ export function statusKey(lane: LaneRow, inputs: StatusInputs, lookups: StatusLo
   const m = inputs.laneLimits.get(lane.name);
   const d = inputs.demand.get(lane.name) ?? NO_DEMAND;
   return [
-    lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog,
+    lane.class, lane.cap, lane.workerCommand?.join('\0'), lane.workerCwd, lane.timeoutMs, lane.nudgeQuietUntil, lane.nudgeQuietBacklog, lane.nudgeQuietWhy,
     c.queued, c.running, c.succeeded, c.failed, c.cancelled, w.idle, w.busy, w.leaving, d.ready, d.inHand, d.notYet, d.afterJobs, d.scheduled, d.scheduledNext,
     m?.limit, m?.limitedBy, m?.text, inputs.ceiling, inputs.ceilingWhy?.text, inputs.machineInUse, inputs.paused, lane.paused?.since, lane.paused?.until, pausedNow(lane, inputs.now) === null, lookups.startsBlockedUntil(lane.name), lookups.workerMemory(lane.name), lookups.workerGpu?.(lane.name),
     lookups.progressed?.(lane.name),
@@ -128,7 +130,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     scheduledNext: jobs.scheduledNext,
     running: c.running,
     succeeded: c.succeeded,
-    failed: c.failed,
+    ...failedApart(c.failed, lookups.blocked?.(lane.name) ?? 0),
     cancelled: c.cancelled,
     throughputPerMin: recent.throughputPerMin,
     finishedLately: recent.finishedLately,
@@ -137,9 +139,8 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     etaMs: eta.etaMs,
     etaState: eta.etaState,
     workerLoadMs: recent.workerLoadMs,
-    nudgeQuietUntil: isQuiet(facts) ? quiet!.until : null,
     mood: moodOf({ ...demand, running, paused }),
-    nudge: paused ? null : nudgeFor(facts),
+    ...nudgeOf(facts, lane, paused),
     startsBlockedUntil: lookups.startsBlockedUntil(lane.name),
     workerMemoryBytes: lookups.workerMemory(lane.name),
     ...gpuCost(lookups.workerGpu?.(lane.name) ?? null),
@@ -155,6 +156,21 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
   // A lane paused for a while looks again when its pause ends.
   return { status, dueAt: inputs.paused ? null : own ? own.until : nudgeDueAt(facts) };
 }
+
+/**
+ * The nudge (none while paused), until when a person quieted it, and — where it would speak now
+ * were it not quieted — that it rests, until when and why.
+ */
+function nudgeOf(facts: NudgeFacts, lane: LaneRow, paused: boolean): Pick<LaneStatus, 'nudge' | 'nudgeQuietUntil' | 'nudgeRest'> {
+  const quiet = facts.quiet && isQuiet(facts) ? facts.quiet : null;
+  const words = { nudge: paused ? null : nudgeFor(facts), nudgeQuietUntil: quiet?.until ?? null };
+  if (paused || !quiet || nudgeFor({ ...facts, quiet: null }) === null) return words;
+  const nudgeRest: NudgeRest = { until: quiet.until, why: lane.nudgeQuietWhy ?? null, speaksAt: grownPast(quiet.backlog) };
+  return { ...words, nudgeRest };
+}
+
+/** A dependent that never ran is counted apart from the jobs that ran and failed. */
+const failedApart = (failed: number, blocked: number): Pick<LaneStatus, 'failed' | 'blocked'> => ({ failed: failed - blocked, blocked });
 
 /** Until when a person quieted the lane's nudge, and the backlog they saw then; null: not quieted. */
 const quietOf = (lane: LaneRow) => (lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null);

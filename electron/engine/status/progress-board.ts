@@ -9,7 +9,7 @@ import type { ProgressHeard } from '../workers/pool-types.js';
 import { plural } from '../../../shared/format.js';
 
 /** Reports are written and announced together at most this often. */
-export const PROGRESS_FLUSH_MS = 250;
+const PROGRESS_FLUSH_MS = 250;
 
 export interface ProgressBoardDeps {
   /** The local store's write of the latest reports; the summaries of the jobs still on that run. */

@@ -27,12 +27,13 @@ const RUNNING = "jobs INDEXED BY jobs_running WHERE state = 'running'";
 const HEAD = "jobs INDEXED BY jobs_ready WHERE state = 'queued' AND deps_left = 0 AND not_before IS NULL";
 /** Past any retry wait, and in no worker's hand (`@skip`: a JSON array of ids). */
 const READY = "(run_after IS NULL OR run_after <= @now) AND id NOT IN (SELECT value FROM json_each(@skip))";
+const FINISHED = "('succeeded', 'failed', 'cancelled')";
 const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled before it ran', run_after = NULL";
 // A person's retry gives a fresh set of attempts, numbered on from those it had: its history never
 // holds two runs under one number. A job that runs after others counts afresh which of them it
 // still waits for.
 const REQUEUED = `state = 'queued', max_attempts = attempts + max_attempts, started_at = NULL, finished_at = NULL,
-  exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0, deps_left = ${DEPS_LEFT}`;
+  exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0, ready_at = NULL, deps_left = ${DEPS_LEFT}`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL, progress = NULL`;
 
@@ -67,6 +68,11 @@ function runStatements(db: Db) {
   return {
     insert: raw<[string, string, string, number, number | null, number, number, number | null, string | null, number | null], SummaryRow>(
       `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
+    ),
+    // Many at once: a JSON array of rows, each [lane, spec, command, max_attempts, timeout_ms, priority, not_before, labels, restart_of].
+    insertAll: raw<[number, string], SummaryRow>(
+      `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ?, value ->> 5, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?) ORDER BY key ${RETURNING}`,
     ),
     claim: raw<[ClaimArgs], ClaimedRow>(
       `UPDATE jobs SET ${STARTED}
@@ -142,11 +148,16 @@ function lookupStatements(db: Db) {
     summary: raw<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE id = ?`),
     state: db.prepare<[number], { state: JobState }>('SELECT state FROM jobs WHERE id = ?'),
     history: db.prepare<[number], AttemptRow>('SELECT attempt, started_at, finished_at, outcome, exit_code, error FROM job_attempts WHERE job_id = ? ORDER BY id'),
-    // The head of each priority in turn, highest first: the oldest runnable job is the oldest of these heads.
-    headBelow: db.prepare<[string, number], { priority: number; id: number }>(
-      `SELECT priority, id FROM ${HEAD} AND lane = ? AND priority < ? ORDER BY priority DESC, id LIMIT 1`,
-    ),
     createdAt: db.prepare<[number], { created_at: number }>('SELECT created_at FROM jobs WHERE id = ?'),
+    // The head of each priority in turn, highest first, among the jobs runnable since they were
+    // queued (the oldest of them is the oldest of these heads); and the earliest moment one of the
+    // others became runnable (job-reads.ts).
+    plainHeadBelow: db.prepare<[string, number], { priority: number; id: number }>(
+      `SELECT priority, id FROM ${HEAD} AND lane = ? AND priority < ? AND ready_at IS NULL ORDER BY priority DESC, id LIMIT 1`,
+    ),
+    firstReadyAt: db.prepare<[string], { at: number | null }>(
+      `SELECT min(ready_at) AS at FROM jobs INDEXED BY jobs_ready_at WHERE state = 'queued' AND deps_left = 0 AND not_before IS NULL AND ready_at IS NOT NULL AND lane = ?`,
+    ),
     // Retries waiting out their backoff; a job waiting for other jobs or its time is not counted
     // here (job-waits.ts counts those). The index keeps the name of its migration.
     backingOff: db.prepare<[number], { lane: string; n: number; next: number }>(
@@ -169,8 +180,23 @@ function personStatements(db: Db) {
        WHERE id = ? AND state = 'queued' ${RETURNING}`,
     ),
     retry: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`),
-    // `lanes restart --in-place`: any finished job, under its own id.
-    requeueFinished: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('succeeded', 'failed', 'cancelled') ${RETURNING}`),
+    // `lanes restart` of many, each a statement over the whole set (a JSON array of ids), so ten
+    // thousand cost a few statements rather than ten thousand: how each stands (looked at
+    // first, and again in the write), queued again in place, or copied as new jobs in the order asked.
+    finishedStates: raw<[string], [asked: number, id: number | null, lane: string | null, state: JobState | null]>(
+      'SELECT e.value, j.id, j.lane, j.state FROM json_each(?) e LEFT JOIN jobs j ON j.id = e.value ORDER BY e.key',
+    ),
+    requeueFinished: raw<[string], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(?)) AND state IN ${FINISHED} ${RETURNING}`),
+    restartAsNew: raw<[number, string], SummaryRow>(
+      `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of)
+       SELECT j.lane, j.spec, j.command, j.max_attempts, j.timeout_ms, ?, j.priority, NULL, j.labels, j.id
+       FROM json_each(?) e JOIN jobs j ON j.id = e.value WHERE j.state IN ${FINISHED} ORDER BY e.key ${RETURNING}`,
+    ),
+    // The new jobs' labels, as their copied rows carry them.
+    labelNew: db.prepare<[string]>(
+      `INSERT OR IGNORE INTO job_labels (label, job) SELECT l.value, j.id FROM jobs j, json_each(j.labels) l
+       WHERE j.id IN (SELECT value FROM json_each(?)) AND j.labels IS NOT NULL`,
+    ),
     // An edit of a job still queued: the whole row's runnable part, as the handler worked it out.
     edit: raw<[Record<string, unknown>], SummaryRow>(
       `UPDATE jobs SET spec = @spec, command = @command, max_attempts = @maxAttempts, timeout_ms = @timeoutMs, priority = @priority, not_before = @notBefore, labels = @labels

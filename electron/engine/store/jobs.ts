@@ -2,13 +2,14 @@
 // anyone hears of it. Each change is a file of job-changes/ (its SQL in job-statements.ts); this
 // class runs each in its transaction. Reads on the hot path return summaries: the spec is parsed
 // only when a job is claimed, the answer only when it is asked for.
-import type { Job, JobProgress, JobSummary } from '../../../shared/model.js';
+import type { Job, JobProgress, JobState, JobSummary } from '../../../shared/model.js';
 import type { Db } from './db.js';
 import type { JobCounts } from './counts.js';
 import { toJob, toSummary } from './job-rows.js';
 import { prepareJobStatements, type JobStatements, type RunningRow } from './job-statements.js';
 import { JobWaits } from './job-waits.js';
 import { notYetOf, oldestQueuedAt } from './job-reads.js';
+import { BlockedCounts } from './blocked.js';
 import type { ChunkSelect, ClaimedJob, Interruption, JobEdit, NewJob, NotYet, Report, RetriedChunk, Settled, Turn, TurnResult } from './job-types.js';
 import { JobWrites } from './job-changes/change.js';
 import { enqueue } from './job-changes/enqueue.js';
@@ -17,7 +18,8 @@ import { turn } from './job-changes/turns.js';
 import { finish } from './job-changes/finish.js';
 import { failSuspect, requeue } from './job-changes/requeue.js';
 import { cancelQueued } from './job-changes/cancel.js';
-import { requeueFinishedAll, retry } from './job-changes/retry.js';
+import { retry } from './job-changes/retry.js';
+import { requeueFinishedAll, restartAsNew, type Restarted } from './job-changes/restart.js';
 import { cancelQueuedChunk, retryChunk } from './job-changes/bulk.js';
 import { describeOlderRows } from './job-changes/describe-older.js';
 
@@ -32,6 +34,7 @@ export class JobStore {
   private readonly writes: JobWrites;
   /** What jobs wait for besides a worker (job-waits.ts). */
   readonly waits: JobWaits;
+  private readonly blockedCounts: BlockedCounts;
 
   constructor(
     db: Db,
@@ -43,6 +46,7 @@ export class JobStore {
   ) {
     this.s = prepareJobStatements(db);
     this.waits = new JobWaits(db);
+    this.blockedCounts = new BlockedCounts(db);
     this.writes = new JobWrites(db, this.s, this.waits, counts, walPath, settled);
     describeOlderRows(db, this.s);
   }
@@ -58,8 +62,18 @@ export class JobStore {
   }
 
   /** `lanes restart --in-place` of many in one write: all queued again, or a refusal and none. */
-  requeueFinishedAll(ids: readonly number[], together?: ReadonlySet<number>): Promise<{ jobs: JobSummary[] } | { refused: string }> {
+  requeueFinishedAll(ids: readonly number[], together?: ReadonlySet<number>): Promise<Restarted> {
     return this.writes.commit((c) => requeueFinishedAll(c, ids, together));
+  }
+
+  /** `lanes restart` of many in one write: a new job for each, linked to it, or a refusal and none. */
+  restartAsNew(ids: readonly number[], now: number): Promise<Restarted> {
+    return this.writes.commit((c) => restartAsNew(c, ids, now));
+  }
+
+  /** How each of these stands, in the order asked: [the id asked, the id if it is here, its lane, its state]. */
+  statesOf(ids: readonly number[]): [asked: number, id: number | null, lane: string | null, state: JobState | null][] {
+    return this.s.finishedStates.all(JSON.stringify(ids));
   }
 
   /** Lets go of the scheduled times that have come (before each sizing pass); the lanes where jobs became runnable. */
@@ -152,6 +166,11 @@ export class JobStore {
   /** When the lane's oldest runnable queued job was queued; undefined when none waits. */
   oldestQueuedAt(lane: string): number | undefined {
     return oldestQueuedAt(this.s, lane);
+  }
+
+  /** Of the lane's failed jobs, the dependents that never ran (blocked.ts). */
+  blocked(lane: string): number {
+    return this.blockedCounts.of(lane, this.counts.get(lane));
   }
 
   /** Per lane, the queued jobs that cannot run yet (job-reads.ts). */

@@ -1,6 +1,6 @@
 // Lanes, and their job counts (kept by counts.ts). The lane list is read on every sizer pass and status,
 // so it is kept in memory and refreshed by this store's own writes: no caller can forget to.
-import type { LaneClass, LaneSettings, Paused } from '../../../shared/model.js';
+import type { LaneClass, LaneSettings, NudgeRestWhy, Paused } from '../../../shared/model.js';
 import type { JobCounts, LaneCounts } from './counts.js';
 import { durably, type Db } from './db.js';
 
@@ -9,6 +9,8 @@ export interface LaneRow extends LaneSettings {
   /** The nudge is quiet until then, unless the backlog grows past `nudgeQuietBacklog` (sizer/nudge.ts). */
   nudgeQuietUntil: number | null;
   nudgeQuietBacklog: number | null;
+  /** Why it is quiet (absent or null: not said — an older Lanes quieted it). */
+  nudgeQuietWhy?: NudgeRestWhy | null;
   /** Where its queue lives when shared with other engines; null: in this store. */
   queue: SharedQueueConfig | null;
   /** Paused by itself (not all work): since when, until when (null: until resumed). Absent or null: not paused. */
@@ -41,10 +43,14 @@ interface RawLane {
   timeout_ms: number | null;
   nudge_quiet_until: number | null;
   nudge_quiet_backlog: number | null;
+  nudge_quiet_why: string | null;
   queue: string | null;
   paused_since: number | null;
   paused_until: number | null;
 }
+
+/** A stored reason read back: one this Lanes does not know reads as none. */
+const restWhy = (v: string | null): NudgeRestWhy | null => (v === 'cap' || v === 'snooze' || v === 'dismiss' ? v : null);
 
 const toLane = (r: RawLane): LaneRow => ({
   name: r.name,
@@ -55,6 +61,7 @@ const toLane = (r: RawLane): LaneRow => ({
   timeoutMs: r.timeout_ms,
   nudgeQuietUntil: r.nudge_quiet_until,
   nudgeQuietBacklog: r.nudge_quiet_backlog,
+  nudgeQuietWhy: restWhy(r.nudge_quiet_why),
   queue: r.queue === null ? null : (JSON.parse(r.queue) as SharedQueueConfig),
   paused: r.paused_since === null ? null : { since: r.paused_since, until: r.paused_until },
 });
@@ -72,9 +79,9 @@ export class LaneStore {
     private readonly db: Db,
     private readonly counts: JobCounts,
   ) {
-    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, nudge_quiet_until, nudge_quiet_backlog, queue, paused_since, paused_until FROM lanes ORDER BY created_at, rowid');
+    this.all = db.prepare<[], RawLane>('SELECT name, class, cap, worker_command, worker_cwd, timeout_ms, nudge_quiet_until, nudge_quiet_backlog, nudge_quiet_why, queue, paused_since, paused_until FROM lanes ORDER BY created_at, rowid');
     this.updatePause = db.prepare('UPDATE lanes SET paused_since = ?, paused_until = ? WHERE name = ?');
-    this.updateQuiet = db.prepare('UPDATE lanes SET nudge_quiet_until = ?, nudge_quiet_backlog = ? WHERE name = ?');
+    this.updateQuiet = db.prepare('UPDATE lanes SET nudge_quiet_until = ?, nudge_quiet_backlog = ?, nudge_quiet_why = ? WHERE name = ?');
     this.insert = db.prepare('INSERT INTO lanes (name, class, cap, worker_command, worker_cwd, timeout_ms, queue, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     this.updateCap = db.prepare('UPDATE lanes SET cap = ? WHERE name = ?');
     this.deleteLane = db.prepare('DELETE FROM lanes WHERE name = ?');
@@ -105,9 +112,9 @@ export class LaneStore {
     this.reload();
   }
 
-  /** Quiets the lane's nudge until `until`, unless its backlog grows past `backlog`; null lifts it. */
-  setQuiet(name: string, quiet: { until: number; backlog: number } | null): void {
-    this.updateQuiet.run(quiet?.until ?? null, quiet?.backlog ?? null, name);
+  /** Quiets the lane's nudge until `until`, unless its backlog grows past `backlog`, for `why`; null lifts it. */
+  setQuiet(name: string, quiet: { until: number; backlog: number; why: NudgeRestWhy } | null): void {
+    this.updateQuiet.run(quiet?.until ?? null, quiet?.backlog ?? null, quiet?.why ?? null, name);
     this.reload();
   }
 
