@@ -58,7 +58,7 @@ export const laneEta = (lane: LaneStatus): string | null => etaWords(lane);
  */
 export function laneWait(lane: LaneStatus, now: number): { text: string; hint: string } {
   if (lane.oldestQueuedAt !== null) {
-    return { text: formatDuration(Math.max(0, now - lane.oldestQueuedAt)), hint: `The oldest job still waiting was queued at ${formatClock(lane.oldestQueuedAt)}.` };
+    return { text: formatDuration(Math.max(0, now - lane.oldestQueuedAt)), hint: `The job waiting longest could run from ${formatClock(lane.oldestQueuedAt)}: a time it was given, or the jobs it runs after, are not counted as waiting.` };
   }
   if (lane.medianWaitMs !== null) return { text: formatDuration(lane.medianWaitMs), hint: 'Nothing waits now: the median wait of the jobs that started lately.' };
   return { text: '—', hint: 'Nothing waits now.' };

@@ -245,9 +245,11 @@ function applyDetail(events: readonly LanesEvent[]): boolean {
   return true;
 }
 
-function filterInput(filter: JobFilter): { lane?: string; state?: JobState; text?: string; label?: string; order: JobFilter['order'] } {
+function filterInput(filter: JobFilter): { lane?: string; state?: JobState; text?: string; label?: string; order: JobFilter['order']; dependents?: 'after' | 'blocked' | 'excluded' } {
   const text = filter.text.trim();
   const label = labelOf(text);
   const search = label !== null ? { label } : text ? { text } : {};
-  return { ...(filter.lane ? { lane: filter.lane } : {}), ...(filter.state ? { state: filter.state } : {}), ...search, order: filter.order };
+  // Failed is what ran and failed: the dependents that never ran are Blocked, apart, as counted.
+  const dependents = filter.dependents ?? (filter.state === 'failed' ? 'excluded' : null);
+  return { ...(filter.lane ? { lane: filter.lane } : {}), ...(filter.state ? { state: filter.state } : {}), ...search, order: filter.order, ...(dependents ? { dependents } : {}) };
 }

@@ -71,7 +71,10 @@ export interface LaneStatus extends LaneSettings {
   scheduledNext: number | null;
   running: number;
   succeeded: number;
+  /** Jobs that ran and failed; a dependent that never ran is in `blocked`, not here. */
   failed: number;
+  /** Dependents that never ran: a job they run after failed or was cancelled (absent from older engines). */
+  blocked?: number;
   cancelled: number;
   /**
    * Jobs finished per minute, live: over the last 30 s (over the time since it began, when that is
@@ -82,7 +85,7 @@ export interface LaneStatus extends LaneSettings {
   finishedLately?: number;
   /** Median ms from queued to started, over recently started jobs; null when none. */
   medianWaitMs: number | null;
-  /** When the oldest job still waiting was queued (its wait grows as you look); null when none waits. */
+  /** Since when the job waiting longest could run — queued, its time come, or the jobs it runs after done (its wait grows as you look); null when none waits. */
   oldestQueuedAt: number | null;
   /**
    * About how long until what it holds is done: never less than its running jobs' typical time

@@ -74,6 +74,8 @@ export const inputs = {
       text: text.pipe(z.string().min(1).max(SEARCH_MAX_CHARS)).optional(),
       /** Only jobs with this label. */
       label: label.optional(),
+      /** Dependents: `after` waiting for the jobs they run after; `blocked` never ran, one of those failed or was cancelled; `excluded` leaves the blocked out. */
+      dependents: z.enum(['after', 'blocked', 'excluded']).optional(),
       limit: z.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
     })
     .strict(),

@@ -67,6 +67,8 @@ export function laneDetail(lane: LaneStatus): string | null {
   if (eta) parts.push(eta);
   if (lane.delayed > 0) parts.push(`${groupedCount(lane.delayed)} retrying later`);
   if (lane.failed > 0) parts.push(`${groupedCount(lane.failed)} failed`);
+  // Dependents that never ran are not failures of theirs: counted apart.
+  if ((lane.blocked ?? 0) > 0) parts.push(`${groupedCount(lane.blocked!)} did not run`);
   // The machine, not the cap, holds it back (its memory, or a GPU's): the person should not raise the cap for nothing.
   const limit = limitLine(lane);
   if (limit) parts.push(limit);

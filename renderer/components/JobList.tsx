@@ -86,7 +86,7 @@ export function JobList() {
   if (rows.length === 0 && !more) {
     return (
       <div className="job-list job-list-empty" data-testid="jobs-empty">
-        {error ? <p className="empty error-text">{error}</p> : loading ? <p className="empty muted">Loading jobs…</p> : <EmptyJobs filtered={filter.lane !== null || filter.state !== null || filter.text.trim() !== ''} />}
+        {error ? <p className="empty error-text">{error}</p> : loading ? <p className="empty muted">Loading jobs…</p> : <EmptyJobs filtered={filter.lane !== null || filter.state !== null || (filter.dependents ?? null) !== null || filter.text.trim() !== ''} />}
       </div>
     );
   }

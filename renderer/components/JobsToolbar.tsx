@@ -21,7 +21,7 @@ export function JobsToolbar() {
   const found = useJobs((s) => `${formatCount(s.rows.length)}${s.next !== null ? '+' : ''}`);
   const order = useLanes((s) => s.order);
   const counts = useLanes(useShallow((s) => countByState(filter, s.order.map((n) => s.byName[n]!))));
-  const total = filter.state ? counts[filter.state] : counts.all;
+  const total = filter.dependents ? counts[filter.dependents] : filter.state ? counts[filter.state] : counts.all;
   const searching = filter.text.trim() !== '';
 
   return (
@@ -34,13 +34,15 @@ export function JobsToolbar() {
           </option>
         ))}
       </select>
-      <select id="filter-state" aria-label="State" value={filter.state ?? ''} onChange={(e) => void setJobFilter({ state: (e.target.value || null) as JobState | null })}>
+      <select id="filter-state" aria-label="State" value={filter.dependents ?? filter.state ?? ''} onChange={(e) => void setJobFilter(showing(e.target.value))}>
         <option value="">Any state ({formatCount(counts.all)})</option>
         {JOB_STATES.map((st) => (
           <option key={st} value={st}>
-            {STATE_WORDS[st]} ({formatCount(counts[st])})
+            {STATE_WORDS[st]} ({st === 'succeeded' ? `${formatCount(counts[st])} kept` : formatCount(counts[st])})
           </option>
         ))}
+        <option value="after">After other jobs ({formatCount(counts.after)})</option>
+        <option value="blocked">Blocked: did not run ({formatCount(counts.blocked)})</option>
       </select>
       <SearchBox text={filter.text} />
       <OrderToggle order={filter.order} />
@@ -108,11 +110,15 @@ function OrderToggle({ order }: { order: JobOrder }) {
   );
 }
 
-type Counts = Record<JobState | 'all', number>;
+type Counts = Record<JobState | 'all' | 'after' | 'blocked', number>;
 
-/** Totals for the filter from the lanes' own counts (waiting is the queued count). */
+/** The state list's choice as a filter: a state, or the dependents waiting (After) or that never ran (Blocked). */
+const showing = (value: string): Partial<JobFilter> =>
+  value === 'after' || value === 'blocked' ? { state: null, dependents: value } : { state: (value || null) as JobState | null, dependents: null };
+
+/** Totals for the filter from the lanes' own counts (waiting is the queued count; failed leaves out the blocked, counted apart). */
 export function countByState(filter: Pick<JobFilter, 'lane'>, lanes: LaneStatus[]): Counts {
-  const c: Counts = { all: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+  const c: Counts = { all: 0, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0, after: 0, blocked: 0 };
   for (const l of lanes) {
     if (filter.lane !== null && l.name !== filter.lane) continue;
     c.queued += l.waiting + l.delayed + l.waitingForJobs + l.scheduled;
@@ -120,7 +126,9 @@ export function countByState(filter: Pick<JobFilter, 'lane'>, lanes: LaneStatus[
     c.succeeded += l.succeeded;
     c.failed += l.failed;
     c.cancelled += l.cancelled;
+    c.after += l.waitingForJobs;
+    c.blocked += l.blocked ?? 0;
   }
-  c.all = c.queued + c.running + c.succeeded + c.failed + c.cancelled;
+  c.all = c.queued + c.running + c.succeeded + c.failed + c.cancelled + c.blocked;
   return c;
 }

@@ -98,11 +98,16 @@ export function LaneRow({ name }: { name: string }) {
             <dt>Failed</dt>
             <dd data-testid="failed">
               {lane.failed > 0 ? (
-                <button type="button" className="link-button failed-link" title={`Show the failed jobs of ${name}`} onClick={() => void setJobFilter({ lane: name, state: 'failed' })}>
+                <button type="button" className="link-button failed-link" title={`Show the failed jobs of ${name}`} onClick={() => void setJobFilter({ lane: name, state: 'failed', dependents: null })}>
                   {formatCount(lane.failed)}
                 </button>
               ) : (
                 '0'
+              )}
+              {(lane.blocked ?? 0) > 0 && (
+                <button type="button" className="link-button blocked-link" title={`Show the jobs of ${name} that did not run: a job they run after did not succeed`} onClick={() => void setJobFilter({ lane: name, state: null, dependents: 'blocked' })}>
+                  +{formatCount(lane.blocked!)} blocked
+                </button>
               )}
             </dd>
           </div>

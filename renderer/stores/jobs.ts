@@ -4,6 +4,7 @@
 import { create } from 'zustand';
 import type { Job, JobState, JobSummary, LogChunk } from '../../shared/model.js';
 import { preferredStream } from '../job-words.js';
+import { blockedBy } from '../../shared/dependencies.js';
 
 export type JobOrder = 'newest' | 'oldest';
 
@@ -14,6 +15,8 @@ export interface JobFilter {
   text: string;
   /** Oldest first puts the running and the longest-waiting jobs on top during a backlog. */
   order: JobOrder;
+  /** Dependents only: waiting for the jobs they run after, or blocked (never ran); null: by state alone. */
+  dependents?: 'after' | 'blocked' | null;
 }
 
 export const NO_FILTER: JobFilter = { lane: null, state: null, text: '', order: 'newest' };
@@ -85,10 +88,19 @@ export function matches(filter: JobFilter, job: JobSummary): boolean {
   return (
     (filter.lane === null || job.lane === filter.lane) &&
     (filter.state === null || job.state === filter.state) &&
+    dependentsMatch(filter, job) &&
     (label !== null
       ? (job.labels ?? []).includes(label)
       : filter.text.trim() === '' || job.command.toLowerCase().includes(filter.text.trim().toLowerCase()))
   );
+}
+
+/** Failed means ran and failed: a dependent that never ran shows under Blocked, as it is counted. */
+function dependentsMatch(filter: JobFilter, job: JobSummary): boolean {
+  const blocked = blockedBy(job) !== null;
+  if (filter.dependents === 'after') return job.state === 'queued' && job.waitingFor !== undefined;
+  if (filter.dependents === 'blocked') return blocked;
+  return filter.state !== 'failed' || !blocked;
 }
 
 /** Rows are sorted by id, one way or the other: find one without scanning 100,000 of them. */

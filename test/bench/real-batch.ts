@@ -7,7 +7,7 @@
 // the peers: one output file, tsp: its own per-job files). Rounds alternate Lanes, xargs, then
 // the others, so each pair shares the moment's machine.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appRoot } from '../../electron/paths/app-files.js';
@@ -57,15 +57,44 @@ interface LanesBatch {
   ms: number;
   /** The engine process's CPU per job (its own, not the workers' nor the jobs'). */
   engineUsPerJob: number;
+  /** The worker processes' own CPU per job (their runtime: spawning, logs, reports; not the jobs'). */
+  workerUsPerJob: number;
+  /** The jobs' CPU per job (each command under its shell), as their workers reaped them. */
+  jobUsPerJob: number;
+  /** Every process of the batch together (the CLI's add, the engine, its workers, the jobs), in ms. */
+  cpuMs: number;
 }
+
+/** CPU (user + system) of every child this process has reaped, and theirs, in ms: /proc/self/stat's cutime + cstime. */
+function reapedCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/** A worker's own CPU and that of the jobs it has reaped, in ms (/proc/<pid>/stat, 10 ms resolution). */
+function workerCpu(pid: number): { own: number; jobs: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return { own: (f[11]! + f[12]!) * 10, jobs: (f[13]! + f[14]!) * 10 };
+}
+
+/** The engine's child processes now: its workers, started for this batch (a fresh daemon has none before). */
+const workersOf = (pid: number): number[] =>
+  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .filter((p) => p.trim() !== '')
+    .map(Number);
 
 /** The batch through a fresh `lanes daemon`: `lanes add --from` the lines, then wait for the last to end. */
 function lanesBatch(list: string, n: number): Promise<LanesBatch> {
   return withDaemon(async (d) => {
     await d.api('setCap', { lane: 'worker', cap: 2 });
     const before = processUse(d.pid);
+    const cli = reapedCpuMs();
     const t0 = performance.now();
     execFileSync(process.execPath, [CLI, '--data-dir', d.dataDir, 'add', '--from', list], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const cliMs = reapedCpuMs() - cli;
     // Looked at every 25 ms: asking more often would be the benchmark's load on the engine.
     await until(async () => {
       const w = (await d.api('status', {})).lanes.find((l) => l.name === 'worker')!;
@@ -74,7 +103,12 @@ function lanesBatch(list: string, n: number): Promise<LanesBatch> {
     const ms = performance.now() - t0;
     const failed = (await d.api('status', {})).lanes.find((l) => l.name === 'worker')!.failed;
     if (failed > 0) throw new Error(`bench: ${failed} of the batch's jobs failed`);
-    return { ms, engineUsPerJob: ((processUse(d.pid).cpuMs - before.cpuMs) * 1000) / n };
+    // Read while the workers are still there, idle: once they exit their figures go to the engine's.
+    const workers = workersOf(d.pid).map(workerCpu);
+    const own = workers.reduce((s, w) => s + w.own, 0);
+    const jobs = workers.reduce((s, w) => s + w.jobs, 0);
+    const engineMs = processUse(d.pid).cpuMs - before.cpuMs;
+    return { ms, engineUsPerJob: (engineMs * 1000) / n, workerUsPerJob: (own * 1000) / n, jobUsPerJob: (jobs * 1000) / n, cpuMs: cliMs + engineMs + own + jobs };
   });
 }
 
@@ -101,8 +135,15 @@ export async function realBatchFigures(pairs: number, n: number): Promise<Figure
     writeFileSync(paths, files.join('\n') + '\n');
     writeFileSync(lines, files.map((f) => `gzip -9 -c ${f}`).join('\n') + '\n');
     const out = join(dir, 'out');
+    const xargsCpuMs: number[] = [];
+    const xargs = () => {
+      const cpu = reapedCpuMs();
+      const ms = timedMs(() => sh(`xargs -d '\\n' -P2 -n1 gzip -9 -c < '${paths}' > '${out}'`, dir));
+      xargsCpuMs.push(reapedCpuMs() - cpu);
+      return ms;
+    };
     const peers = [
-      { name: '`xargs -P2 -n1 gzip -9 -c`', run: () => timedMs(() => sh(`xargs -d '\\n' -P2 -n1 gzip -9 -c < '${paths}' > '${out}'`, dir)) },
+      { name: '`xargs -P2 -n1 gzip -9 -c`', run: xargs },
       // Not a peer a person would use: what Node's own spawn costs, which Lanes' workers pay for every job.
       { name: 'the same lines under `/bin/sh -c`, spawned by a small Node process, 2 at a time', run: () => timedMs(() => execFileSync(process.execPath, [SPAWN_LOOP, '--lines', lines, '2'], { stdio: 'ignore' })) },
       ...(findOnPath('parallel') ? [{ name: 'GNU parallel -j2', run: () => timedMs(() => sh(`parallel -j2 gzip -9 -c :::: '${paths}' > '${out}'`, dir)) }] : []),
@@ -126,7 +167,14 @@ export async function realBatchFigures(pairs: number, n: number): Promise<Figure
       }
       return f;
     });
-    figures.push({ section: SECTION, what: 'engine CPU per job of the batch (the `lanes daemon` process, user + system, from /proc)', unit: 'µs', lanes: summarize(lanes.map((l) => l.engineUsPerJob)) });
+    // On a machine that other work keeps busy, wall time is what the batch got of the cores; the
+    // CPU it took is its own, so this ratio holds at any load: on 2 busy cores, wall ≈ CPU ÷ 2.
+    figures.push(
+      compared({ section: SECTION, what: 'CPU of the whole batch, every process (Lanes: `lanes add --from`, the engine, its workers and the jobs; xargs: itself and the jobs), user + system from /proc', unit: 'ms' }, { lanes: lanes.map((l) => l.cpuMs), peer: xargsCpuMs }, '`xargs -P2 -n1 gzip -9 -c`'),
+      { section: SECTION, what: 'engine CPU per job of the batch (the `lanes daemon` process, user + system, from /proc)', unit: 'µs', lanes: summarize(lanes.map((l) => l.engineUsPerJob)) },
+      { section: SECTION, what: 'worker CPU per job of the batch (the worker processes themselves: spawning the job, its logs, its report)', unit: 'µs', lanes: summarize(lanes.map((l) => l.workerUsPerJob)) },
+      compared({ section: SECTION, what: 'CPU per job of the jobs themselves (`gzip` with its shell, as their workers reaped them)', unit: 'µs' }, { lanes: lanes.map((l) => l.jobUsPerJob), peer: xargsCpuMs.map((ms) => (ms * 1000) / n) }, '`gzip` under xargs, xargs included'),
+    );
     const missing = ['parallel', 'tsp'].filter((p) => !findOnPath(p));
     if (missing.length > 0) figures[0]!.note = `${missing.join(' and ')} not installed here, so not compared`;
     return figures;

@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { fittedTable } from '../../electron/cli/format.js';
 
-const header = ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'DONE', 'FAILED', 'PER MIN', 'STATE', 'OUTLOOK'];
+const header = ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'KEPT', 'FAILED', 'PER MIN', 'STATE', 'OUTLOOK'];
 const align = ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left'] as const;
 const fit = (width: number, outlook: string) =>
   fittedTable(header, [['embeddings-large', 'cpu', '3', '3 of 3', '3', '295', '1,978', '0', '90.0', 'saturated', outlook]], [...align], {
     width,
     shrink: [['OUTLOOK', 16], ['LANE', 12]],
-    drop: ['CLASS', 'PER MIN', 'DONE', 'FAILED', 'WORKERS'],
+    drop: ['CLASS', 'PER MIN', 'KEPT', 'FAILED', 'WORKERS'],
     shorter: { OUTLOOK: (cell) => cell.replace(/^[\d,]+ left, /, '') },
   });
 

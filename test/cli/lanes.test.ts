@@ -59,7 +59,7 @@ describe('lanes status / cap / lane / events', () => {
     const res = await t.daemon.cli('status', '--wide');
     const lines = res.stdout.split('\n');
     const header = lines.find((l) => l.startsWith('LANE')) as string;
-    expect(header).toMatch(/^LANE\s+CLASS\s+CAP\s+WORKERS\s+BUSY\s+WAITING\s+DONE\s+FAILED\s+PER MIN\s+STATE\s+OUTLOOK$/);
+    expect(header).toMatch(/^LANE\s+CLASS\s+CAP\s+WORKERS\s+BUSY\s+WAITING\s+KEPT\s+FAILED\s+PER MIN\s+STATE\s+OUTLOOK$/);
     const row = lines.find((l) => l.startsWith('worker')) as string;
     // Right-aligned numbers end where their header ends.
     expect(row[header.indexOf('CAP') + 2]).toBe('1');

@@ -15,6 +15,9 @@ describe('run after', () => {
     const a = await t.engine.request('addJob', { argv: ['sleep', '1'] });
     const b = await t.engine.request('addJob', { argv: ['date'], after: [a.id] });
     expect((await t.engine.request('job', { id: b.id })).waitingFor).toBe(1);
+    // Listed as a dependent waiting for the job it runs after.
+    const after = await t.engine.request('listJobs', { dependents: 'after' });
+    expect({ ids: after.jobs.map((j) => j.id), total: after.total }).toEqual({ ids: [b.id], total: 1 });
     const [ja, jb] = await jobsFinished(t.engine, [a.id, b.id]);
     expect(ja!.state).toBe('succeeded');
     expect(jb!.state).toBe('succeeded');
@@ -35,6 +38,12 @@ describe('run after', () => {
     // Down the chain: each names the job it ran after.
     expect(jc).toMatchObject({ state: 'failed', error: `job ${b.id} failed`, attempts: 0 });
     expect(existsSync(join(t.dir, 'b-ran'))).toBe(false);
+    // The two that never ran are counted apart from the one that ran and failed, and listed apart.
+    expect(lane()).toMatchObject({ failed: 1, blocked: 2 });
+    const ids = async (input: object) => (await t.engine.request('listJobs', input)).jobs.map((j) => j.id);
+    expect(await ids({ dependents: 'blocked' })).toEqual([c.id, b.id]);
+    expect(await ids({ lane: 'worker', state: 'failed', dependents: 'excluded' })).toEqual([a.id]);
+    expect((await t.engine.request('listJobs', { dependents: 'blocked' })).total).toBe(2);
     // A job after a failed one is refused at add: it could never run.
     await expect(t.engine.request('addJob', { argv: ['true'], after: [a.id] })).rejects.toThrow(`job ${a.id} failed`);
 
@@ -46,6 +55,7 @@ describe('run after', () => {
     // …retrying the dependent does.
     await t.engine.request('retry', { id: b.id });
     expect((await jobsFinished(t.engine, [b.id]))[0]!.state).toBe('succeeded');
+    expect(lane()).toMatchObject({ failed: 0, blocked: 1 });
     expect(existsSync(join(t.dir, 'b-ran'))).toBe(true);
   });
 
@@ -87,6 +97,30 @@ describe('run later', () => {
     const [job] = await jobsFinished(t.engine, [id]);
     expect(job!.state).toBe('succeeded');
     expect(job!.startedAt!).toBeGreaterThanOrEqual(queued.createdAt + 3000);
+  });
+});
+
+describe('the longest wait', () => {
+  it('counts from when a job could run: its time, or the end of the job it runs after, not a delay asked for', async () => {
+    await t.engine.request('addLane', { name: 'held', cap: 0 });
+    const gate = join(t.dir, 'gate');
+    const a = await t.engine.request('addJob', { shell: `while [ ! -f ${gate} ]; do sleep 0.05; done` });
+    const later = await t.engine.request('addJob', { lane: 'held', argv: ['true'], delaySeconds: 1 });
+    const after = await t.engine.request('addJob', { lane: 'held', argv: ['true'], after: [a.id] });
+    expect(lane('held')).toMatchObject({ waiting: 0, oldestQueuedAt: null });
+    // Its time comes: it has waited since then, not since it was queued.
+    await until(t.engine, () => lane('held').waiting === 1, 20_000, 'the scheduled job runnable');
+    const due = (await t.engine.request('job', { id: later.id })).createdAt + 1000;
+    expect(lane('held').oldestQueuedAt).toBeGreaterThanOrEqual(due);
+    (await import('node:fs')).writeFileSync(gate, '');
+    const [ja] = await jobsFinished(t.engine, [a.id]);
+    await until(t.engine, () => lane('held').waiting === 2, 20_000, 'the dependent runnable');
+    // The one runnable longest is the scheduled one; the dependent's wait began as its job ended.
+    expect(lane('held').oldestQueuedAt).toBeLessThan(ja!.finishedAt!);
+    await t.engine.request('cancel', { id: later.id });
+    await until(t.engine, () => lane('held').waiting === 1, 20_000, 'one left');
+    expect(lane('held').oldestQueuedAt).toBeGreaterThanOrEqual(ja!.finishedAt!);
+    expect((await t.engine.request('job', { id: after.id })).createdAt).toBeLessThan(ja!.finishedAt!);
   });
 });
 

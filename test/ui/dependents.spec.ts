@@ -37,6 +37,20 @@ test('a dependent waits as "After 1 job", and once that job fails it is Blocked:
     await expect(detail.getByTestId('job-outcome')).toContainText('exited with code 3');
     await expect(detail.getByTestId('log-text')).toContainText('build broke');
     await expect(detail).toContainText('Exit code3');
+
+    // Counted apart: the lane's Failed is the job that ran; the one that did not run is Blocked.
+    const lane = laneRow(page, 'worker');
+    await expect(lane.getByTestId('failed')).toHaveText('1+1 blocked');
+    const state = page.getByRole('toolbar', { name: 'Filter jobs' }).getByLabel('State');
+    await expect(state.locator('option[value="failed"]')).toHaveText('Failed (1)');
+    await expect(state.locator('option[value="blocked"]')).toHaveText('Blocked: did not run (1)');
+    await lane.getByRole('button', { name: '+1 blocked' }).click();
+    await expect(state).toHaveValue('blocked');
+    await expect(page.locator('[data-job-id]')).toHaveCount(1);
+    await expect(page.locator(`[data-job-id="${second.id}"]`)).toBeVisible();
+    await state.selectOption('failed');
+    await expect(page.locator('[data-job-id]')).toHaveCount(1);
+    await expect(page.locator(`[data-job-id="${first.id}"]`)).toBeVisible();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -31,11 +31,15 @@ function outlook(l: LaneStatus, now: number): string {
   return l.oldestQueuedAt === null ? '' : `oldest waiting ${duration(now - l.oldestQueuedAt)}`;
 }
 
-/** "12 waiting for other jobs, 3 scheduled for 02:00": what cannot run yet, apart from what waits for a worker. */
-export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' | 'scheduledNext'>, now = Date.now()): string {
+/**
+ * "12 waiting for other jobs, 3 scheduled for 02:00, 2 did not run": what cannot run yet, apart
+ * from what waits for a worker, and the dependents that never ran (counted apart from FAILED).
+ */
+export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' | 'scheduledNext' | 'blocked'>, now = Date.now()): string {
   const parts: string[] = [];
   if (l.waitingForJobs > 0) parts.push(`${count(l.waitingForJobs)} waiting for other jobs`);
   if (l.scheduled > 0) parts.push(`${count(l.scheduled)} scheduled${l.scheduledNext === null ? '' : ` for ${clock(l.scheduledNext, now).replace(/:\d\d$/, '')}`}`);
+  if ((l.blocked ?? 0) > 0) parts.push(`${count(l.blocked!)} did not run (a job they run after did not succeed)`);
   return parts.join(', ');
 }
 
@@ -43,7 +47,7 @@ export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' |
 // Cut to fit, the outlook keeps its time ("about 5 min") and lets its count go: the count is in WAITING.
 const STATUS_FIT = {
   shrink: [['OUTLOOK', 16], ['LANE', 12]],
-  drop: ['CLASS', 'PER MIN', 'DONE', 'FAILED', 'WORKERS'],
+  drop: ['CLASS', 'PER MIN', 'KEPT', 'FAILED', 'WORKERS'],
   shorter: { OUTLOOK: (cell: string) => cell.replace(/^[\d,]+ left, /, '') },
 } as const;
 
@@ -67,7 +71,7 @@ export function statusText(status: Status, now = Date.now(), width: number | nul
     outlook(l, now),
   ]);
   const body = fittedTable(
-    ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'DONE', 'FAILED', 'PER MIN', 'STATE', 'OUTLOOK'],
+    ['LANE', 'CLASS', 'CAP', 'WORKERS', 'BUSY', 'WAITING', 'KEPT', 'FAILED', 'PER MIN', 'STATE', 'OUTLOOK'],
     rows,
     ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
     { width, ...STATUS_FIT },
@@ -78,7 +82,7 @@ export function statusText(status: Status, now = Date.now(), width: number | nul
   // A lane the machine holds below its cap for a reason of its own (memory, a GPU's): the person should know it is not the cap.
   const limits = status.lanes.flatMap((l) => (limitLine(l) ? [`\n${l.name}: ${limitLine(l)}`] : []));
   const shared = status.lanes.filter((l) => l.shared).map((l) => `\n${l.name}: ${sharedWords(l)}${l.shared!.outsideWorker ? `\n  ${outsideWords(l.shared!.outsideWorker)}` : ''}`);
-  const later = status.lanes.filter((l) => l.waitingForJobs > 0 || l.scheduled > 0).map((l) => `\n${l.name}: ${notYetWords(l)}`);
+  const later = status.lanes.filter((l) => l.waitingForJobs > 0 || l.scheduled > 0 || (l.blocked ?? 0) > 0).map((l) => `\n${l.name}: ${notYetWords(l)}`);
   // A lane paused by itself says until when, and how to lift it.
   const held = status.lanes.flatMap((l) => (l.paused ? [`\n${l.name}: paused ${l.paused.until === null ? `until you resume it (lanes resume --lane ${l.name})` : `until ${clock(l.paused.until)}`}`] : []));
   const notes = [...held, ...shared, ...later, ...nudges, ...rests, ...limits];
@@ -107,7 +111,7 @@ function laneLine(lane: LaneStatus): string {
 export function registerLanes(program: Command): void {
   program
     .command('status')
-    .description('each lane: cap, workers, busy, waiting, done, failed, throughput, nudge')
+    .description('each lane: cap, workers, busy, waiting, kept (its succeeded jobs not yet cleaned), failed, throughput, nudge')
     .option('--json', 'print { ceiling, lanes: [...] } with each nudge as text or null')
     .option('--wide', 'every column in full, however wide')
     .action(async (opts: { json?: boolean; wide?: boolean }, cmd: Command) => {

@@ -52,6 +52,10 @@ export class LocalQueue implements JobQueue {
     return this.store.oldestQueuedAt(lane);
   }
 
+  blocked(lane: string): number {
+    return this.store.blocked(lane);
+  }
+
   get(id: number): Job | undefined {
     return this.store.get(id);
   }

@@ -55,6 +55,8 @@ export interface JobQueue {
   notYet(now: number): ReadonlyMap<string, NotYet>;
   /** When the lane's oldest waiting job was queued; undefined when none waits. */
   oldestQueuedAt(lane: string): number | undefined;
+  /** Of the lane's failed jobs, the dependents that never ran (a job they run after ended badly); absent: none counted. */
+  blocked?(lane: string): number;
 
   get(id: number): Maybe<Job | undefined>;
   summary(id: number): Maybe<JobSummary | undefined>;

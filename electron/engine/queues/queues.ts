@@ -86,6 +86,10 @@ export class Queues {
     return this.forLane(lane).oldestQueuedAt(lane);
   }
 
+  blocked(lane: string): number {
+    return this.forLane(lane).blocked?.(lane) ?? 0;
+  }
+
   /**
    * A page of one lane from its store; of every lane, the pages of every store merged in id
    * order. Shared ids are all above local ones, so newest first walks the shared lanes' jobs

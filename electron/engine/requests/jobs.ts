@@ -113,7 +113,7 @@ export function jobHandlers(e: JobsPort): JobHandlers {
     },
     listJobs: (input) => {
       if (input.lane) lane(input.lane);
-      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, order: input.order, beforeId: input.beforeId, afterId: input.afterId, text: input.text, label: input.label, limit: input.limit };
+      const filter = { lane: input.lane, state: input.state as Job['state'] | undefined, order: input.order, beforeId: input.beforeId, afterId: input.afterId, text: input.text, label: input.label, dependents: input.dependents, limit: input.limit };
       const seq = e.events.lastSeq;
       return e.queues.page(filter).then((page) => ({ seq, ...page }));
     },

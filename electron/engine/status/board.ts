@@ -29,7 +29,7 @@ export interface BoardDeps {
   version: string;
   /** Each lane's counts from its own store: the local one, or its shared queue as last read. */
   lanes: { list(): readonly LaneRow[]; find(name: string): LaneRow | undefined; allCounts(): ReadonlyMap<string, LaneCounts> };
-  jobs: { oldestQueuedAt(lane: string): number | undefined };
+  jobs: { oldestQueuedAt(lane: string): number | undefined; blocked?(lane: string): number };
   /** A shared lane's queue as last seen; undefined for a local lane. */
   shared(lane: string): SharedLaneStatus | undefined;
   events: EventHub;
@@ -72,6 +72,7 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     recent: (lane, now) => recent.of(lane, now),
     progressed: (lane) => recent.progressed(lane),
     oldestQueuedAt: (lane) => d.jobs.oldestQueuedAt(lane),
+    blocked: (lane) => d.jobs.blocked?.(lane) ?? 0,
     startsBlockedUntil: (lane) => d.workers.startsBlockedUntil(lane),
     workerMemory: (lane) => d.costOf(lane),
     workerGpu: (lane) => d.gpuCostOf?.(lane) ?? null,

@@ -42,6 +42,8 @@ export interface StatusLookups {
   /** How many times its running jobs' progress moved: the estimate follows it. */
   progressed?(lane: string): number;
   oldestQueuedAt(lane: string): number | undefined;
+  /** Of its failed jobs, the dependents that never ran; absent: none counted. */
+  blocked?(lane: string): number;
   startsBlockedUntil(lane: string): number | null;
   /** What one of its workers typically holds (bytes); null until measured. */
   workerMemory(lane: string): number | null;
@@ -128,7 +130,7 @@ export function laneStatus(lane: LaneRow, inputs: StatusInputs, lookups: StatusL
     scheduledNext: jobs.scheduledNext,
     running: c.running,
     succeeded: c.succeeded,
-    failed: c.failed,
+    ...failedApart(c.failed, lookups.blocked?.(lane.name) ?? 0),
     cancelled: c.cancelled,
     throughputPerMin: recent.throughputPerMin,
     finishedLately: recent.finishedLately,
@@ -166,6 +168,9 @@ function nudgeOf(facts: NudgeFacts, lane: LaneRow, paused: boolean): Pick<LaneSt
   const nudgeRest: NudgeRest = { until: quiet.until, why: lane.nudgeQuietWhy ?? null, speaksAt: grownPast(quiet.backlog) };
   return { ...words, nudgeRest };
 }
+
+/** A dependent that never ran is counted apart from the jobs that ran and failed. */
+const failedApart = (failed: number, blocked: number): Pick<LaneStatus, 'failed' | 'blocked'> => ({ failed: failed - blocked, blocked });
 
 /** Until when a person quieted the lane's nudge, and the backlog they saw then; null: not quieted. */
 const quietOf = (lane: LaneRow) => (lane.nudgeQuietUntil !== null && lane.nudgeQuietBacklog !== null ? { until: lane.nudgeQuietUntil, backlog: lane.nudgeQuietBacklog } : null);

@@ -8,6 +8,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './job-rows.js';
 import type { LaneCounts } from './lanes.js';
+import { BLOCKED_ERROR } from './blocked.js';
 
 export interface JobFilter {
   lane?: string | undefined;
@@ -19,6 +20,8 @@ export interface JobFilter {
   text?: string | undefined;
   /** Only jobs with this label: job_labels' key seeks them, whatever else the table holds. */
   label?: string | undefined;
+  /** Dependents (shared/dependencies.ts): `after` waiting for the jobs they run after, `blocked` never ran for one; `excluded`: the blocked left out. */
+  dependents?: 'after' | 'blocked' | 'excluded' | undefined;
   limit: number;
 }
 
@@ -44,7 +47,7 @@ export class JobQueries {
     const more = rows.length > filter.limit;
     const jobs = rows.slice(0, filter.limit).map(toSummary);
     const next = more ? (jobs.at(-1)?.id ?? null) : windowEnd;
-    const total = filter.label ? this.labelled(filter.label) : totalFor(filter, counts);
+    const total = filter.label ? this.labelled(filter.label) : filter.dependents ? this.dependents(filter) : totalFor(filter, counts);
     return { jobs, total, nextBeforeId: newest ? next : null, nextAfterId: newest ? null : next };
   }
 
@@ -52,6 +55,14 @@ export class JobQueries {
   private labelled(label: string): number {
     this.countLabel ??= this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM job_labels WHERE label = ?');
     return this.countLabel.get(label)?.n ?? 0;
+  }
+
+  /** Dependents of a kind, counted over the index that holds them (they are few beside the jobs that ran). */
+  private dependents(f: JobFilter): number {
+    const d = DEPENDENTS[f.dependents!];
+    const where = [...(f.lane ? ['lane = ?'] : []), ...d.where, ...(f.state ? ['state = ?'] : [])];
+    const sql = `SELECT count(*) AS n FROM jobs INDEXED BY ${d.index} WHERE ${where.join(' AND ')}`;
+    return this.db.prepare<Args, { n: number }>(sql).get(...(f.lane ? [f.lane] : []), ...(f.state ? [f.state] : []))?.n ?? 0;
   }
 
   /** The rows, and where an unfinished window stopped (the next page goes on from it). */
@@ -66,6 +77,10 @@ export class JobQueries {
       [...args, ...(f.state ? [f.state] : []), ...(f.text ? [likeText(f.text)] : [])],
     ];
     const seek = (from: string, where: string[], args: Args) => ({ rows: this.select(from, where, args, f.limit, newest), windowEnd: null });
+    if (f.dependents) {
+      const [where, args] = narrowed([...lane, ...DEPENDENTS[f.dependents].where, past], [...laneArg, cursor]);
+      return seek(`jobs INDEXED BY ${DEPENDENTS[f.dependents].index}`, where, args);
+    }
     if (f.label) {
       const [where, args] = narrowed(['id IN (SELECT job FROM job_labels WHERE label = ?)', ...lane, past], [f.label, ...laneArg, cursor]);
       return seek('jobs', where, args);
@@ -95,6 +110,13 @@ export class JobQueries {
     return statement.all(...args, limit + 1);
   }
 }
+
+/** Each kind of dependent: the index that holds it, and its conditions (the index's own first). */
+const DEPENDENTS = {
+  after: { index: 'jobs_waiting', where: ["state = 'queued'", '(deps_left > 0 OR not_before IS NOT NULL)', 'deps_left > 0'] },
+  blocked: { index: 'jobs_unhappy', where: ["state IN ('failed', 'cancelled')", "state = 'failed'", BLOCKED_ERROR] },
+  excluded: { index: 'jobs_unhappy', where: ["state IN ('failed', 'cancelled')", `(error IS NULL OR NOT ${BLOCKED_ERROR})`] },
+} as const;
 
 /** A command holding some text, any case, the text's own `%` and `_` taken as they are. */
 const TEXT_CONDITION = "command LIKE ? ESCAPE '\\'";

@@ -5,15 +5,20 @@ import type { JobWaits } from './job-waits.js';
 import type { NotYet } from './job-types.js';
 
 /**
- * When the lane's oldest runnable queued job was queued; undefined when none waits. The queue's
- * head is in priority order: the oldest is the oldest of each priority's head (usually one).
+ * Since when the lane's longest-waiting runnable job has waited; undefined when none waits. A job
+ * waits from when it could run: when it was queued, or (ready_at) when its time came or the jobs
+ * it runs after succeeded — a delay the person asked for is no wait. The queue's head is in
+ * priority order: of the jobs runnable since queued, the oldest is the oldest of each priority's
+ * head (usually one); of the others, their own index holds the earliest.
  */
 export function oldestQueuedAt(s: JobStatements, lane: string): number | undefined {
   let oldest: number | undefined;
-  for (let head = s.headBelow.get(lane, Number.MAX_SAFE_INTEGER); head; head = s.headBelow.get(lane, head.priority)) {
+  for (let head = s.plainHeadBelow.get(lane, Number.MAX_SAFE_INTEGER); head; head = s.plainHeadBelow.get(lane, head.priority)) {
     if (oldest === undefined || head.id < oldest) oldest = head.id;
   }
-  return oldest === undefined ? undefined : s.createdAt.get(oldest)?.created_at;
+  const queued = oldest === undefined ? undefined : s.createdAt.get(oldest)?.created_at;
+  const ready = s.firstReadyAt.get(lane)?.at ?? undefined;
+  return queued === undefined ? ready : ready === undefined ? queued : Math.min(queued, ready);
 }
 
 /**

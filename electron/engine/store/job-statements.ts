@@ -33,7 +33,7 @@ const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled b
 // holds two runs under one number. A job that runs after others counts afresh which of them it
 // still waits for.
 const REQUEUED = `state = 'queued', max_attempts = attempts + max_attempts, started_at = NULL, finished_at = NULL,
-  exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0, deps_left = ${DEPS_LEFT}`;
+  exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0, ready_at = NULL, deps_left = ${DEPS_LEFT}`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL, progress = NULL`;
 
@@ -148,11 +148,16 @@ function lookupStatements(db: Db) {
     summary: raw<[number], SummaryRow>(`SELECT ${SUMMARY_COLUMNS} FROM jobs WHERE id = ?`),
     state: db.prepare<[number], { state: JobState }>('SELECT state FROM jobs WHERE id = ?'),
     history: db.prepare<[number], AttemptRow>('SELECT attempt, started_at, finished_at, outcome, exit_code, error FROM job_attempts WHERE job_id = ? ORDER BY id'),
-    // The head of each priority in turn, highest first: the oldest runnable job is the oldest of these heads.
-    headBelow: db.prepare<[string, number], { priority: number; id: number }>(
-      `SELECT priority, id FROM ${HEAD} AND lane = ? AND priority < ? ORDER BY priority DESC, id LIMIT 1`,
-    ),
     createdAt: db.prepare<[number], { created_at: number }>('SELECT created_at FROM jobs WHERE id = ?'),
+    // The head of each priority in turn, highest first, among the jobs runnable since they were
+    // queued (the oldest of them is the oldest of these heads); and the earliest moment one of the
+    // others became runnable (job-reads.ts).
+    plainHeadBelow: db.prepare<[string, number], { priority: number; id: number }>(
+      `SELECT priority, id FROM ${HEAD} AND lane = ? AND priority < ? AND ready_at IS NULL ORDER BY priority DESC, id LIMIT 1`,
+    ),
+    firstReadyAt: db.prepare<[string], { at: number | null }>(
+      `SELECT min(ready_at) AS at FROM jobs INDEXED BY jobs_ready_at WHERE state = 'queued' AND deps_left = 0 AND not_before IS NULL AND ready_at IS NOT NULL AND lane = ?`,
+    ),
     // Retries waiting out their backoff; a job waiting for other jobs or its time is not counted
     // here (job-waits.ts counts those). The index keeps the name of its migration.
     backingOff: db.prepare<[number], { lane: string; n: number; next: number }>(

@@ -101,8 +101,10 @@ export class JobWaits {
       label: db.prepare('INSERT OR IGNORE INTO job_labels (label, job) SELECT value, ? FROM json_each(?)'),
       unlabel: db.prepare('DELETE FROM job_labels WHERE job = ?'),
       recount: raw<[number], SummaryRow>(`UPDATE jobs SET deps_left = ${DEPS_LEFT} WHERE id = ? AND state = 'queued' RETURNING ${SUMMARY_COLUMNS}`),
-      released: db.prepare<[number], { lane: string; deps_left: number }>(
-        `UPDATE jobs SET deps_left = ${DEPS_LEFT} WHERE id IN (SELECT job FROM job_deps WHERE after = ?) AND state = 'queued' RETURNING lane, deps_left`,
+      // Runnable from now once none is left (and its time, if it has one, has come): its wait counts from here.
+      released: db.prepare<[number, number], { lane: string; deps_left: number }>(
+        `UPDATE jobs SET deps_left = ${DEPS_LEFT}, ready_at = CASE WHEN ${DEPS_LEFT} = 0 AND not_before IS NULL THEN ? ELSE ready_at END
+         WHERE id IN (SELECT job FROM job_deps WHERE after = ?) AND state = 'queued' RETURNING lane, deps_left`,
       ),
       failDependents: raw<[number, string, number], SummaryRow>(
         `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, run_after = NULL, not_before = NULL, worker = NULL
@@ -114,8 +116,10 @@ export class JobWaits {
                 min(CASE WHEN deps_left = 0 THEN not_before END) AS scheduled_next, min(not_before) AS next
          FROM ${WAITING} GROUP BY lane`,
       ),
+      // Its time came: runnable since that moment, if it waits for no other job.
       release: db.prepare<[number], { lane: string; deps_left: number }>(
-        `UPDATE jobs SET not_before = NULL WHERE id IN (SELECT id FROM ${WAITING} AND not_before <= ?) RETURNING lane, deps_left`,
+        `UPDATE jobs SET not_before = NULL, ready_at = CASE WHEN deps_left = 0 THEN not_before ELSE ready_at END
+         WHERE id IN (SELECT id FROM ${WAITING} AND not_before <= ?) RETURNING lane, deps_left`,
       ),
       labelled: db.prepare<[{ label: string; lane: string | null; states: string }], { id: number }>(
         `SELECT j.id FROM job_labels l JOIN jobs j ON j.id = l.job
@@ -219,7 +223,7 @@ export class JobWaits {
     const todo: Pick<JobSummary, 'id' | 'state'>[] = [...ended];
     for (let job = todo.shift(); job !== undefined; job = todo.shift()) {
       if (job.state === 'succeeded') {
-        const rows = this.s.released.all(job.id);
+        const rows = this.s.released.all(now, job.id);
         if (rows.length > 0) this.counts = null;
         for (const r of rows) if (r.deps_left === 0) runnable.add(r.lane);
       } else if (job.state === 'failed' || job.state === 'cancelled') {

@@ -9,6 +9,7 @@ import { toJob, toSummary } from './job-rows.js';
 import { prepareJobStatements, type JobStatements, type RunningRow } from './job-statements.js';
 import { JobWaits } from './job-waits.js';
 import { notYetOf, oldestQueuedAt } from './job-reads.js';
+import { BlockedCounts } from './blocked.js';
 import type { ChunkSelect, ClaimedJob, Interruption, JobEdit, NewJob, NotYet, Report, RetriedChunk, Settled, Turn, TurnResult } from './job-types.js';
 import { JobWrites } from './job-changes/change.js';
 import { enqueue } from './job-changes/enqueue.js';
@@ -33,6 +34,7 @@ export class JobStore {
   private readonly writes: JobWrites;
   /** What jobs wait for besides a worker (job-waits.ts). */
   readonly waits: JobWaits;
+  private readonly blockedCounts: BlockedCounts;
 
   constructor(
     db: Db,
@@ -44,6 +46,7 @@ export class JobStore {
   ) {
     this.s = prepareJobStatements(db);
     this.waits = new JobWaits(db);
+    this.blockedCounts = new BlockedCounts(db);
     this.writes = new JobWrites(db, this.s, this.waits, counts, walPath, settled);
     describeOlderRows(db, this.s);
   }
@@ -163,6 +166,11 @@ export class JobStore {
   /** When the lane's oldest runnable queued job was queued; undefined when none waits. */
   oldestQueuedAt(lane: string): number | undefined {
     return oldestQueuedAt(this.s, lane);
+  }
+
+  /** Of the lane's failed jobs, the dependents that never ran (blocked.ts). */
+  blocked(lane: string): number {
+    return this.blockedCounts.of(lane, this.counts.get(lane));
   }
 
   /** Per lane, the queued jobs that cannot run yet (job-reads.ts). */
