@@ -3,14 +3,33 @@
 // read runs it twice (the two queries cannot share one call), bounded like a job: each call leads
 // a process group of its own, and the whole group is killed when the call outlives its timeout,
 // when it has answered (whatever it left running would only hold its output open), and when the
-// engine stops. A wedged driver, or a wrapper whose child keeps the output open, fails one read
-// and leaves nothing behind.
+// engine stops — however it stops: where there is a /bin/sh, the call runs beside a watch on the
+// engine that kills the group once the engine is gone, kill -9 included. A wedged driver, or a
+// wrapper whose child keeps the output open, fails one read and leaves nothing behind. (A child
+// that leaves the group with setsid is out of reach of all this; nvidia-smi starts none.)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { signalGroup } from '../../job-control/process-group.js';
 import { ENGINE_DEFAULTS } from '../defaults.js';
 import { APPS_QUERY, GPU_QUERY, parseApps, parseCards, type GpuApp, type GpuCard } from './gpu.js';
+
+/**
+ * The call, under `sh`, beside a watch on the engine: a pipe from the engine, never written to,
+ * that the kernel closes when the engine dies however it dies; the watch's read then ends and it
+ * kills the whole group (Node has no prctl(PR_SET_PDEATHSIG) to ask the kernel for a signal).
+ * The watch lets go of the call's output, so it never holds the answer open.
+ */
+// (A shell gives a job it runs in the background /dev/null for input: the pipe goes by fd 3.)
+const WATCHED = 'exec 3<&0 </dev/null; (read -r _ <&3; kill -KILL 0) >/dev/null 2>&1 & exec 3<&-; "$0" "$@"; exit $?';
+/** Where the watch can run: a POSIX shell. */
+const SHELL = '/bin/sh';
+
+/** How a call is started: under the watch where a shell is, else nvidia-smi itself (its group still ended on every path but the engine's own death). */
+function callOf(file: string, args: readonly string[]): { command: string; argv: string[] } {
+  if (process.platform === 'win32' || !existsSync(SHELL)) return { command: file, argv: [...args] };
+  return { command: SHELL, argv: ['-c', WATCHED, file, ...args] };
+}
 
 /** Its answers are a line per card and per process: far below this. */
 const OUTPUT_MAX = 1 << 20;
@@ -77,7 +96,9 @@ export class NvidiaSmi {
   private run(args: readonly string[]): Promise<string> {
     if (this.stopped) return Promise.reject(new GpuReadError('nvidia-smi not asked: the engine is stopping', false));
     return new Promise((resolve, reject) => {
-      const child = spawn(this.file, [...args], { detached: true, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+      const call = callOf(this.file, args);
+      // Its stdin is the watch's pipe: held by the engine alone, closed by the kernel when the engine dies.
+      const child = spawn(call.command, call.argv, { detached: true, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
       this.live.add(child);
       const chunks: Buffer[] = [];
       let size = 0;
@@ -114,4 +135,5 @@ export class NvidiaSmi {
 function end(child: ChildProcess): void {
   if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
   child.stdout?.destroy();
+  child.stdin?.destroy();
 }
