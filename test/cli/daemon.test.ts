@@ -83,6 +83,10 @@ describe('lanes daemon', () => {
     await waiting.line(new RegExp(`^job ${quick}: succeeded`));
     const token = d.token;
     expect(await d.stop()).toBe(0);
+    // The stop names the job that will start over, and ends on a plain line.
+    const said = await d.process.done;
+    expect(said.stderr).toMatch(new RegExp(`stopping: job ${id} \`while .*\` \\(running \\d+ s\\) did not finish in time and will start over at the next start`));
+    expect(said.stderr.trimEnd().split('\n').at(-1)).toBe('Stopped.');
     d = await startDaemon({ dataDir: dir });
     expect(d.token).not.toBe(token);
     writeFileSync(gate, '');

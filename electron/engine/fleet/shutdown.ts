@@ -3,6 +3,20 @@
 // an engine stopping is not the job's fault.
 import type { Queues } from '../queues/queues.js';
 import type { Pool } from '../workers/pool.js';
+import type { RunningJob } from '../workers/pool-types.js';
+import { aboutDuration, oneLine, plural } from '../../../shared/format.js';
+
+/** Jobs named in a stop's words at most; the rest are counted. */
+const NAMED = 5;
+
+/** "job 302 `sleep 600` (running about 10 min)": which job, and how far in, so a person can judge. */
+function named(queues: Queues, job: RunningJob, now: number): string {
+  const s = queues.forLane(job.lane).summary(job.id);
+  const command = s && !(s instanceof Promise) ? ` \`${oneLine(s.command, 40)}\`` : '';
+  return `job ${job.id}${command} (running ${aboutDuration(now - job.since).replace(/^about /, '')})`;
+}
+
+const list = (items: string[]): string => (items.length > NAMED ? `${items.slice(0, NAMED).join(', ')} and ${items.length - NAMED} more` : items.join(', '));
 
 export interface Shutdown {
   done: Promise<void>;
@@ -11,9 +25,10 @@ export interface Shutdown {
 }
 
 export function shutdown(pool: Pool, queues: Queues, graceMs: number, log: (line: string) => void): Shutdown {
-  const busy = [...pool.workers.values()].filter((w) => w.job !== null).length;
+  const running = [...pool.workers.values()].flatMap((w) => (w.job ? [w.job] : [])).sort((a, b) => a.since - b.since);
   pool.close();
-  if (busy) log(`stopping: letting ${busy} running job(s) finish, up to ${Math.round(graceMs / 1000)} s`);
+  const graceS = Math.round(graceMs / 1000);
+  if (running.length > 0) log(`stopping: letting ${plural(running.length, 'running job')} finish, up to ${graceS} s: ${list(running.map((j) => named(queues, j, Date.now())))}`);
   let deadline = Date.now() + graceMs;
   let timer: NodeJS.Timeout | null = null;
   let endGrace!: () => void;
@@ -25,6 +40,12 @@ export function shutdown(pool: Pool, queues: Queues, graceMs: number, log: (line
     // Whichever comes first; the timer is cleared either way, so nothing holds the process open.
     await Promise.race([grace, pool.whenEmpty(graceMs)]);
     if (timer) clearTimeout(timer);
+    // What did not finish in time starts over at the next start: said by name, since a job far into a long run loses that much.
+    const unfinished = [...pool.workers.values()].flatMap((w) => (w.job ? [w.job] : [])).sort((a, b) => a.since - b.since);
+    if (unfinished.length > 0) {
+      const now = Date.now();
+      log(`stopping: ${list(unfinished.map((j) => named(queues, j, now)))} did not finish in time and will start over at the next start (no attempt is counted)`);
+    }
     const givenBack: Promise<unknown>[] = [];
     for (const w of [...pool.workers.values()]) {
       const q = queues.forLane(w.lane);
