@@ -161,9 +161,9 @@ export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: S
 }
 
 /** The machine, read once before anything is sized; it measures the fleet's workers. */
-export function openMachine({ options, settings, db }: EngineStart, w: Workers): Promise<MachineSampler> {
+export function openMachine({ options, settings, db, cgroupBase }: EngineStart, w: Workers): Promise<MachineSampler> {
   return MachineSampler.open({
-    watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs: settings.sampleMs, gpuTimeoutMs: settings.gpuTimeoutMs, gpuKeepMs: settings.gpuKeepMs, readers: options.machineReaders, log: settings.log },
+    watcher: { env: options.env, cores: options.cores, desktop: options.desktop ?? null, sampleMs: settings.sampleMs, gpuTimeoutMs: settings.gpuTimeoutMs, gpuKeepMs: settings.gpuKeepMs, cgroupBase, readers: options.machineReaders, log: settings.log },
     costs: new LaneCosts(db),
     gpuCosts: new LaneCosts(db, 'gpu'),
     workers: () => w.fleet.liveWorkers(),

@@ -10,6 +10,7 @@ import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
 import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLine, spawnFromInside } from '../job-control/containment.js';
 import { findProgram } from '../job-control/find-program.js';
+import { plainWords } from '../job-control/plain-line.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
 import { jobEnv, type ProgressLine } from './job-env.js';
 
@@ -107,19 +108,41 @@ function notFound(job: JobAssignment, logCap: number, program: string): RunningP
 type SpawnOptions = SpawnOptionsWithStdioTuple<'ignore', 'pipe', 'pipe'>;
 
 /**
- * The job's process, in its cgroup from its first instruction: a command line's own shell enters
- * it before reading the line; a program is born there (the worker steps in for the fork), or,
- * where the worker cannot step in, moved there by a shell before it becomes the job.
+ * The job's process, in its cgroup from its first instruction: a program is born there (the worker
+ * steps in for the fork), a command line's own shell enters it before reading the line, or, where
+ * the worker cannot step in, a shell moves the program there before it becomes the job.
  */
 function spawnJob(spec: Exclude<JobSpec, { kind: 'payload' }>, command: readonly string[], group: string | null, options: SpawnOptions) {
-  const start = (argv: readonly string[]) => spawn(argv[0]!, argv.slice(1), options);
+  const start = (argv: readonly string[], as?: string) => spawn(argv[0]!, argv.slice(1), as === undefined ? options : { ...options, argv0: as });
   if (process.platform === 'win32' && spec.kind === 'shell') return spawn(spec.script, { ...options, shell: true });
-  // In its cgroup from its first instruction: a command line's own shell enters it before reading
-  // the line (and execs a line of plain words at once); a program is born there (the worker steps
-  // in for the fork), or, where the worker cannot step in, moved there by a shell before it becomes the job.
+  const direct = spec.kind === 'shell' ? plainProgram(spec.script, options) : null;
+  if (direct) {
+    const child = bornInside(group, () => start([direct.path, ...direct.words.slice(1)], direct.words[0]));
+    // Not started, or the program would not exec (a script with no #! line, which sh runs itself):
+    // the shell runs the line instead, and says what it says of it.
+    if (child?.pid !== undefined) return child;
+    child?.on('error', () => {});
+  }
   const line = spec.kind === 'shell' ? shellLine(SHELL, group, spec.script) : null;
   if (line) return start(line);
-  return group ? (spawnFromInside(group, () => start(command)) ?? start(inCgroup(group, command))) : start(command);
+  return group ? (bornInside(group, () => start(command)) ?? start(inCgroup(group, command))) : start(command);
+}
+
+const bornInside = <T>(group: string | null, spawnIt: () => T): T | null => (group ? spawnFromInside(group, spawnIt) : spawnIt());
+
+/**
+ * A line of plain words under /bin/sh means "run this program with these words": the program,
+ * found as sh would find it, is spawned straight, with no shell before it. A shell in between cost
+ * each job an exec and, entering the cgroup itself, a move: side by side from a small Node
+ * process, `true` so took 2.2 ms of the child's CPU against 1.0–1.2 ms spawned inside the group.
+ * Null when the shell has something to read, or no program of that name is found (then the
+ * shell says so, as under `sh -c`).
+ */
+function plainProgram(script: string, options: SpawnOptions): { path: string; words: string[] } | null {
+  if (SHELL !== '/bin/sh') return null;
+  const words = plainWords(script);
+  const path = words ? findProgram(words[0]!, String(options.cwd), options.env) : null;
+  return words && path ? { path, words } : null;
 }
 
 /** Its output read to the end, or for a moment more: what is still open then is held by something that left the group and its id behind, and is not waited for. */

@@ -8,7 +8,7 @@ import type { LanesEvent } from '../../shared/events.js';
 import type { JobSummary } from '../../shared/model.js';
 import { RecentFiguresBoard } from '../../electron/engine/status/recent.js';
 import { laneStatus, type StatusInputs } from '../../electron/engine/status/lane-status.js';
-import type { LaneRow } from '../../electron/engine/store/lanes.js';
+import { pausedNow, type LaneRow } from '../../electron/engine/store/lanes.js';
 import { summarize, type Figure } from './stats.js';
 
 const JOBS = 300;
@@ -31,8 +31,12 @@ function jobEvent(id: number, state: 'running' | 'succeeded', startedAt: number,
   return { type: 'job', seq: 0, data } as unknown as LanesEvent;
 }
 
-/** Plays the lane: `pauses` are [from, to) offsets from T0 in ms. Returns each step's outlook and the moment all is done. */
-export function play(pauses: [number, number][]): { at: number; etaMs: number | null; state: string }[] & { endAt?: number } {
+/**
+ * Plays the lane: `pauses` are [from, to) offsets from T0 in ms — of all work (resumed by the
+ * person), or of this lane alone with its own end (`pause --lane … --for`), which the status
+ * board sees as the lane's pause running out. Returns each step's outlook and the moment all is done.
+ */
+export function play(pauses: [number, number][], of: 'all' | 'lane' = 'all'): { at: number; etaMs: number | null; state: string }[] & { endAt?: number } {
   const sim: Sim = { now: T0, queued: Array.from({ length: JOBS }, (_, i) => i + 1), running: new Map(), done: 0 };
   const board = new RecentFiguresBoard(() => sim.now);
   const seen: { at: number; etaMs: number | null; state: string }[] & { endAt?: number } = [];
@@ -40,8 +44,12 @@ export function play(pauses: [number, number][]): { at: number; etaMs: number | 
   let wasPaused = false;
   while (sim.done < JOBS) {
     const paused = pausedAt(sim.now);
-    if (wasPaused && !paused) board.observe({ type: 'paused', seq: 0, data: { paused: null } } as unknown as LanesEvent);
+    if (of === 'all' && wasPaused && !paused) board.observe({ type: 'paused', seq: 0, data: { paused: null } } as unknown as LanesEvent);
     wasPaused = paused;
+    // The lane's own pause stays in its row until the engine clears it: the board reads it as over once its time has come.
+    const span = pauses.filter(([from]) => sim.now - T0 >= from).at(-1);
+    const lane: LaneRow = of === 'lane' && span ? { ...row, paused: { since: T0 + span[0], until: T0 + span[1] } } : row;
+    if (of === 'lane') board.lanePaused(lane.name, pausedNow(lane, sim.now), sim.now);
     for (const [id, startedAt] of sim.running) {
       if (sim.now - startedAt < RUN_MS) continue;
       sim.running.delete(id);
@@ -58,15 +66,15 @@ export function play(pauses: [number, number][]): { at: number; etaMs: number | 
       tickMs: 1000,
       ceiling: 7,
       laneLimits: new Map(),
-      lanes: [row],
+      lanes: [lane],
       counts: new Map([['worker', { queued: sim.queued.length, running: sim.running.size, succeeded: sim.done, failed: 0, cancelled: 0 }]]),
       demand: new Map([['worker', { ready: sim.queued.length, inHand: 0, notYet: 0, afterJobs: 0, scheduled: 0, scheduledNext: null, nextReadyAt: null, running: sim.running.size }]]),
       workers: new Map([['worker', { idle: WORKERS - sim.running.size, busy: sim.running.size, leaving: 0 }]]),
       machineInUse: WORKERS,
-      paused,
+      paused: of === 'all' && paused,
     };
     const lookups = { recent: (lane: string, now: number) => board.of(lane, now), oldestQueuedAt: () => T0, startsBlockedUntil: () => null, workerMemory: () => null };
-    const { status } = laneStatus(row, inputs, lookups);
+    const { status } = laneStatus(lane, inputs, lookups);
     if (sim.done < JOBS) seen.push({ at: sim.now, etaMs: status.etaMs, state: status.etaState });
     sim.now += STEP_MS;
   }
@@ -89,16 +97,17 @@ export function worst(seen: ReturnType<typeof play>, from = 0): { ratio: number;
 
 /** The worst outlook over the truth, with a 25 s pause partway and without one. */
 export function paceResumeFigures(): Figure[] {
-  const figure = (what: string, pauses: [number, number][]): Figure => ({
+  const figure = (what: string, pauses: [number, number][], of: 'all' | 'lane' = 'all'): Figure => ({
     section: 'Estimates',
     what,
     unit: '× the time truly left',
-    lanes: summarize([worst(play(pauses)).ratio]),
+    lanes: summarize([worst(play(pauses, of)).ratio]),
     target: '≤ ×2',
     judge: (f) => f.lanes.median <= 2,
   });
   return [
     figure('worst outlook of 300 two-second jobs on 3 workers, paused 25 s partway', [[6_000, 31_000]]),
+    figure('worst outlook of the same run, its lane paused 25 s by itself (pause --lane --for)', [[6_000, 31_000]], 'lane'),
     figure('worst outlook of the same run without a pause', []),
   ];
 }

@@ -179,6 +179,7 @@ export async function realBatchFigures(pairs: number, n: number): Promise<Figure
     if (missing.length > 0) figures[0]!.note = `${missing.join(' and ')} not installed here, so not compared`;
     return figures;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // A task-spooler server told to go (`tsp -K`) may still write its warning file here as it goes.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

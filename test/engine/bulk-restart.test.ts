@@ -64,6 +64,26 @@ describe('restarting many jobs', () => {
     expect((await t.engine.request('listJobs', { state: 'queued', limit: 1 })).total).toBe(MANY);
   });
 
+  it('a job that changed after all were looked at: the restart stops at its chunk, saying how many went before it, and announces those', async () => {
+    const ids = await finished(2_000);
+    const late = ids[1_500]!;
+    const queued = async () => (await t.engine.request('listJobs', { state: 'queued', limit: 1 })).total;
+    // Looked at each turn of the event loop: once the first chunk is written (and before the next is), the job is retried by another request.
+    let retried: Promise<unknown> | undefined;
+    const watch = async () => {
+      if ((await queued()) >= 1_000) retried = t.engine.request('retry', { id: late });
+      else setImmediate(() => void watch());
+    };
+    setImmediate(() => void watch());
+    const { events, off } = heard();
+    await expect(t.engine.request('restartJobs', { ids, inPlace: true })).rejects.toThrow(`job ${late} is queued; only a finished job can be restarted; of the 2,000, the first 1,000 were restarted and the rest were not`);
+    await retried;
+    off();
+    expect(await queued()).toBe(1_001);
+    const announced = events.flatMap((e) => (e.type === 'job' ? [e.data.id] : []));
+    expect(new Set(announced)).toEqual(new Set([...ids.slice(0, 1_000), late]));
+  });
+
   it('a few: a job event each, as for added jobs', async () => {
     const ids = await finished(3);
     const { events, off } = heard();

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { engineEachTest } from '../support/engine.js';
 import type { LanesError } from '../../shared/errors.js';
+import type { JobSummary } from '../../shared/model.js';
 
 const t = engineEachTest();
 const N = 2_500;
@@ -46,5 +47,18 @@ describe('a batch of thousands', () => {
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
     for (const at of [0, 1_000, N - 1]) expect((await t.engine.request('job', { id: ids[at]! })).command).toBe(`echo ${at}`);
     expect((await t.engine.request('listJobs', { state: 'queued', limit: 1 })).total).toBe(N);
+  });
+
+  it('a batch of a hundred: each job event carries the job as the store reads it back', async () => {
+    const events: JobSummary[] = [];
+    const off = t.engine.events.subscribe((e) => {
+      if (e.type === 'job') events.push(e.data);
+    });
+    const jobs = Array.from({ length: 100 }, (_, i) => ({ argv: ['echo', String(i)], delaySeconds: 3600, priority: i % 3, ...(i % 2 ? { labels: ['odd', `n${i}`] } : {}), maxAttempts: 1 + (i % 4), timeoutSeconds: 60 }));
+    const { ids } = await t.engine.request('addJobs', { jobs });
+    off();
+    const stored = (await t.engine.request('listJobs', { limit: 100, order: 'oldest' })).jobs;
+    expect(stored.map((j) => j.id)).toEqual(ids);
+    expect(events).toEqual(stored);
   });
 });

@@ -7,8 +7,9 @@ import { paceCounts } from '../../electron/engine/status/lane-status.js';
 import { play, RUN_MS, T0 } from '../bench/pace-replay.js';
 
 describe('the pace after a resume', () => {
-  it('300 two-second jobs on 3 workers, paused 25 s: no outlook while paused, and at resume one that holds none of the paused seconds', () => {
-    const seen = play([[6_000, 31_000]]);
+  for (const of of ['all', 'lane'] as const) {
+  it(`300 two-second jobs on 3 workers, ${of === 'all' ? 'all work' : 'the lane by itself, to its own end,'} paused 25 s: no outlook while paused, and at resume one that holds none of the paused seconds`, () => {
+    const seen = play([[6_000, 31_000]], of);
     const at = (s: { at: number }) => s.at - T0;
     // Paused: no outlook at all.
     expect(seen.filter((s) => at(s) >= 6_100 && at(s) < 31_000).every((s) => s.state === 'paused' || s.state === 'none')).toBe(true);
@@ -21,6 +22,7 @@ describe('the pace after a resume', () => {
     // And it stays known to the end of the run.
     expect(seen.filter((s) => at(s) >= 31_000 + 2 * RUN_MS).every((s) => s.state === 'known' || s.etaMs === 0)).toBe(true);
   });
+  }
 
   it('the same run without a pause has a known outlook from its first finished runs to its end', () => {
     const seen = play([]);

@@ -180,3 +180,32 @@ describe('decide', () => {
     expect(a).toMatchObject({ kind: 'start', lane: 'worker', from: 1, to: 5, reason: 'demand' });
   });
 });
+
+// The ledger's from/to are one measure: every worker the lane has alive, draining ones included,
+// so a lowered cap's rows never jump between all workers and those staying.
+describe('the ledger counts every worker alive', () => {
+  const rows = (o: Observation) => decide(o).actions.map((a) => (a.kind === 'critical' ? a.kind : `${a.kind} ${a.from}→${a.to} ${'detail' in a ? a.detail : ''}`));
+  const cases: { name: string; o: Observation; want: string[] }[] = [
+    {
+      name: 'cap lowered 4 → 1 with 1 idle and 3 busy: one stops, two drain, all still counted until they go',
+      o: observe(7, [lane('worker', { cap: 1, capWas: 4, idle: 1, busy: 3, waiting: 10 })]),
+      want: ['stop 4→3 cap lowered to 1', 'drain 3→3 cap lowered to 1: 2 workers finishing their job first'],
+    },
+    {
+      name: 'lowered again while two still drain: they are counted, as lanes status shows them',
+      o: observe(7, [lane('worker', { cap: 0, capWas: 1, busy: 1, leaving: 2, waiting: 10 })]),
+      want: ['drain 3→3 cap lowered to 0: 1 worker finishing their job first'],
+    },
+    {
+      name: 'raised while one drains: the start counts from every worker alive, and the backlog reads with separators',
+      o: observe(7, [lane('worker', { cap: 4, capWas: 1, busy: 1, leaving: 1, waiting: 1978 })]),
+      want: ['start 2→5 cap raised to 4: 1,978 waiting'],
+    },
+    {
+      name: 'an idle worker going while another drains',
+      o: observe(7, [lane('worker', { cap: 2, idle: 1, busy: 1, leaving: 1, surplusSince: NOW - 3_600_000 })]),
+      want: ['stop 3→2 nothing waiting'],
+    },
+  ];
+  for (const c of cases) it(c.name, () => expect(rows(c.o)).toEqual(c.want));
+});

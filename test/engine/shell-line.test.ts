@@ -2,8 +2,9 @@
 // instruction: /bin/sh unless LANES_SHELL names another, never the $SHELL the engine was started
 // from; the line sees the shell as $0, no positional parameters and no variable of Lanes', keeps
 // its exit status and its syntax errors. Real engines, real workers, real shells.
-import { realpathSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Engine, EngineOptions } from '../../electron/engine/index.js';
 import { ownCgroup } from '../../electron/job-control/containment.js';
 import { findOnPath } from '../support/redis.js';
@@ -65,6 +66,19 @@ for (const mode of cgroupModes) {
       expect((await line(engine, '/usr/bin/printf %s, plain words')).out).toBe('plain,words,');
       // A line that quotes, expands and redirects means what it means under `sh -c`.
       expect((await line(engine, `x='a  b'; printf '%s|' "$x" $x; echo "\${#x}"`)).out).toBe('a  b|a|b|4\n');
+    });
+
+    it('a line of plain words runs its program as sh would, a script with no #! line included', async () => {
+      const engine = await engineWith({ LANES_SHELL: undefined }, { cgroups: mode.cgroups });
+      const { dir, cleanup } = tempDir();
+      onTestFinished(cleanup);
+      // No #! line: exec refuses it (ENOEXEC), and sh runs it as a script of its own.
+      writeFileSync(join(dir, 'bare-script'), 'echo "ran as $0 with $#: $1"\nexit 4\n', { mode: 0o755 });
+      const r = await line(engine, `${join(dir, 'bare-script')} one`);
+      expect(r).toMatchObject({ state: 'failed', exitCode: 4, out: `ran as ${join(dir, 'bare-script')} with 1: one\n` });
+      // The program sees the name it was given, not where it was found.
+      expect((await line(engine, 'cat /proc/self/cmdline')).out).toBe('cat\0/proc/self/cmdline\0');
+      expect(await line(engine, 'head -c 0 /nonexistent-file-here')).toMatchObject({ state: 'failed', exitCode: 1 });
     });
 
     it.skipIf(bash === null)('LANES_SHELL names another shell', async () => {

@@ -91,9 +91,8 @@ export class Fleet {
         loaded: (lane, ms) => d.loaded(lane, ms),
         progressed: (report) => d.progressed(report),
         workerLeft: (w, why) => {
-          // Counted as in service until it went: the others still finishing are, too.
-          const c = this.pool.counts().get(w.lane);
-          this.d.ledger.lost(w.lane, (c?.idle ?? 0) + (c?.busy ?? 0) + (c?.leaving ?? 0), why.reason, why.detail);
+          // Counted until it went: the others still finishing are, too.
+          this.d.ledger.lost(w.lane, this.counted(w.lane), why.reason, why.detail);
         },
         log: d.log,
       },
@@ -129,15 +128,15 @@ export class Fleet {
     return this.pool.counts();
   }
 
-  /** The lane's workers in service (idle and busy), as the ledger counts a lane's size. */
-  private inService(lane: string): number {
+  /** The lane's workers alive, draining ones included: the one measure of the ledger's from/to (sizer/policy.ts). */
+  private counted(lane: string): number {
     const c = this.pool.counts().get(lane);
-    return (c?.idle ?? 0) + (c?.busy ?? 0);
+    return (c?.idle ?? 0) + (c?.busy ?? 0) + (c?.leaving ?? 0);
   }
 
   /** A shared lane's Redis stopped answering, or answers again: the ledger keeps when, at the lane's size then. */
   outage(lane: string, detail: string): void {
-    const n = this.inService(lane);
+    const n = this.counted(lane);
     this.d.ledger.record(lane, n, n, 'outage', detail);
   }
 
@@ -232,6 +231,6 @@ export class Fleet {
     if (reason === 'crash' && atStart) this.startFailures.failed(w.lane, Date.now());
     const until = this.startsBlockedUntil(w.lane);
     const wait = until === null ? '' : `; the next worker waits ${Math.round((until - Date.now()) / 1000)} s`;
-    this.d.ledger.lost(w.lane, this.inService(w.lane), reason, detail + wait);
+    this.d.ledger.lost(w.lane, this.counted(w.lane), reason, detail + wait);
   }
 }

@@ -51,6 +51,8 @@ export interface WatcherOptions {
   sampleMs?: number;
   /** How long one call of nvidia-smi may take before it is killed with all it started. */
   gpuTimeoutMs?: number;
+  /** The engine's cgroup, where each call of nvidia-smi runs in one of its own; null or absent: none. */
+  cgroupBase?: string | null;
   /** How long the last good reading of the GPUs stands while reads fail. */
   gpuKeepMs?: number;
   /** How often the battery is asked about when no desktop says. */
@@ -105,7 +107,7 @@ export class MachineWatcher {
     this.now = o.now ?? Date.now;
     this.monotonic = o.monotonic ?? (() => performance.now());
     const env = o.env ?? process.env;
-    this.nvidia = NvidiaSmi.find(env, o.gpuTimeoutMs);
+    this.nvidia = NvidiaSmi.find(env, o.gpuTimeoutMs, o.cgroupBase ?? null);
     // On Apple silicon the GPU's memory is the system's, which the memory limit divides already.
     if (this.nvidia) this.gpu = { source: 'nvidia', cards: null, at: null, override: overrides.gpuMemory ?? null };
     else if (process.platform === 'darwin' && process.arch === 'arm64') this.gpu = { source: 'unified' };

@@ -3,7 +3,7 @@
 // One pass is four named steps: share the machine, move shell workers from lanes above their
 // share to lanes below it, give back what a lane still holds beyond its share, grow lanes below.
 import type { ScaleReason } from '../../../shared/model.js';
-import { plural } from '../../../shared/format.js';
+import { groupedCount, plural } from '../../../shared/format.js';
 import { criticalStop } from '../machine/critical.js';
 import { shrinkPeriodMs, turnMs } from './pacing.js';
 import { fairShares } from './share.js';
@@ -16,6 +16,13 @@ export type { Action, Decision, LaneObservation, Observation, Shares } from './p
 export const inService = (l: LaneObservation): number => l.idle.length + l.busy.length + l.arriving;
 /** Worker processes the lane has alive, those on their way out included (not those arriving: they are counted where they come from). */
 const alive = (l: LaneObservation): number => l.idle.length + l.busy.length + l.leaving;
+/**
+ * The ledger's from/to count one measure throughout: every worker process the lane has alive,
+ * draining ones included (as lanes status' WORKERS does) — a drained worker is counted out when
+ * it leaves (fleet.ts), so a lowered cap's rows read 3 → 3, 3 → 2, 2 → 1, never jumping between
+ * all workers and those staying.
+ */
+const counted = alive;
 /** The lane's worker room, as wants.ts defines it: what its cap, the ceiling and its limit allow, against its waiting and busy. */
 const roomOf = (l: LaneObservation, ceiling: number): WorkerRoom => ({ cap: l.cap, ceiling, waiting: l.waiting, busy: l.busy.length, limit: l.limit });
 
@@ -58,7 +65,7 @@ function stopForMemory(o: Observation): Action[] {
 
 /** Paused (all work, or this lane): nothing runs after the job it is on; the caps are untouched. */
 function pauseAll(l: LaneObservation, what = 'all work paused'): Action[] {
-  const running = inService(l);
+  const running = counted(l);
   const actions: Action[] = [];
   if (l.idle.length > 0) actions.push({ kind: 'stop', lane: l.name, workers: [...l.idle], from: running, to: running - l.idle.length, reason: 'pause', detail: what });
   if (l.busy.length > 0) {
@@ -78,7 +85,7 @@ export function unpause(lanes: readonly LaneObservation[]): { actions: Action[];
   const after = lanes.map((l) => {
     const kept = l.drainedForPause ?? [];
     if (kept.length === 0) return l;
-    const n = inService(l) + kept.length;
+    const n = counted(l);
     actions.push({ kind: 'keep', lane: l.name, workers: [...kept], from: n, to: n, reason: 'pause', detail: `work resumed: ${plural(kept.length, 'worker')} on ${kept.length === 1 ? 'its' : 'their'} job ${kept.length === 1 ? 'stays' : 'stay'}` });
     return { ...l, busy: [...l.busy, ...kept], leaving: l.leaving - kept.length, drainedForPause: [] };
   });
@@ -123,7 +130,7 @@ export function rehome(lanes: readonly LaneObservation[], shares: Shares, o: Pic
     for (;;) {
       const taker = takers.find((t) => shares.get(t.name)! > inService(t));
       if (!taker || inService(giver) <= shares.get(giver.name)!) break;
-      const was = { giver: inService(giver), taker: inService(taker) };
+      const was = { giver: counted(giver), taker: counted(taker) };
       const idle = giver.idle.shift();
       // A busy one goes after its job: the newest, as a trimmed lane's would.
       const worker = idle ?? giver.busy.pop();
@@ -165,7 +172,7 @@ export function giveBack(lanes: readonly LaneObservation[], shares: Shares, o: O
     if (starved > 0) {
       const n = Math.min(extra, starved);
       starved -= n;
-      actions.push({ kind: 'stop', lane: l.name, workers: l.idle.slice(0, n), from: running, to: running - n, reason: 'budget', detail: 'another lane needs the worker' });
+      actions.push({ kind: 'stop', lane: l.name, workers: l.idle.slice(0, n), from: counted(l), to: counted(l) - n, reason: 'budget', detail: 'another lane needs the worker' });
       continue;
     }
     const paced = shrinkOnePerPeriod(l, extra, o);
@@ -197,10 +204,11 @@ export function trimToShare(l: LaneObservation, share: number, ceiling: number, 
   const stop = l.idle.slice(0, excess);
   const drain = l.busy.slice(l.busy.length - (excess - stop.length));
   const actions: Action[] = [];
-  if (stop.length) actions.push({ kind: 'stop', lane: l.name, workers: stop, from: running, to: running - stop.length, reason, detail });
+  const shown = counted(l);
+  if (stop.length) actions.push({ kind: 'stop', lane: l.name, workers: stop, from: shown, to: shown - stop.length, reason, detail });
   if (drain.length) {
-    // Still in service until each has finished its job: counted out when it actually leaves.
-    const n = running - stop.length;
+    // Still alive until each has finished its job: counted out when it actually leaves.
+    const n = shown - stop.length;
     actions.push({ kind: 'drain', lane: l.name, workers: drain, from: n, to: n, reason, detail: `${detail}: ${plural(drain.length, 'worker')} finishing their job first` });
   }
   return actions;
@@ -211,11 +219,10 @@ export function trimToShare(l: LaneObservation, share: number, ceiling: number, 
  * that: a lull between two bursts should not cost a worker restart.
  */
 export function shrinkOnePerPeriod(l: LaneObservation, extra: number, o: Pick<Observation, 'now' | 'tickMs'>): { action: Action | null; wakeAt: number | null } {
-  const running = inService(l);
   const period = shrinkPeriodMs(l.class, o.tickMs);
   const dueAt = Math.max((l.surplusSince ?? o.now) + period, (l.lastShrinkAt ?? -Infinity) + period);
   if (dueAt > o.now) return { action: null, wakeAt: dueAt };
-  const action: Action = { kind: 'stop', lane: l.name, workers: l.idle.slice(0, 1), from: running, to: running - 1, reason: 'idle', detail: 'nothing waiting' };
+  const action: Action = { kind: 'stop', lane: l.name, workers: l.idle.slice(0, 1), from: counted(l), to: counted(l) - 1, reason: 'idle', detail: 'nothing waiting' };
   return { action, wakeAt: extra > 1 ? o.now + period : null };
 }
 
@@ -235,7 +242,9 @@ export function grow(lanes: readonly LaneObservation[], shares: Shares, o: Pick<
     if (count <= 0) continue;
     free -= count;
     const raised = l.capWas !== null && l.cap > l.capWas;
-    actions.push({ kind: 'start', lane: l.name, count, from: running, to: running + count, reason: raised ? 'cap' : 'demand', detail: raised ? `cap raised to ${l.cap}: ${l.waiting} waiting` : `${l.waiting} waiting` });
+    const shown = counted(l);
+    const waiting = groupedCount(l.waiting);
+    actions.push({ kind: 'start', lane: l.name, count, from: shown, to: shown + count, reason: raised ? 'cap' : 'demand', detail: raised ? `cap raised to ${l.cap}: ${waiting} waiting` : `${waiting} waiting` });
   }
   return actions;
 }

@@ -5,7 +5,7 @@
 import type { LaneStatus, LaneTimeline, Paused, SharedLaneStatus, Status } from '../../../shared/model.js';
 import type { EventHub } from '../event-hub.js';
 import type { PassSnapshot } from '../sizer/pass.js';
-import type { LaneCounts, LaneRow } from '../store/lanes.js';
+import { pausedNow, type LaneCounts, type LaneRow } from '../store/lanes.js';
 import { laneStatus, statusKey, type StatusInputs, type StatusLookups, type WorkerCounts } from './lane-status.js';
 import { LanePublisher, type BuiltStatus, type StatusBuilder } from './publisher.js';
 import type { RecentFiguresBoard } from './recent.js';
@@ -82,6 +82,7 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     const now = inputs();
     const built: BuiltStatus[] = [];
     for (const lane of now.lanes) {
+      recent.lanePaused(lane.name, pausedNow(lane, now.now), now.now);
       const key = statusKey(lane, now, lookups);
       if (stale(lane.name, key)) built.push({ ...laneStatus(lane, now, lookups), key });
     }
@@ -108,7 +109,10 @@ export function createStatusBoard(d: BoardDeps): { board: StatusBoard; publisher
     announce: () => publisher.publish(),
     lane: (name) => {
       const row = d.lanes.find(name);
-      return row && laneStatus(row, inputs(), lookups).status;
+      if (!row) return undefined;
+      const now = inputs();
+      recent.lanePaused(row.name, pausedNow(row, now.now), now.now);
+      return laneStatus(row, now, lookups).status;
     },
     timeline: (names, since) => d.timeline.of(names, since),
     forget: (lane) => publisher.forget(lane),

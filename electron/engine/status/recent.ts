@@ -4,7 +4,7 @@
 // Nothing here reads the store: a figure over minutes must not cost a query per status, and
 // after a restart the figures build up again from what runs.
 import type { LanesEvent } from '../../../shared/events.js';
-import type { JobProgress } from '../../../shared/model.js';
+import type { JobProgress, Paused } from '../../../shared/model.js';
 import { RecentRate } from './recent-rate.js';
 
 export interface RecentFigures {
@@ -61,6 +61,9 @@ export class RecentFiguresBoard {
   /** Per lane, how often a running job said how far it has got. */
   private readonly moves = new Map<string, number>();
 
+  /** Each lane's own pause as last seen: its end restarts the lane's pace, as a resume of all work does. */
+  private readonly lanePauses = new Map<string, Paused>();
+
   /** `now`: when a resume is heard (the event carries no time of its own). */
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -91,8 +94,23 @@ export class RecentFiguresBoard {
       this.running.delete(e.data.name);
       this.loads.delete(e.data.name);
       this.moves.delete(e.data.name);
+      this.lanePauses.delete(e.data.name);
     }
   };
+
+  /**
+   * A lane's own pause as the status sees it now (null: not paused). When it ends — resumed, or
+   * at its own time — the lane's pace starts again from that moment: the paused seconds are no
+   * pace of its, as they are not after a resume of all work.
+   */
+  lanePaused(lane: string, paused: Paused | null, now: number): void {
+    const was = this.lanePauses.get(lane);
+    if (paused) this.lanePauses.set(lane, paused);
+    else if (was) {
+      this.lanePauses.delete(lane);
+      this.rate.restart(was.until !== null && was.until <= now ? was.until : now, lane);
+    }
+  }
 
   /** What a running job said; only a fraction that grew is a step (the same fraction with new words is not). */
   private moved(lane: string, id: number, said: JobProgress): void {

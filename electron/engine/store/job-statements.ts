@@ -70,9 +70,9 @@ function runStatements(db: Db) {
       `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${RETURNING}`,
     ),
     // Many at once: a JSON array of rows, each [lane, spec, command, max_attempts, timeout_ms, priority, not_before, labels, restart_of].
-    insertAll: raw<[number, string], SummaryRow>(
+    insertAll: raw<[number, string], [id: number]>(
       `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of)
-       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ?, value ->> 5, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?) ORDER BY key ${RETURNING}`,
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ?, value ->> 5, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?) ORDER BY key RETURNING id`,
     ),
     claim: raw<[ClaimArgs], ClaimedRow>(
       `UPDATE jobs SET ${STARTED}

@@ -2,12 +2,13 @@
 // PATH without running anything, both queries read, and one that hangs killed at the timeout with
 // everything it started: a child holding its output included, at the timeout, once it answered,
 // and when the engine stops.
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findOnPath, GpuReadError, NvidiaSmi } from '../../../electron/engine/machine/gpu-reader.js';
+import { killableCgroup, ownCgroup, removeCgroupTree } from '../../../electron/job-control/containment.js';
 import { tempDir } from '../../support/engine.js';
-import { hangingGpu } from '../../support/gpu-hang.js';
+import { countArgv, hangingGpu } from '../../support/gpu-hang.js';
 import { waitFor } from '../../support/poll.js';
 import { MiB } from './machine-fixtures.js';
 
@@ -108,3 +109,22 @@ describe.skipIf(process.platform !== 'linux')('a read that hangs leaves nothing 
     expect(gpu.calls()).toHaveLength(2);
   });
 });
+
+describe.skipIf(process.platform !== 'linux' || ownCgroup() === null || findOnPath('setsid', process.env.PATH) === null)('a call in a cgroup of its own', () => {
+  it('one whose child leaves the process group with setsid: the answer is read, and the child ended with the call', async () => {
+    const dir = bin('0,GPU-fix-0,Fixture Card 24G,24576,300\n');
+    copyFileSync(fixture, join(dir, 'answers'));
+    symlinkSync(findOnPath('sleep', process.env.PATH)!, join(dir, 'hold'));
+    writeFileSync(join(dir, 'nvidia-smi'), `#!/bin/sh\nsetsid "$(dirname "$0")/hold" 602 </dev/null >/dev/null 2>&1 &\nexec "$(dirname "$0")/answers" "$@"\n`, { mode: 0o755 });
+    const base = (await killableCgroup(join(ownCgroup()!, `lanes-test-gpu-${process.pid}`)))!;
+    try {
+      expect(base).not.toBeNull();
+      const smi = new NvidiaSmi(join(dir, 'nvidia-smi'), 60_000, base);
+      expect((await smi.read()).cards).toHaveLength(1);
+      await waitFor(() => countArgv(`${dir}/hold\0`) === 0, 'the children that left the group gone with their calls');
+    } finally {
+      await removeCgroupTree(base);
+    }
+  });
+});
+

@@ -3,7 +3,7 @@
 // caller hears of it. A batch of many is inserted by one statement over all its rows (json_each):
 // ten thousand inserts one by one cost about half again as much, all of it holding the engine.
 import type { JobSummary } from '../../../../shared/model.js';
-import { commandLine, toSummary } from '../job-rows.js';
+import { commandLine, toSummary, type SummaryRow } from '../job-rows.js';
 import type { NewJob } from '../job-types.js';
 import { labelsText, type Change } from './change.js';
 
@@ -26,11 +26,23 @@ function insertOne(c: Change, j: NewJob, now: number): JobSummary {
   return toSummary(c.s.insert.get(j.lane, JSON.stringify(j.spec), commandLine(j.spec), j.maxAttempts, j.timeoutMs, now, j.priority ?? 0, notBeforeOf(j, now), labelsText(j.labels), j.restartOf ?? null)!);
 }
 
-/** Every job in one statement, in the order given (its ids rising in that order). */
+/**
+ * Every job in one statement, in the order given (its ids rising in that order). Only the ids come
+ * back: the rest of each row is what was inserted, so its summary is made from that, as the row
+ * would read — ten thousand rows returned whole cost SQLite more than inserting them.
+ */
 function insertAll(c: Change, jobs: readonly NewJob[], now: number): JobSummary[] {
-  const rows = jobs.map((j) => [j.lane, JSON.stringify(j.spec), commandLine(j.spec), j.maxAttempts, j.timeoutMs, j.priority ?? 0, notBeforeOf(j, now), labelsText(j.labels), j.restartOf ?? null]);
-  return c.s.insertAll
-    .all(now, JSON.stringify(rows))
-    .map(toSummary)
-    .sort((a, b) => a.id - b.id);
+  const rows = jobs.map((j): SummaryRow => {
+    const command = commandLine(j.spec);
+    return [0, j.lane, command, 'queued', 0, j.maxAttempts, now, null, null, null, null, null, j.priority ?? 0, notBeforeOf(j, now), 0, labelsText(j.labels), j.restartOf ?? null, null];
+  });
+  const stored = jobs.map((j, i) => [j.lane, JSON.stringify(j.spec), rows[i]![2], j.maxAttempts, j.timeoutMs, j.priority ?? 0, rows[i]![13], rows[i]![15], rows[i]![16]]);
+  const ids = c.s.insertAll
+    .all(now, JSON.stringify(stored))
+    .map(([id]) => id)
+    .sort((a, b) => a - b);
+  return rows.map((r, i) => {
+    r[0] = ids[i]!;
+    return toSummary(r);
+  });
 }
