@@ -35,8 +35,8 @@ export type Align = 'left' | 'right';
  * Rows padded into columns. Numbers go right-aligned so digits line up; the last column is left
  * unpadded so long commands do not drag trailing spaces.
  */
-export function table(header: string[], rows: string[][], align: Align[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+export function table(header: string[], rows: string[][], align: Align[], atLeast: readonly number[] = []): string {
+  const widths = columnWidths(header, rows, atLeast);
   const line = (cells: string[]) =>
     cells
       .map((cell, i) => {
@@ -47,6 +47,10 @@ export function table(header: string[], rows: string[][], align: Align[]): strin
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
+
+/** Each column as wide as its widest cell, its header, and `atLeast` (a table printed in parts keeps its columns). */
+export const columnWidths = (header: string[], rows: string[][], atLeast: readonly number[] = []): number[] =>
+  header.map((h, i) => Math.max(h.length, atLeast[i] ?? 0, ...rows.map((r) => (r[i] ?? '').length)));
 
 /** The state in a few words: exit codes for failures, and how a cancel happened. */
 export function outcome(job: JobSummary): string {

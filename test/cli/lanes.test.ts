@@ -163,6 +163,26 @@ describe('lanes status / cap / lane / events', () => {
     expect((await t.daemon.cli('cap', 'ml', '0')).code).toBe(0);
   });
 
+  it('follows the ledger in rows that stay under their header, whatever lane and reason come later', async () => {
+    const follow = t.daemon.spawn('events', '--follow');
+    const header = await follow.line(/^TIME\s+LANE\s+WORKERS\s+REASON\s+DETAIL$/);
+    expect((await t.daemon.cli('lane', 'add', 'thumbnails', '--cap', '1')).code).toBe(0);
+    const job = (await t.daemon.cli('add', '--lane', 'thumbnails', '--', 'true')).stdout.trim();
+    const grew = await follow.line(/^\S+\s+thumbnails\s+0 → 1\s+work waiting/);
+    expect((await t.daemon.cli('wait', job)).code).toBe(0);
+    expect((await t.daemon.cli('cap', 'thumbnails', '0')).code).toBe(0);
+    const lowered = await follow.line(/^\S+\s+thumbnails\s+1 → 0\s+cap lowered/);
+    for (const [row, reason] of [[grew, 'work waiting'], [lowered, 'cap lowered']] as const) {
+      expect(row.indexOf('thumbnails'), row).toBe(header.indexOf('LANE'));
+      expect(row.indexOf(reason), row).toBe(header.indexOf('REASON'));
+      // WORKERS is right-aligned: each count ends where its header does.
+      expect(row.slice(0, header.indexOf('WORKERS') + 'WORKERS'.length), row).toMatch(/→ \d$/);
+    }
+    follow.child.kill('SIGINT');
+    await follow.done;
+    expect((await t.daemon.cli('lane', 'remove', 'thumbnails')).code).toBe(0);
+  });
+
   it('groups digits in the table and the nudge (a lane at cap 0 with a backlog)', async () => {
     expect((await t.daemon.cli('lane', 'add', 'bulk', '--cap', '0')).code).toBe(0);
     const list = join(work.dir, 'bulk.txt');

@@ -4,9 +4,9 @@ import type { ScaleEvent } from '../../../shared/model.js';
 import { wholeNumber } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { watch } from '../watch.js';
-import { clock, table } from '../format.js';
+import { clock, columnWidths, table } from '../format.js';
 import { LEDGER_KEEP, LEDGER_READ_DEFAULT } from '../../../shared/limits.js';
-import { reasonWords } from '../../../shared/ledger-words.js';
+import { REASON_WORDS, reasonWords } from '../../../shared/ledger-words.js';
 
 function rows(events: ScaleEvent[]): string[][] {
   return events.map((e) => [clock(e.at), e.lane, `${e.from} → ${e.to}`, reasonWords(e).toLowerCase(), e.detail]);
@@ -14,6 +14,12 @@ function rows(events: ScaleEvent[]): string[][] {
 
 const HEADER = ['TIME', 'LANE', 'WORKERS', 'REASON', 'DETAIL'];
 const ALIGN = ['left', 'left', 'right', 'left', 'left'] as const;
+/**
+ * Followed, rows come a few at a time under one header: each column is given room from the start
+ * for what it usually holds (a clock, "12 → 12", the longest reason) and only ever widens, so the
+ * rows stay under their header.
+ */
+const FOLLOW_WIDTHS = [8, 12, 7, Math.max(...Object.values(REASON_WORDS).map((w) => w.length), 'cap lowered'.length), 0];
 
 interface EventsOptions {
   lane?: string;
@@ -34,6 +40,7 @@ export function registerEvents(program: Command): void {
       const client = clientFor(cmd);
       const lane = opts.lane !== undefined ? { lane: opts.lane } : {};
       const shown = new Set<number>();
+      let widths: number[] = opts.follow ? FOLLOW_WIDTHS : [];
       const show = (events: ScaleEvent[], header: boolean) => {
         const fresh = events.filter((e) => !shown.has(e.id));
         fresh.forEach((e) => shown.add(e.id));
@@ -41,7 +48,8 @@ export function registerEvents(program: Command): void {
           if (opts.follow) fresh.forEach((e) => printJson(e));
           else printJson(fresh);
         } else if (fresh.length > 0 || header) {
-          const text = table(HEADER, rows(fresh), [...ALIGN]);
+          widths = columnWidths(HEADER, rows(fresh), widths);
+          const text = table(HEADER, rows(fresh), [...ALIGN], widths);
           print(header ? text : text.slice(text.indexOf('\n') + 1));
         }
       };
