@@ -7,7 +7,8 @@ import { delimiter, join, resolve } from 'node:path';
 
 function runnable(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
+    // A name missing from most PATH folders is the usual case: answered without an error built for it.
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
     if (process.platform !== 'win32') accessSync(path, constants.X_OK);
     return true;
   } catch {

@@ -96,6 +96,8 @@ function batchReads(events: QueueEvents): void {
   let brought = false;
   backend.readEvents = async (...args: Parameters<typeof read>) => {
     if (brought) await new Promise((resolve) => setTimeout(resolve, EVENTS_BATCH_MS).unref());
+    // Closed while it waited: no read on a connection on its way out (BullMQ's loop then ends).
+    if (events.closing) return null;
     const data = await read(...args);
     brought = Array.isArray(data) && data.length > 0;
     return data;
