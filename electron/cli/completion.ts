@@ -166,17 +166,70 @@ if [[ $funcstack[1] == _lanes ]]; then _bash_complete -o bashdefault -o default 
 `;
 }
 
-/** fish: one `complete` line per command, flag and argument. */
+/**
+ * fish: one `complete` line per command, flag and argument, each on the command typed so far
+ * (`__lanes_is 'lane add'`): `__lanes_cmd` walks the words as the bash function does, skipping
+ * options and their values, so `lane add` is not `add` and a value is never a command. What the
+ * engine knows is asked of the one of `--data-dir`, where one was typed.
+ */
 export function fishScript(specs: readonly CommandSpec[]): string {
-  const lines = ['# lanes completion for fish: lanes completion fish > ~/.config/fish/completions/lanes.fish', 'complete -c lanes -f'];
+  const valued = [...new Set(specs.flatMap((s) => Object.keys(s.valued)))];
+  const subs = specs.filter((s) => s.path !== '' && s.subcommands.length > 0).map((s) => `    case ${s.path}\n      echo ${words(s.subcommands)}`);
+  const head = `# lanes completion for fish: lanes completion fish > ~/.config/fish/completions/lanes.fish
+complete -c lanes -f
+function __lanes_subcommands
+  switch $argv[1]
+${subs.join('\n')}
+  end
+end
+function __lanes_cmd
+  # The command typed so far ("lane add"); "--" once a job's own command line begins.
+  set -l toks (commandline -opc)
+  set -e toks[1]
+  set -l cmd
+  set -l skip 0
+  for t in $toks
+    if test $skip = 1
+      set skip 0
+      continue
+    end
+    switch $t
+      case --
+        echo --
+        return
+      case '-*'
+        contains -- $t ${valued.join(' ')}; and set skip 1
+        continue
+    end
+    if test (count $cmd) -eq 0
+      set cmd $t
+    else if test (count $cmd) -eq 1; and contains -- $t (string split ' ' -- (__lanes_subcommands $cmd[1]))
+      set cmd $cmd $t
+    end
+  end
+  echo $cmd
+end
+function __lanes_is
+  set -l c (__lanes_cmd)
+  test "$c" = "$argv[1]"
+end
+function __lanes_ask
+  # Lanes or job ids from the running engine (of --data-dir, if one was typed); nothing if none answers.
+  set -l toks (commandline -opc)
+  set -l i (contains -i -- --data-dir $toks)
+  if test -n "$i"; and test (count $toks) -gt $i
+    lanes --data-dir $toks[(math $i + 1)] __complete $argv[1] 2>/dev/null
+  else
+    lanes __complete $argv[1] 2>/dev/null
+  end
+end`;
+  const lines = [head];
   const fishValue = (kind: ValueKind | string[] | null) =>
-    Array.isArray(kind) ? ` -x -a ${quoted(words(kind))}` : kind === 'lane' ? " -x -a '(lanes __complete lanes 2>/dev/null)'" : kind === 'job' ? " -x -a '(lanes __complete jobs 2>/dev/null)'" : kind === 'dir' ? " -x -a '(__fish_complete_directories)'" : kind === 'file' ? ' -r -F' : ' -x';
+    Array.isArray(kind) ? ` -x -a ${quoted(words(kind))}` : kind === 'lane' ? " -x -a '(__lanes_ask lanes)'" : kind === 'job' ? " -x -a '(__lanes_ask jobs)'" : kind === 'dir' ? " -x -a '(__fish_complete_directories)'" : kind === 'file' ? ' -r -F' : ' -x';
   for (const s of specs) {
     const parts = s.path ? s.path.split(' ') : [];
-    const parent = parts.slice(0, -1);
-    const here = parts.length === 0 ? '__fish_use_subcommand' : parts.map((p) => `__fish_seen_subcommand_from ${p}`).join('; and ');
-    if (parts.length === 1) lines.push(`complete -c lanes -n __fish_use_subcommand -a ${parts[0]} -d ${quoted(s.description)}`);
-    if (parts.length === 2) lines.push(`complete -c lanes -n '__fish_seen_subcommand_from ${parent[0]}; and not __fish_seen_subcommand_from ${specs.find((p) => p.path === parent[0])?.subcommands.join(' ')}' -a ${parts[1]} -d ${quoted(s.description)}`);
+    const here = `__lanes_is ${quoted(s.path)}`;
+    if (parts.length > 0) lines.push(`complete -c lanes -n ${quoted(`__lanes_is ${quoted(parts.slice(0, -1).join(' '))}`)} -a ${parts.at(-1)} -d ${quoted(s.description)}`);
     for (const flag of s.options) {
       const name = flag.startsWith('--') ? `-l ${flag.slice(2)}` : `-s ${flag.slice(1)}`;
       lines.push(`complete -c lanes -n ${quoted(here)} ${name}${flag in s.valued ? fishValue(s.valued[flag] ?? null) : ''}`);

@@ -110,15 +110,25 @@ describe('lanes completion', () => {
     expect(zshTab(bin, 'source <(lanes completion zsh)', `lanes --data-dir ${d.dataDir} cap ren`, 'cap render-farm ')).toMatchObject({ code: 0 });
   });
 
-  it('completes in fish: commands, a lane from the engine, job states', () => {
-    const fish = (line: string) =>
-      spawnSync('fish', ['-c', `lanes completion fish | source; complete -C '${line}'`], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, LANES_DATA_DIR: d.dataDir }, timeout: 30_000 })
+  it('completes in fish: commands, a lane from the engine (of --data-dir too), job states, a subcommand\'s own flags', () => {
+    const fish = (line: string, dataDir = d.dataDir) =>
+      spawnSync('fish', ['-c', `lanes completion fish | source; complete -C '${line}'`], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, LANES_DATA_DIR: dataDir }, timeout: 30_000 })
         .stdout.split('\n')
         .filter(Boolean)
         .map((l) => l.split('\t')[0]);
     expect(fish('lanes stat')).toEqual(['status']);
     expect(fish('lanes snooze ren')).toEqual(['render-farm']);
     expect(fish('lanes jobs --state f')).toEqual(['failed']);
+    // The engine of the --data-dir typed, not of the environment.
+    const elsewhere = join(tmp.dir, 'no-engine-here');
+    expect(fish('lanes snooze ren', elsewhere)).toEqual([]);
+    expect(fish(`lanes --data-dir ${d.dataDir} snooze ren`, elsewhere)).toEqual(['render-farm']);
+    // `lane add` has its own flags, not `add`'s; and `add`'s are not offered after `lane add`.
+    expect(fish('lanes lane add --c').sort()).toEqual(['--cap', '--class']);
+    expect(fish('lanes add --c')).toEqual(['--cwd']);
+    expect(fish('lanes lane ').sort()).toEqual(['add', 'remove']);
+    // A value is not a command: a lane named like one does not make its flags appear.
+    expect(fish('lanes jobs --lane add --j')).toEqual(['--json']);
   });
 
   it('names a command for every argument kind it completes, and prints zsh and fish scripts', async () => {
@@ -130,7 +140,7 @@ describe('lanes completion', () => {
     const fish = await lanes(['completion', 'fish']);
     expect(fish.code).toBe(0);
     for (const command of ['status', 'wait', 'log', 'completion']) expect(fish.stdout).toMatch(new RegExp(`-a ${command} -d`));
-    expect(fish.stdout).toMatch(/__complete jobs/);
+    expect(fish.stdout).toMatch(/__lanes_ask jobs/);
     expect((await lanes(['completion', 'tcsh'])).code).toBe(2);
   });
 });
