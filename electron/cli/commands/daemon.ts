@@ -65,7 +65,9 @@ export function registerDaemon(program: Command): void {
       });
       note(`Lanes engine running: pid ${process.pid}, up to ${plural(engine.ceiling, 'worker')} at once, data in ${engine.dataDir}`);
       // No credential on stdout, where a service manager's journal would keep it.
-      print(`Window: http://127.0.0.1:${hosted.port}/ — open it with \`lanes open\` (add --browser to open it in your browser)`);
+      // Started by `npm run daemon` in a checkout, \`lanes\` is on no PATH: npx finds the checkout's own.
+      const open = process.env.npm_lifecycle_event === 'daemon' ? 'npx lanes open' : 'lanes open';
+      print(`Window: http://127.0.0.1:${hosted.port}/ — open it with \`${open}\` (add --browser to open it in your browser)`);
       note('Press Ctrl-C to stop.');
       await stopped;
     });
