@@ -89,6 +89,22 @@ describe('lanes add / wait / log / cancel / retry', () => {
     expect(done.stdout).toBe('first\nsecond\n');
   });
 
+  it('follows a log until the job fails, and ends as `lanes wait` does: 1, saying how on stderr', async () => {
+    const gate = join(work.dir, 'follow-fail-gate');
+    const id = await add('--attempts', '1', '--', 'sh', '-c', `echo first; while [ ! -f "${gate}" ]; do sleep 0.05; done; echo second; exit 4`);
+    const follow = t.daemon.spawn('log', String(id), '--follow');
+    await follow.line(/^first$/);
+    writeFileSync(gate, '');
+    const done = await follow.done;
+    expect([done.code, done.stdout]).toEqual([1, 'first\nsecond\n']);
+    expect(done.stderr).toBe(`job ${id}: failed (exit 4)\n`);
+    expect((await t.daemon.cli('wait', String(id))).code).toBe(1);
+    // Followed once it has failed: said before its log (on stderr), and the same exit.
+    const again = await t.daemon.cli('log', String(id), '--follow');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(new RegExp(`^job ${id}: failed \\(exit 4\\)[^\\n]*; its stderr follows \\(--stdout for its output\\)\\n$`));
+  });
+
   it('cancels a running job and a queued one, then retries', async () => {
     const started = join(work.dir, 'started');
     const marker = join(work.dir, 'ran-before');

@@ -3,7 +3,7 @@
 // cleaned: then it ends as `lanes wait` would). A failed job opens
 // on what went wrong, as the window does: its error, then its stderr (`--stdout` for its output).
 import type { Command } from 'commander';
-import { FINISHED_STATES, type CleanedJob } from '../../../shared/model.js';
+import { FINISHED_STATES, type CleanedJob, type JobSummary } from '../../../shared/model.js';
 import { jobIdArg, wholeNumber } from '../args.js';
 import type { LanesClient } from '../../../shared/client/client.js';
 import { clientFor, note, printJson } from '../context.js';
@@ -36,9 +36,10 @@ async function readFrom(client: LanesClient, id: number, stream: 'stdout' | 'std
 /**
  * Prints the log as it grows until the job finishes. A job cleaned meanwhile (or before) has no
  * more log to give: what was printed is all there is, and the command ends as `lanes wait` would
- * for that job — 0 if it succeeded, 1 if not — with the engine's words on stderr.
+ * for that job — 0 if it succeeded, 1 if not — with the engine's words on stderr. So does a job
+ * that ends while followed: a failed or cancelled one says how on stderr and exits 1.
  */
-async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stderr' | 'all', bytes: number): Promise<void> {
+async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stderr' | 'all', bytes: number, told = false): Promise<void> {
   let cleaned: CleanedJob | null = null;
   const orCleaned = <T>(answer: Promise<T>): Promise<T | null> =>
     answer.catch((error: unknown) => {
@@ -50,6 +51,8 @@ async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stder
     });
   let offset = (await orCleaned(readFrom(client, id, stream, undefined, bytes)))?.nextOffset;
   let finished = cleaned !== null;
+  /** How it ended, once it has. */
+  let ended: JobSummary | null = null;
   const stop = new AbortController();
   const watching = finished
     ? Promise.resolve()
@@ -60,9 +63,13 @@ async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stder
           read: async () => {
             const job = await orCleaned(client.call('job', { id }));
             if (!job || FINISHED_STATES.includes(job.state)) finished = true;
+            if (job && FINISHED_STATES.includes(job.state)) ended = job;
           },
           event: (event) => {
-            if (event.type === 'job' && event.data.id === id && FINISHED_STATES.includes(event.data.state)) finished = true;
+            if (event.type === 'job' && event.data.id === id && FINISHED_STATES.includes(event.data.state)) {
+              finished = true;
+              ended = event.data;
+            }
             if (event.type === 'jobs' && event.data.change === 'removed' && event.data.ids.includes(id)) finished = true;
           },
         },
@@ -91,7 +98,7 @@ async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stder
       if (!chunk) break;
       offset = chunk.nextOffset;
       // Finished before this read began, and the read came back empty: the log is complete.
-      if (wasFinished && chunk.text === '') return;
+      if (wasFinished && chunk.text === '') break;
       if (chunk.text !== '') continue;
       await pause();
     }
@@ -99,7 +106,17 @@ async function follow(client: LanesClient, id: number, stream: 'stdout' | 'stder
     stop.abort();
     await watching.catch(() => undefined);
   }
-  if ((cleaned as CleanedJob | null)?.state !== 'succeeded') throw new CliError('', EXIT_FAILURE);
+  const kept = cleaned as CleanedJob | null;
+  if (kept) {
+    if (kept.state !== 'succeeded') throw new CliError('', EXIT_FAILURE);
+    return;
+  }
+  const end = ended as JobSummary | null;
+  if (end && end.state !== 'succeeded') {
+    // A job already failed when asked was said so before its log.
+    if (!told) note(`job ${id}: ${outcome(end)}`);
+    throw new CliError('', EXIT_FAILURE);
+  }
 }
 
 export function registerLog(program: Command): void {
@@ -118,6 +135,7 @@ export function registerLog(program: Command): void {
       if ([opts.stdout, opts.stderr, opts.all].filter(Boolean).length > 1) throw new UsageError('choose one of --stdout, --stderr and --all');
       if (opts.json && opts.follow) throw new UsageError('--json reads the log once; --follow keeps printing it: choose one');
       let stream: 'stdout' | 'stderr' | 'all' = opts.all ? 'all' : opts.stderr ? 'stderr' : 'stdout';
+      let told = false;
       if (!opts.stdout && !opts.stderr && !opts.all) {
         // A job that is gone (cleaned, or never was) is answered by logTail, in its own words.
         const job = await client.call('job', { id }).catch((error: unknown) => {
@@ -129,10 +147,11 @@ export function registerLog(program: Command): void {
           // On stderr, so what follows on stdout is exactly what the job wrote there.
           const why = job.exitCode !== null && job.error ? ` — ${job.error}` : '';
           if (!opts.json) note(`job ${id}: ${outcome(job)}${why}; its stderr follows (--stdout for its output)`);
+          told = true;
         }
       }
       if (opts.json) printJson(await client.call('logTail', { id, stream, maxBytes: opts.bytes }).catch(jsonOfCleaned(true)));
-      else if (opts.follow) await follow(client, id, stream, opts.bytes);
+      else if (opts.follow) await follow(client, id, stream, opts.bytes, told);
       else await readFrom(client, id, stream, undefined, opts.bytes);
     });
 }
