@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conflict } from '../../shared/errors.js';
+import { clock } from '../../shared/format.js';
 import { writePrivateFile } from '../paths/private-dir.js';
 
 export interface EngineLock {
@@ -28,7 +29,7 @@ export function acquireLock(dataDir: string, startedAt: number): EngineLock {
     db.close();
     if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
     const owner = readOwner(info);
-    const who = owner ? `pid ${owner.pid}, running since ${new Date(owner.startedAt).toLocaleString()}` : 'another process';
+    const who = owner ? `pid ${owner.pid}, running since ${clock(owner.startedAt)}` : 'another process';
     throw conflict(`A Lanes engine is already running for ${dataDir} (${who}). Use that one, or stop it first.`);
   }
   writePrivateFile(info, JSON.stringify({ pid: process.pid, startedAt }));

@@ -50,6 +50,8 @@ describe('lanes daemon', () => {
     const second = await lanes(['daemon', '--data-dir', dir]);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(String(d.info.pid));
+    // Since when, in the one time format of the CLI (24-hour), not the locale's.
+    expect(second.stderr).toMatch(new RegExp(`pid ${d.info.pid}, running since (\\d{4}-\\d\\d-\\d\\d )?\\d\\d:\\d\\d:\\d\\d\\)`));
     // The first one is untouched.
     expect(JSON.parse(readFileSync(join(dir, 'daemon.json'), 'utf8'))).toMatchObject({ pid: d.info.pid });
 
