@@ -39,7 +39,7 @@ export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' |
   const parts: string[] = [];
   if (l.waitingForJobs > 0) parts.push(`${count(l.waitingForJobs)} waiting for other jobs`);
   if (l.scheduled > 0) parts.push(`${count(l.scheduled)} scheduled${l.scheduledNext === null ? '' : ` for ${clock(l.scheduledNext, now).replace(/:\d\d$/, '')}`}`);
-  if ((l.blocked ?? 0) > 0) parts.push(`${count(l.blocked!)} did not run (a job they run after did not succeed)`);
+  if ((l.blocked ?? 0) > 0) parts.push(`${count(l.blocked!)} did not run`);
   return parts.join(', ');
 }
 
