@@ -1,7 +1,7 @@
 // Dependents that never ran: failed because a job they run after ended badly (their error is
 // shared/dependencies.ts' words). They are failed jobs to the store, but a person counts them
 // apart from jobs that ran and failed. Counted from the failed and cancelled jobs' own index, and
-// only again once the lane's counts have moved: a lane with no failed job costs nothing.
+// only again once the lane's counts other than its successes have moved: a lane with no failed job costs nothing.
 import type { LaneCounts } from './counts.js';
 import type { Db } from './db.js';
 
@@ -21,7 +21,9 @@ export class BlockedCounts {
   /** Of the lane's failed jobs, how many never ran for a job they run after. */
   of(lane: string, c: LaneCounts): number {
     if (c.failed === 0) return 0;
-    const key = `${c.queued}|${c.running}|${c.succeeded}|${c.failed}|${c.cancelled}`;
+    // Not the succeeded count: on a busy lane it moves with every job, and a job that succeeds
+    // changes no failed row. A dependent failing, a retry or a clean moves one of these.
+    const key = `${c.queued}|${c.running}|${c.failed}|${c.cancelled}`;
     const seen = this.seen.get(lane);
     if (seen?.key === key) return seen.n;
     const n = Math.min(c.failed, this.count.get(lane)?.n ?? 0);
