@@ -135,8 +135,8 @@ export class NvidiaSmi {
         if (code === 0 && child.stdout!.readableEnded) settle(null);
         else if (code === 0) child.stdout!.once('end', () => settle(null));
         else settle(new GpuReadError(`nvidia-smi failed: ${signal ? `ended by ${signal}` : `exit code ${code}`}`, false));
+        // The group at once, so a child holding the pipe lets go; its cgroup goes with the settle (end()).
         signalGroup(child.pid!, 'SIGKILL');
-        if (cgroup !== null) void removeCgroup(cgroup);
       });
     });
   }
