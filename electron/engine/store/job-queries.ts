@@ -33,6 +33,8 @@ type Args = (string | number)[];
 export class JobQueries {
   private readonly bounds;
   private readonly statements = new Map<string, Statement<Args, SummaryRow>>();
+  /** The dependents' counts, by their SQL (a few kinds, with or without a lane and a state). */
+  private readonly counts = new Map<string, Statement<Args, { n: number }>>();
   private countLabel: Statement<[string], { n: number }> | undefined;
 
   constructor(private readonly db: Db) {
@@ -62,7 +64,9 @@ export class JobQueries {
     const d = DEPENDENTS[f.dependents!];
     const where = [...(f.lane ? ['lane = ?'] : []), ...d.where, ...(f.state ? ['state = ?'] : [])];
     const sql = `SELECT count(*) AS n FROM jobs INDEXED BY ${d.index} WHERE ${where.join(' AND ')}`;
-    return this.db.prepare<Args, { n: number }>(sql).get(...(f.lane ? [f.lane] : []), ...(f.state ? [f.state] : []))?.n ?? 0;
+    let count = this.counts.get(sql);
+    if (!count) this.counts.set(sql, (count = this.db.prepare<Args, { n: number }>(sql)));
+    return count.get(...(f.lane ? [f.lane] : []), ...(f.state ? [f.state] : []))?.n ?? 0;
   }
 
   /** The rows, and where an unfinished window stopped (the next page goes on from it). */
