@@ -90,7 +90,7 @@ export interface Outcome {
  * time "Scheduled", and a dependent that never ran because a job it runs after ended badly
  * "Blocked", never "Failed". Null: the state's word. `tone` picks the badge's colour.
  */
-export function badgeOf(job: Pick<JobSummary, 'state' | 'waitingFor' | 'notBefore' | 'error'>): { word: string; tone: string; hint: string | null } | null {
+export function badgeOf(job: Pick<JobSummary, 'state' | 'waitingFor' | 'notBefore' | 'error' | 'blockedBy'>): { word: string; tone: string; hint: string | null } | null {
   if (job.state === 'queued' && job.waitingFor !== undefined) {
     return { word: `After ${plural(job.waitingFor, 'job')}`, tone: 'after', hint: `Runs once ${job.waitingFor === 1 ? 'the job' : `the ${plural(job.waitingFor, 'job')}`} it runs after ${job.waitingFor === 1 ? 'has' : 'have'} succeeded` };
   }
@@ -101,7 +101,7 @@ export function badgeOf(job: Pick<JobSummary, 'state' | 'waitingFor' | 'notBefor
 }
 
 /** A dependent that never ran: it has no log and no exit code to show. */
-export function neverRan(job: Pick<JobSummary, 'state' | 'error' | 'startedAt'>): boolean {
+export function neverRan(job: Pick<JobSummary, 'state' | 'error' | 'startedAt' | 'blockedBy'>): boolean {
   return job.startedAt === null && blockedBy(job) !== null;
 }
 

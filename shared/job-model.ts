@@ -48,6 +48,12 @@ export interface JobSummary {
   restartOf?: number;
   /** How far it said it has got in its latest run (shared/progress.ts); absent: it has said nothing, or it is queued. */
   progress?: JobProgress;
+  /**
+   * Failed without running: the job it runs after that could not succeed (failed, was cancelled,
+   * or went). Stored when the engine failed it, so a worker's own error that reads like "job 3
+   * failed" is never taken for it. Absent: not blocked.
+   */
+  blockedBy?: number;
 }
 
 /** What a job said of how far it has got (docs/worker-protocol.md "Progress"). */
@@ -138,8 +144,8 @@ export const isCleaned = (job: FinishedJob): job is CleanedJob => 'cleanedAt' in
 
 /** The summary within a full record, as a list or an event would carry it. */
 export function summaryOf(job: JobSummary): JobSummary {
-  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, bullmqId, priority, labels, notBefore, waitingFor, restartOf, progress } = job;
-  const extra = { machine, bullmqId, priority, labels, notBefore, waitingFor, restartOf, progress };
+  const { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, machine, bullmqId, priority, labels, notBefore, waitingFor, restartOf, progress, blockedBy } = job;
+  const extra = { machine, bullmqId, priority, labels, notBefore, waitingFor, restartOf, progress, blockedBy };
   for (const k of Object.keys(extra) as (keyof typeof extra)[]) if (extra[k] === undefined) delete extra[k];
   return { id, lane, command, state, attempts, maxAttempts, createdAt, startedAt, finishedAt, exitCode, error, runAfter, ...extra };
 }

@@ -3,6 +3,7 @@
 import { isCleaned, type FinishedJob, type JobSummary } from '../../shared/model.js';
 import { cleanedOutcome, clock, groupedCount } from '../../shared/format.js';
 import { progressCount } from '../../shared/progress.js';
+import { blockedBy } from '../../shared/dependencies.js';
 
 /** 4060 → "4,060". */
 export const count = groupedCount;
@@ -52,9 +53,12 @@ export function table(header: string[], rows: string[][], align: Align[], atLeas
 export const columnWidths = (header: string[], rows: string[][], atLeast: readonly number[] = []): number[] =>
   header.map((h, i) => Math.max(h.length, atLeast[i] ?? 0, ...rows.map((r) => (r[i] ?? '').length)));
 
-/** The state in a few words: exit codes for failures, and how a cancel happened. */
+/** The state in a few words: exit codes for failures, a dependent that never ran, and how a cancel happened. */
 export function outcome(job: JobSummary): string {
   if (job.state === 'failed') {
+    // A dependent that never ran has no exit code of its own: the job it ran after is the reason.
+    const blocked = blockedBy(job);
+    if (blocked) return `did not run (${blocked.words})`;
     if (job.exitCode !== null) return `failed (exit ${job.exitCode})`;
     return job.error ? `failed (${job.error})` : 'failed';
   }

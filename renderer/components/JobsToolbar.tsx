@@ -49,14 +49,17 @@ export function JobsToolbar() {
       <span className="toolbar-count" aria-live="polite" data-testid="job-count">
         {searching ? `${found} found` : plural(total, 'job')}
       </span>
-      {counts.failed > 0 && (
+      {counts.failed + counts.blocked > 0 && (
+        // The request takes every failed job, the blocked with them (a chain retried together runs
+        // in order), so the count it shows is both: the number it queues, or says it left as they were.
         <button
           type="button"
           className="button button-small"
-          title={filter.lane ? `Queue every failed job of ${filter.lane} to run again` : 'Queue every failed job to run again'}
+          title={`Queue every failed job${filter.lane ? ` of ${filter.lane}` : ''} to run again${counts.blocked > 0 ? `, with the ${plural(counts.blocked, 'job')} that did not run for them` : ''}`}
           onClick={() => void retryMany({ ...(filter.lane ? { lane: filter.lane } : {}), state: 'failed' })}
         >
-          Retry all failed ({formatCount(counts.failed)})
+          Retry all failed ({formatCount(counts.failed)}
+          {counts.blocked > 0 ? ` + ${formatCount(counts.blocked)} blocked` : ''})
         </button>
       )}
       <button type="button" className="button button-small" onClick={() => openAddJob(filter.lane)}>

@@ -45,7 +45,7 @@ describe('cleaned jobs and the jobs that run after them', () => {
     // Its dependency is cleaned: the dependent, kept, still ends in words naming it — at once, not at some later pass.
     await clean('--lane', 'worker', '--state', 'failed');
     const wait = await t.daemon.cli('wait', String(b));
-    expect([wait.code, wait.stdout]).toEqual([1, `job ${b}: failed (job ${a} failed)\n`]);
+    expect([wait.code, wait.stdout]).toEqual([1, `job ${b}: did not run (job ${a} failed)\n`]);
     expect((await t.daemon.cli('show', String(b))).stdout).toContain(`after:    job ${a} (failed, since cleaned)`);
     const again = await t.daemon.cli('retry', String(b));
     expect([again.code, again.stderr]).toEqual([1, `lanes: job ${a} failed and has been cleaned, so a job after it would never run\n`]);

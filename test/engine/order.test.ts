@@ -34,9 +34,9 @@ describe('run after', () => {
     const c = await t.engine.request('addJob', { argv: ['true'], after: [b.id] });
     const [ja, jb, jc] = await jobsFinished(t.engine, [a.id, b.id, c.id]);
     expect(ja!.state).toBe('failed');
-    expect(jb).toMatchObject({ state: 'failed', error: `job ${a.id} failed`, attempts: 0 });
+    expect(jb).toMatchObject({ state: 'failed', error: `job ${a.id} failed`, blockedBy: a.id, attempts: 0 });
     // Down the chain: each names the job it ran after.
-    expect(jc).toMatchObject({ state: 'failed', error: `job ${b.id} failed`, attempts: 0 });
+    expect(jc).toMatchObject({ state: 'failed', error: `job ${b.id} failed`, blockedBy: b.id, attempts: 0 });
     expect(existsSync(join(t.dir, 'b-ran'))).toBe(false);
     // The two that never ran are counted apart from the one that ran and failed, and listed apart.
     expect(lane()).toMatchObject({ failed: 1, blocked: 2 });
@@ -66,7 +66,7 @@ describe('run after', () => {
     const b = await t.engine.request('addJob', { argv: ['true'], after: [a.id] });
     await t.engine.request('cancel', { id: a.id });
     const [jb] = await jobsFinished(t.engine, [b.id]);
-    expect(jb).toMatchObject({ state: 'failed', error: `job ${a.id} was cancelled` });
+    expect(jb).toMatchObject({ state: 'failed', error: `job ${a.id} was cancelled`, blockedBy: a.id });
     await expect(t.engine.request('addJob', { argv: ['true'], after: [999_999] })).rejects.toThrow('there is no job 999999 to run after');
     await t.engine.request('cancel', { id: blocker.id });
   });

@@ -77,17 +77,20 @@ describe('how a job ended', () => {
   });
 
   test('a dependent that never ran says so and why, apart from a job that ran and failed', () => {
-    const blocked = job({ state: 'failed', error: dependencyEnded(41, 'failed'), finishedAt: 5 });
+    const blocked = job({ state: 'failed', error: dependencyEnded(41, 'failed'), blockedBy: 41, finishedAt: 5 });
     expect(outcomeOf(blocked)).toEqual({ tone: 'quiet', title: 'Did not run: job 41 failed', why: null });
-    expect(outcomeOf(job({ state: 'failed', error: dependencyEnded(41, 'cancelled') }))?.title).toBe('Did not run: job 41 was cancelled');
+    expect(outcomeOf(job({ state: 'failed', error: dependencyEnded(41, 'cancelled'), blockedBy: 41 }))?.title).toBe('Did not run: job 41 was cancelled');
     expect(badgeOf(blocked)).toMatchObject({ word: 'Blocked', tone: 'blocked' });
     expect(neverRan(blocked)).toBe(true);
     // One that ran before (an earlier attempt) keeps its log; one that failed in its own words is a failure.
     expect(neverRan({ ...blocked, startedAt: 3 })).toBe(false);
     expect(badgeOf(job({ state: 'failed', error: 'job 41 failed to open its file' }))).toBeNull();
+    // Blocked is the engine's stored fact, never the words: a worker's error that reads exactly like them is a failure.
+    expect(badgeOf(job({ state: 'failed', error: 'job 41 failed' }))).toBeNull();
+    expect(outcomeOf(job({ state: 'failed', error: 'job 3: upload failed' }))?.tone).toBe('bad');
     expect(badgeOf(job({ state: 'failed', exitCode: 1 }))).toBeNull();
     // A queued job's own words are never Blocked, whatever its last error said.
-    expect(badgeOf(job({ state: 'queued', error: 'job 41 failed' }))).toBeNull();
+    expect(badgeOf(job({ state: 'queued', error: 'job 41 failed', blockedBy: 41 }))).toBeNull();
   });
 
   test('a job waiting for others or for its time has its own badge, never the lane’s word Waiting', () => {

@@ -42,3 +42,25 @@ export function previousRelease(dataDir: string): { highestId: number } {
   writeLogFile(dataDir, 58, 'OLD\n', 'logs');
   return { highestId: 58 };
 }
+
+/**
+ * A store as the release before migration 0019 left it (schema 18), when blocked was read from
+ * the error's words: 1 ran and failed (exit 3); 2 never ran for 1 and 3 never ran for 2, in the
+ * words that release wrote; 4 and 5 failed in a worker's own words that its GLOB took for blocked
+ * too ("job 3: upload failed", and "job 9 failed" from a job that ran after 1, not 9).
+ */
+export function releaseBeforeBlockedBy(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'lanes.db');
+  const old = new Database(file);
+  old.pragma('journal_mode = WAL');
+  migrate(old, loadMigrations(migrationsDir), file, 18);
+  const insert = old.prepare("INSERT INTO jobs (id, lane, spec, command, state, attempts, created_at, started_at, finished_at, exit_code, error) VALUES (?, 'worker', ?, 'true', 'failed', ?, 1, ?, 5, ?, ?)");
+  insert.run(1, SPEC, 1, 2, 3, null);
+  insert.run(2, SPEC, 0, null, null, 'job 1 failed');
+  insert.run(3, SPEC, 0, null, null, 'job 2 failed');
+  insert.run(4, SPEC, 1, 2, null, 'job 3: upload failed');
+  insert.run(5, SPEC, 1, 2, null, 'job 9 failed');
+  old.prepare('INSERT INTO job_deps (after, job) VALUES (1, 2), (2, 3), (1, 5)').run();
+  old.close();
+}

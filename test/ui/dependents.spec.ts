@@ -51,6 +51,10 @@ test('a dependent waits as "After 1 job", and once that job fails it is Blocked:
     await state.selectOption('failed');
     await expect(page.locator('[data-job-id]')).toHaveCount(1);
     await expect(page.locator(`[data-job-id="${first.id}"]`)).toBeVisible();
+
+    // Retry all failed queues the blocked with the failed (the chain runs again in order), and its count says both.
+    await page.getByRole('button', { name: 'Retry all failed (1 + 1 blocked)' }).click();
+    await expect(page.getByTestId('notice')).toHaveText(/Queued 2 jobs to run again\./);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

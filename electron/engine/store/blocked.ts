@@ -1,14 +1,15 @@
-// Dependents that never ran: failed because a job they run after ended badly (their error is
-// shared/dependencies.ts' words). They are failed jobs to the store, but a person counts them
-// apart from jobs that ran and failed. Counted from the failed and cancelled jobs' own index, and
-// only again once the lane's counts other than its successes have moved: a lane with no failed job costs nothing.
+// Dependents that never ran: failed because a job they run after could not succeed, which they
+// keep as `blocked_by` (migration 0019), set in the transaction that failed them and cleared when
+// they are queued again. They are failed jobs to the store, but a person counts them apart from
+// jobs that ran and failed. Counted from their own partial index, and only again once the lane's
+// counts other than its successes have moved: a lane with no failed job costs nothing.
 import type { LaneCounts } from './counts.js';
 import type { Db } from './db.js';
 
-/** The three endings of dependencyEnded(), as blockedBy() reads them back. */
-export const BLOCKED_ERROR = "(error GLOB 'job [0-9]* failed' OR error GLOB 'job [0-9]* was cancelled' OR error GLOB 'job [0-9]* did not succeed')";
+/** The blocked, as their index (jobs_blocked) holds them; a query must repeat it to use it. */
+export const BLOCKED = "state = 'failed' AND blocked_by IS NOT NULL";
 
-const BLOCKED_SQL = `SELECT count(*) AS n FROM jobs INDEXED BY jobs_unhappy WHERE lane = ? AND state IN ('failed', 'cancelled') AND state = 'failed' AND ${BLOCKED_ERROR}`;
+const BLOCKED_SQL = `SELECT count(*) AS n FROM jobs INDEXED BY jobs_blocked WHERE lane = ? AND ${BLOCKED}`;
 
 export class BlockedCounts {
   private readonly count;

@@ -8,7 +8,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './job-rows.js';
 import type { LaneCounts } from './lanes.js';
-import { BLOCKED_ERROR } from './blocked.js';
+import { BLOCKED } from './blocked.js';
 
 export interface JobFilter {
   lane?: string | undefined;
@@ -20,7 +20,7 @@ export interface JobFilter {
   text?: string | undefined;
   /** Only jobs with this label: job_labels' key seeks them, whatever else the table holds. */
   label?: string | undefined;
-  /** Dependents (shared/dependencies.ts): `after` waiting for the jobs they run after, `blocked` never ran for one; `excluded`: the blocked left out. */
+  /** Dependents: `after` waiting for the jobs they run after, `blocked` never ran for one (blocked_by); `excluded`: the blocked left out. */
   dependents?: 'after' | 'blocked' | 'excluded' | undefined;
   limit: number;
 }
@@ -118,8 +118,8 @@ export class JobQueries {
 /** Each kind of dependent: the index that holds it, and its conditions (the index's own first). */
 const DEPENDENTS = {
   after: { index: 'jobs_waiting', where: ["state = 'queued'", '(deps_left > 0 OR not_before IS NOT NULL)', 'deps_left > 0'] },
-  blocked: { index: 'jobs_unhappy', where: ["state IN ('failed', 'cancelled')", "state = 'failed'", BLOCKED_ERROR] },
-  excluded: { index: 'jobs_unhappy', where: ["state IN ('failed', 'cancelled')", `(error IS NULL OR NOT ${BLOCKED_ERROR})`] },
+  blocked: { index: 'jobs_blocked', where: [BLOCKED] },
+  excluded: { index: 'jobs_unhappy', where: ["state IN ('failed', 'cancelled')", 'blocked_by IS NULL'] },
 } as const;
 
 /** A command holding some text, any case, the text's own `%` and `_` taken as they are. */

@@ -6,7 +6,7 @@ import { describeSpec, oneLine } from '../../../shared/format.js';
 import { COMMAND_SUMMARY_CHARS } from '../../../shared/limits.js';
 import { parseSpecJson } from '../../../shared/schemas.js';
 
-export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts, created_at, started_at, finished_at, exit_code, error, run_after, priority, not_before, deps_left, labels, restart_of, progress';
+export const SUMMARY_COLUMNS = 'id, lane, command, state, attempts, max_attempts, created_at, started_at, finished_at, exit_code, error, run_after, priority, not_before, deps_left, labels, restart_of, progress, blocked_by';
 /** A summary's columns, then what a worker needs to run the job. */
 export const CLAIMED_COLUMNS = `${SUMMARY_COLUMNS}, spec, timeout_ms`;
 /** Everything the detail shows. */
@@ -36,13 +36,14 @@ export type SummaryRow = [
   labels: string | null,
   restartOf: number | null,
   progress: string | null,
+  blockedBy: number | null,
 ];
 /** Where the columns after a summary's are in a row: what a worker needs, then what the detail adds. */
-export const SPEC_AT = 18;
-export const TIMEOUT_AT = 19;
-const RESULT_AT = 20;
-const LOAD_MS_AT = 21;
-const LOGS_TRIMMED_AT = 22;
+export const SPEC_AT = 19;
+export const TIMEOUT_AT = 20;
+const RESULT_AT = 21;
+const LOAD_MS_AT = 22;
+const LOGS_TRIMMED_AT = 23;
 export type ClaimedRow = [...SummaryRow, spec: string, timeoutMs: number | null];
 export type FullRow = [...ClaimedRow, result: string | null, loadMs: number | null, logsTrimmed: number];
 
@@ -84,6 +85,8 @@ export function toSummary(r: readonly [...SummaryRow, ...unknown[]]): JobSummary
   // A queued job's last run is behind it: what it said then is not how far it has got now.
   const progress = r[17] !== null && state !== 'queued' ? storedProgress(r[17]) : undefined;
   if (progress) summary.progress = progress;
+  // Stored when it was failed for that job (migration 0019), never read from its words.
+  if (state === 'failed' && r[18] !== null) summary.blockedBy = r[18];
   return summary;
 }
 

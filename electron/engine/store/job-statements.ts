@@ -33,7 +33,7 @@ const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled b
 // holds two runs under one number. A job that runs after others counts afresh which of them it
 // still waits for.
 const REQUEUED = `state = 'queued', max_attempts = attempts + max_attempts, started_at = NULL, finished_at = NULL,
-  exit_code = NULL, error = NULL, result = NULL, run_after = NULL, interrupted = 0, ready_at = NULL, deps_left = ${DEPS_LEFT}`;
+  exit_code = NULL, error = NULL, blocked_by = NULL, result = NULL, run_after = NULL, interrupted = 0, ready_at = NULL, deps_left = ${DEPS_LEFT}`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL, progress = NULL`;
 

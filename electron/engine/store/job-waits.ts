@@ -6,11 +6,12 @@
 //   succeeded: its compact record says so (links outlive a cleaned job, migration 0014);
 // - every dependent ends: when a job ends, its dependents are settled in the same transaction —
 //   on success their count of jobs left is counted afresh; on failure or cancellation each fails
-//   too ("job 41 failed"), and so on down the chain. A dependent is never queued again while a job
-//   it runs after can no longer succeed (failed, cancelled, cleaned without succeeding): adding,
-//   editing, retrying or restarting it in place is refused in one set of words
-//   (`cannotRunAfter`), and one that a race let through fails at once. Cleaning a job that did
-//   not succeed fails any dependent still queued (store/cleaning.ts);
+//   too, keeping the job's id (blocked_by) with words for people ("job 41 failed"), and so on
+//   down the chain. A dependent is never queued again while a job it runs after can no longer
+//   succeed (failed, cancelled, cleaned without succeeding): adding, editing, retrying or
+//   restarting it in place is refused in one set of words (`cannotRunAfter`), and one that a race
+//   let through fails at once. Cleaning a job that did not succeed fails any dependent still
+//   queued the same way (store/cleaning.ts);
 // - a scheduled job's time is let go (`not_before` back to NULL) by `releaseDue`, which the
 //   engine runs before each sizing pass; a time that passed while the engine was down is let go
 //   at the first pass after it starts.
@@ -106,11 +107,14 @@ export class JobWaits {
         `UPDATE jobs SET deps_left = ${DEPS_LEFT}, ready_at = CASE WHEN ${DEPS_LEFT} = 0 AND not_before IS NULL THEN ? ELSE ready_at END
          WHERE id IN (SELECT job FROM job_deps WHERE after = ?) AND state = 'queued' RETURNING lane, deps_left`,
       ),
-      failDependents: raw<[number, string, number], SummaryRow>(
-        `UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, run_after = NULL, not_before = NULL, worker = NULL
-         WHERE id IN (SELECT job FROM job_deps WHERE after = ?) AND state = 'queued' RETURNING ${SUMMARY_COLUMNS}`,
+      // Failed for the job they run after, which is kept as the fact (blocked_by, migration 0019); the words are for people.
+      failDependents: raw<[{ now: number; error: string; after: number }], SummaryRow>(
+        `UPDATE jobs SET state = 'failed', finished_at = @now, error = @error, blocked_by = @after, run_after = NULL, not_before = NULL, worker = NULL
+         WHERE id IN (SELECT job FROM job_deps WHERE after = @after) AND state = 'queued' RETURNING ${SUMMARY_COLUMNS}`,
       ),
-      failOne: raw<[number, string, number], SummaryRow>(`UPDATE jobs SET state = 'failed', finished_at = ?, error = ?, not_before = NULL WHERE id = ? AND state = 'queued' RETURNING ${SUMMARY_COLUMNS}`),
+      failOne: raw<[{ now: number; error: string; after: number; id: number }], SummaryRow>(
+        `UPDATE jobs SET state = 'failed', finished_at = @now, error = @error, blocked_by = @after, not_before = NULL WHERE id = @id AND state = 'queued' RETURNING ${SUMMARY_COLUMNS}`,
+      ),
       counts: db.prepare<[], { lane: string; after_jobs: number; scheduled: number; scheduled_next: number | null; next: number | null }>(
         `SELECT lane, sum(deps_left > 0) AS after_jobs, sum(deps_left = 0) AS scheduled,
                 min(CASE WHEN deps_left = 0 THEN not_before END) AS scheduled_next, min(not_before) AS next
@@ -197,7 +201,7 @@ export class JobWaits {
     // Checked when it was asked for; what changed since (a job it runs after failed, or went) ends it here.
     const lost = this.lostAmong(after);
     if (lost) {
-      const failed = this.s.failOne.get(now, dependencyEnded(lost.id, lost.state), job.id);
+      const failed = this.s.failOne.get({ now, error: dependencyEnded(lost.id, lost.state), after: lost.id, id: job.id });
       if (failed) {
         moves.push({ lane: job.lane, from: 'queued', to: 'failed' });
         return toSummary(failed);
@@ -227,7 +231,7 @@ export class JobWaits {
         if (rows.length > 0) this.counts = null;
         for (const r of rows) if (r.deps_left === 0) runnable.add(r.lane);
       } else if (job.state === 'failed' || job.state === 'cancelled') {
-        for (const row of this.s.failDependents.all(now, dependencyEnded(job.id, job.state), job.id)) {
+        for (const row of this.s.failDependents.all({ now, error: dependencyEnded(job.id, job.state), after: job.id })) {
           const dependent = toSummary(row);
           moves.push({ lane: dependent.lane, from: 'queued', to: 'failed' });
           failed.push(dependent);

@@ -34,7 +34,7 @@ function insertOne(c: Change, j: NewJob, now: number): JobSummary {
 function insertAll(c: Change, jobs: readonly NewJob[], now: number): JobSummary[] {
   const rows = jobs.map((j): SummaryRow => {
     const command = commandLine(j.spec);
-    return [0, j.lane, command, 'queued', 0, j.maxAttempts, now, null, null, null, null, null, j.priority ?? 0, notBeforeOf(j, now), 0, labelsText(j.labels), j.restartOf ?? null, null];
+    return [0, j.lane, command, 'queued', 0, j.maxAttempts, now, null, null, null, null, null, j.priority ?? 0, notBeforeOf(j, now), 0, labelsText(j.labels), j.restartOf ?? null, null, null];
   });
   const stored = jobs.map((j, i) => [j.lane, JSON.stringify(j.spec), rows[i]![2], j.maxAttempts, j.timeoutMs, j.priority ?? 0, rows[i]![13], rows[i]![15], rows[i]![16]]);
   const ids = c.s.insertAll
