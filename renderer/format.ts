@@ -1,6 +1,6 @@
 // Numbers, times and states in words, one place, so every view says them the same way.
 import type { JobState, LaneMood } from '../shared/model.js';
-import { clock } from '../shared/format.js';
+import { clock, clockMinute } from '../shared/format.js';
 
 const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const rates = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -44,10 +44,8 @@ export function formatClock(at: number | null, now = Date.now()): string {
 /** The same as formatClock: one time format in the window. */
 export const formatDateTime = formatClock;
 
-/** To the minute, for a moment a person plans by ("scheduled for 02:00"). */
-export function formatMinute(at: number, now = Date.now()): string {
-  return clock(at, now).replace(/:\d\d$/, '');
-}
+/** To the minute, for a moment a person plans by ("scheduled for 02:00"), as the CLI writes it. */
+export const formatMinute = clockMinute;
 
 export const MOOD_WORDS: Record<LaneMood, { word: string; hint: string }> = {
   off: { word: 'Off', hint: 'The cap is 0: this lane runs nothing until you raise it.' },

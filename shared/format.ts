@@ -139,6 +139,9 @@ export function clock(at: number, now = Date.now()): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
+/** The same moment to the minute, for a time a person plans by: "02:00", or "2026-12-04 02:00" on another day. */
+export const clockMinute = (at: number, now = Date.now()): string => clock(at, now).replace(/:\d\d$/, '');
+
 /** How a cleaned job ended, from its record alone: "succeeded", "failed (exit 3)", "cancelled". */
 export const cleanedOutcome = (job: Pick<CleanedJob, 'state' | 'exitCode'>): string => (job.state === 'failed' && job.exitCode !== null ? `failed (exit ${job.exitCode})` : job.state);
 

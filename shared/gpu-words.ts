@@ -2,7 +2,7 @@
 // Only where GPU memory is known (nvidia-smi) or is the system's (Apple silicon); on any other
 // machine there is no line at all. Pure, and free of Node, so the window uses it as it is.
 import type { MachineStatus } from './model.js';
-import { aboutBytes, clock } from './format.js';
+import { aboutBytes, clockMinute } from './format.js';
 
 /**
  * One fact per card ("GPU" — "NVIDIA GeForce RTX 4090 — 24 GB, 19 GB in use (18 GB by Lanes'
@@ -14,7 +14,7 @@ export function gpuFacts(machine: Pick<MachineStatus, 'gpuMemory' | 'gpus' | 'gp
   if (machine.gpuMemory !== 'nvidia') return [];
   const gpus = machine.gpus ?? [];
   // A reading that failed after a good one: the last stands, and nothing grows on it.
-  const since = machine.gpuError && machine.gpuReadAt !== undefined ? [{ term: 'GPU', value: `not read since ${clock(machine.gpuReadAt, now).replace(/:\d\d$/, '')} (${machine.gpuError}): no ml lane grows until it is` }] : [];
+  const since = machine.gpuError && machine.gpuReadAt !== undefined ? [{ term: 'GPU', value: `not read since ${clockMinute(machine.gpuReadAt, now)} (${machine.gpuError}): no ml lane grows until it is` }] : [];
   if (machine.gpuError && gpus.length === 0) return since.length > 0 ? since : [{ term: 'GPU', value: `not known: ${machine.gpuError}` }];
   if (gpus.length === 0) return [{ term: 'GPU', value: 'read while an ml lane has work' }];
   return [...cardFacts(gpus), ...since];

@@ -1,8 +1,7 @@
 // How long a person may pause for, one list for every door that offers it (the window's Pause
 // menu; the tray and the CLI can take the same): a quarter of an hour, an hour, four hours, until
 // tomorrow morning, a span typed, or until resumed. Pure.
-import { TIMEOUT_MAX_SECONDS } from './limits.js';
-import { parseSpan } from './span.js';
+import { parseSpan, SPAN_LIMITS, spanText } from './span.js';
 
 /** "Until tomorrow" is the one rule every door uses: 08:00 local time the next day. */
 export { TOMORROW_HOUR, tomorrowMorning } from './span.js';
@@ -14,13 +13,13 @@ export const PAUSE_SPANS: readonly { label: string; seconds: number }[] = [
   { label: '4 hours', seconds: 4 * 3_600 },
 ];
 
-/** The most a pause may last: the engine refuses longer (a week). */
-export const PAUSE_MAX_SECONDS = TIMEOUT_MAX_SECONDS;
+/** A fixed span's key, as the tray's items and the CLI's `--for` write it: "15m", "1h", "4h". */
+export const pauseKey = (span: { seconds: number }): string => spanText(span.seconds * 1000);
 
-/** A typed span ("90m", "2h30m") as a pause's seconds, or what is wrong with it. */
+/** A typed span ("90m", "2h30m") as a pause's seconds, or what is wrong with it; at most what the engine takes (SPAN_LIMITS.week). */
 export function pauseSpan(text: string): { seconds: number } | { problem: string } {
   const s = parseSpan(text);
   if ('problem' in s) return { problem: `a pause is a span like 30m, 2h or 1h30m, not "${text.trim()}"` };
-  if (s.ms > PAUSE_MAX_SECONDS * 1000) return { problem: 'a pause is at most a week (7d)' };
+  if (s.ms > SPAN_LIMITS.week.ms) return { problem: `a pause is at most ${SPAN_LIMITS.week.words}` };
   return { seconds: s.ms / 1000 };
 }

@@ -8,6 +8,7 @@ import type { LaneStatus, Paused } from '../../shared/model.js';
 import { plural } from '../../shared/format.js';
 import { NUDGE_DISMISS_SECONDS } from '../../shared/limits.js';
 import { gpuLines } from '../../shared/gpu-words.js';
+import { PAUSE_SPANS, pauseKey, TOMORROW_HOUR } from '../../shared/pause-spans.js';
 import type { ShellState } from './shell-state.js';
 import { clockTime, holdingBack, laneDetail, laneTitle, oneLine, pausedLabel, raiseLabel } from './tray-words.js';
 
@@ -42,8 +43,8 @@ export type MenuTemplateItem = Omit<TrayItem, 'submenu' | 'action'> & { submenu?
 
 /** "Snooze for a day": as long as the engine keeps a dismissed nudge quiet, so the label stays true. */
 export const SNOOZE_SECONDS = NUDGE_DISMISS_SECONDS;
-/** "Pause all → For 1 hour". */
-export const PAUSE_HOUR_SECONDS = 3600;
+/** "Pause all → For 1 hour": one of the spans every door offers (shared/pause-spans.ts). */
+export const PAUSE_HOUR_SECONDS = PAUSE_SPANS.find((s) => pauseKey(s) === '1h')!.seconds;
 
 export const itemId = {
   holdingBack: 'holding-back',
@@ -121,12 +122,10 @@ function pauseItems(paused: Paused | null, now: number): { top: TrayItem[]; cont
   return { top: [], control: [{ id: itemId.pauseAll, type: 'submenu', label: 'Pause all', submenu }] };
 }
 
-/** The spans a pause is offered for, all work's or one lane's, in the tray's words. */
+/** The spans a pause is offered for, all work's or one lane's, in the tray's words: the window's list (shared/pause-spans.ts), then tomorrow and until resumed. */
 export const PAUSE_CHOICES: readonly { key: string; label: string; span: { forSeconds?: number; tomorrow?: boolean } }[] = [
-  { key: '15m', label: 'For 15 minutes', span: { forSeconds: 15 * 60 } },
-  { key: '1h', label: 'For 1 hour', span: { forSeconds: PAUSE_HOUR_SECONDS } },
-  { key: '4h', label: 'For 4 hours', span: { forSeconds: 4 * PAUSE_HOUR_SECONDS } },
-  { key: 'tomorrow', label: 'Until tomorrow, 08:00', span: { tomorrow: true } },
+  ...PAUSE_SPANS.map((s) => ({ key: pauseKey(s), label: `For ${s.label}`, span: { forSeconds: s.seconds } })),
+  { key: 'tomorrow', label: `Until tomorrow, ${String(TOMORROW_HOUR).padStart(2, '0')}:00`, span: { tomorrow: true } },
   { key: 'until-resumed', label: 'Until I resume', span: {} },
 ];
 

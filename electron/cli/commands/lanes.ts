@@ -6,7 +6,7 @@ import { clientFor, print, printJson } from '../context.js';
 import { UsageError } from '../errors.js';
 import { clock, count, duration, fittedTable, rate, tableWidth } from '../format.js';
 import { DEFAULT_CAP } from '../../../shared/limits.js';
-import { etaWords, jobsLeft, plural } from '../../../shared/format.js';
+import { clockMinute, etaWords, jobsLeft, plural } from '../../../shared/format.js';
 import { gpuLines } from '../../../shared/gpu-words.js';
 import { limitLine } from '../../../shared/limit-now.js';
 import { nudgeRestWords } from '../../../shared/nudge-rest.js';
@@ -38,7 +38,7 @@ function outlook(l: LaneStatus, now: number): string {
 export function notYetWords(l: Pick<LaneStatus, 'waitingForJobs' | 'scheduled' | 'scheduledNext' | 'blocked'>, now = Date.now()): string {
   const parts: string[] = [];
   if (l.waitingForJobs > 0) parts.push(`${count(l.waitingForJobs)} waiting for other jobs`);
-  if (l.scheduled > 0) parts.push(`${count(l.scheduled)} scheduled${l.scheduledNext === null ? '' : ` for ${clock(l.scheduledNext, now).replace(/:\d\d$/, '')}`}`);
+  if (l.scheduled > 0) parts.push(`${count(l.scheduled)} scheduled${l.scheduledNext === null ? '' : ` for ${clockMinute(l.scheduledNext, now)}`}`);
   if ((l.blocked ?? 0) > 0) parts.push(`${count(l.blocked!)} did not run`);
   return parts.join(', ');
 }

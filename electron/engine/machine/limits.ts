@@ -10,7 +10,7 @@ import type { BudgetLimit } from './fit-budget.js';
 import { nextPresence, type PersonState, type Presence } from './person.js';
 import { cardBudgets, laneGpuLimits, type CardBudget, type GpuWorker } from './gpu-limits.js';
 import type { LaneCost } from './lane-cost.js';
-import { clock } from '../../../shared/format.js';
+import { clockMinute } from '../../../shared/format.js';
 
 /** What one pass remembers for the next: where the person was, and the load already taken off. */
 export interface LimitsState {
@@ -64,7 +64,7 @@ export const GPU_FAILURES_UNKNOWN = 3;
 const LANE_REASONS: readonly LimitReason[] = ['memory', 'gpu'];
 
 /** "GPU not read since 14:02" (the date too when it was not today). */
-const notReadSince = (at: number, now: number): string => `GPU not read since ${clock(at, now).replace(/:\d\d$/, '')}: no more workers until it is`;
+const notReadSince = (at: number, now: number): string => `GPU not read since ${clockMinute(at, now)}: no more workers until it is`;
 
 /**
  * Per ml lane, what the GPUs' memory allows. Before the cards are first read, one worker (it is

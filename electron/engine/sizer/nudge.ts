@@ -3,6 +3,7 @@
 import type { Nudge } from '../../../shared/model.js';
 import { aboutDuration, groupedCount, plural } from '../../../shared/format.js';
 import { capIsTheLimit, machineAllows, type WorkerRoom } from './wants.js';
+import { timeByRuns, type RunTimes } from './run-time.js';
 
 export interface NudgeFacts extends WorkerRoom {
   /** When the lane's oldest waiting job was queued; null when nothing waits. */
@@ -21,7 +22,7 @@ export interface NudgeFacts extends WorkerRoom {
    * Where running jobs say how far they have got (status/eta.ts): each running job's time left
    * and what a job takes. Then what a cap buys is worked out from them, not from the pace.
    */
-  runs?: { leftMs: readonly number[]; jobMs: number } | null;
+  runs?: RunTimes | null;
   /** Workers other lanes hold now, by lane: the ceiling's share of them is not this lane's to get. */
   othersHold?: readonly { lane: string; workers: number }[];
 }
@@ -95,8 +96,7 @@ export function estimateAt(f: NudgeFacts, cap: number): Nudge['estimate'] {
   if (f.cap === 0) return null;
   const runs = f.runs;
   if (runs && runs.leftMs.length > 0) {
-    const running = runs.leftMs.reduce((a, b) => a + b, 0);
-    const byRuns = (workers: number) => Math.round(Math.max(...runs.leftMs, (running + f.waiting * runs.jobMs) / workers));
+    const byRuns = (workers: number) => Math.round(timeByRuns(runs, f.waiting, workers));
     return { atCapMs: byRuns(Math.max(1, f.cap)), atSuggestedMs: byRuns(cap) };
   }
   const each = perWorker(f);

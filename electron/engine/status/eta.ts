@@ -14,6 +14,7 @@
 // first run and past the longest run seen. Progress that stops moving says nothing more: after
 // a quiet longer than its own steps took (STALL_MIN_MS at least), the job is back on the pace rule.
 import type { EtaState } from '../../../shared/model.js';
+import { median, timeByRuns } from '../sizer/run-time.js';
 
 /** A running job's own word on how far it has got, as its time left is taken from. */
 export interface RunProgress {
@@ -68,7 +69,7 @@ export function estimate(f: EtaFacts): Eta {
   const runs = runsLeft(f);
   if (runs === null) return { etaMs: null, etaState: 'estimating' };
   const workers = Math.max(1, f.workers, f.runningFor.length);
-  const byTime = Math.max(0, ...runs.leftMs, (runs.leftMs.reduce((a, b) => a + b, 0) + f.queued * runs.jobMs) / workers);
+  const byTime = timeByRuns(runs, f.queued, workers);
   const byPace = f.perMinute !== null && f.perMinute > 0 ? (left / f.perMinute) * 60_000 : 0;
   return { etaMs: Math.round(Math.max(byTime, byPace)), etaState: 'known' };
 }
@@ -93,11 +94,4 @@ export function runsLeft(f: Pick<EtaFacts, 'runningFor' | 'progress' | 'typicalM
   const beyond = f.longestMs === null ? Infinity : Math.max(2 * f.longestMs, f.longestMs + 1000);
   if (f.runningFor.some((ran, i) => own[i] === null && ran > beyond)) return null;
   return { leftMs: f.runningFor.map((ran, i) => own[i] ?? Math.max(0, jobMs - ran)), jobMs, byProgress: own.filter((l) => l !== null).length };
-}
-
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -6,6 +6,7 @@
 import type { LanesEvent } from '../../../shared/events.js';
 import type { JobProgress, Paused } from '../../../shared/model.js';
 import { RecentRate } from './recent-rate.js';
+import { median } from '../sizer/run-time.js';
 
 export interface RecentFigures {
   throughputPerMin: number;
@@ -161,11 +162,4 @@ function keep(rings: Map<string, Ring>, lane: string, value: number, most: numbe
   if (r.ring.length < most) r.ring.push(value);
   else r.ring[r.next] = value;
   r.next = (r.next + 1) % most;
-}
-
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
