@@ -49,6 +49,29 @@ export function table(header: string[], rows: string[][], align: Align[], atLeas
   return [line(header), ...rows.map(line)].join('\n') + '\n';
 }
 
+/**
+ * A table's lines whose last column runs past `width` go on under that column (from `start`), at
+ * spaces: the terminal's own wrap would start them at its left edge, under the first column.
+ * With no width (`--wide`), or too little room for it, lines stay whole.
+ */
+export function wrapLast(text: string, start: number, width: number | null): string {
+  if (width === null || width - start < 20) return text;
+  const indent = ' '.repeat(start);
+  return text.replace(/^.*$/gm, (line) => {
+    if (line.length <= width) return line;
+    const out: string[] = [];
+    let now = line.slice(0, start);
+    for (const word of line.slice(start).split(' ')) {
+      if (now.length > start && now.length + 1 + word.length > width) {
+        out.push(now);
+        now = indent;
+      }
+      now += now.length > start ? ` ${word}` : word;
+    }
+    return [...out, now].join('\n');
+  });
+}
+
 /** Each column as wide as its widest cell, its header, and `atLeast` (a table printed in parts keeps its columns). */
 export const columnWidths = (header: string[], rows: string[][], atLeast: readonly number[] = []): number[] =>
   header.map((h, i) => Math.max(h.length, atLeast[i] ?? 0, ...rows.map((r) => (r[i] ?? '').length)));

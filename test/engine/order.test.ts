@@ -122,6 +122,18 @@ describe('the longest wait', () => {
     expect(lane('held').oldestQueuedAt).toBeGreaterThanOrEqual(ja!.finishedAt!);
     expect((await t.engine.request('job', { id: after.id })).createdAt).toBeLessThan(ja!.finishedAt!);
   });
+
+  it('counts a retried job\'s wait from the retry, not from when it was first queued', async () => {
+    await t.engine.request('addLane', { name: 'held', cap: 1 });
+    const job = await t.engine.request('addJob', { lane: 'held', argv: ['false'], maxAttempts: 1 });
+    const [failed] = await jobsFinished(t.engine, [job.id]);
+    expect(failed!.finishedAt!).toBeGreaterThan(failed!.createdAt);
+    await t.engine.request('setCap', { lane: 'held', cap: 0 });
+    const asked = Date.now();
+    await t.engine.request('retry', { id: job.id });
+    expect(lane('held').waiting).toBe(1);
+    expect(lane('held').oldestQueuedAt).toBeGreaterThanOrEqual(asked);
+  });
 });
 
 describe('run first', () => {

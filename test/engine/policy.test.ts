@@ -189,12 +189,12 @@ describe('the ledger counts every worker alive', () => {
     {
       name: 'cap lowered 4 → 1 with 1 idle and 3 busy: one stops, two drain, all still counted until they go',
       o: observe(7, [lane('worker', { cap: 1, capWas: 4, idle: 1, busy: 3, waiting: 10 })]),
-      want: ['stop 4→3 cap lowered to 1', 'drain 3→3 cap lowered to 1: 2 workers finishing their job first'],
+      want: ['stop 4→3 cap lowered to 1', 'drain 3→3 cap lowered to 1: 2 workers finishing their jobs first'],
     },
     {
       name: 'lowered again while two still drain: they are counted, as lanes status shows them',
       o: observe(7, [lane('worker', { cap: 0, capWas: 1, busy: 1, leaving: 2, waiting: 10 })]),
-      want: ['drain 3→3 cap lowered to 0: 1 worker finishing their job first'],
+      want: ['drain 3→3 cap lowered to 0: 1 worker finishing its job first'],
     },
     {
       name: 'raised while one drains: the start counts from every worker alive, and the backlog reads with separators',

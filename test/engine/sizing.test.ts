@@ -45,7 +45,7 @@ describe('sizing', () => {
     const drained = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.reason === 'cap');
     await t.engine.request('setCap', { lane: 'worker', cap: 1 });
     // Three are still at work: the ledger counts them out only as they leave.
-    expect((await drained).data).toMatchObject({ lane: 'worker', from: 3, to: 3, reason: 'cap', detail: 'cap lowered to 1: 2 workers finishing their job first' });
+    expect((await drained).data).toMatchObject({ lane: 'worker', from: 3, to: 3, reason: 'cap', detail: 'cap lowered to 1: 2 workers finishing their jobs first' });
     expect(lane('worker')).toMatchObject({ busy: 1, draining: 2 });
     writeFileSync(gate, '');
     const jobs = await jobsFinished(t.engine, ids);

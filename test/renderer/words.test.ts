@@ -177,7 +177,7 @@ describe('lanes', () => {
 
   test('the ledger says which way a cap went, and names the engine’s own starts and stops', () => {
     expect(reasonWords({ reason: 'cap', detail: 'cap raised to 7: 40 waiting', lane: 'w' })).toBe('Cap raised');
-    expect(reasonWords({ reason: 'cap', detail: 'cap lowered to 1: 3 workers finishing their job first', lane: 'w' })).toBe('Cap lowered');
+    expect(reasonWords({ reason: 'cap', detail: 'cap lowered to 1: 3 workers finishing their jobs first', lane: 'w' })).toBe('Cap lowered');
     expect(reasonWords({ reason: 'demand', detail: '4 waiting', lane: 'w' })).toBe('Work waiting');
     expect(reasonWords({ reason: 'shutdown', detail: 'the engine stopped', lane: '*' })).toBe('Engine stopped');
     expect(reasonWords({ reason: 'start', detail: 'the engine started', lane: '*' })).toBe('Engine started');

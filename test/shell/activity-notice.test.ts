@@ -180,6 +180,33 @@ describe('failed jobs', () => {
       said: [[], [], ['Done: 11 jobs in w | 9 succeeded, 2 failed — about 1 s.'], []],
     },
     {
+      name: 'a job that fails with two dependents that never ran: said with it, as did not run',
+      steps: [
+        { at: 0, lanes: [counts('w', { running: 1, waiting: 0 })] },
+        { at: 1_000, lanes: [counts('w', { failed: 1, blocked: 2 })] },
+        { at: 1_000 + groupMs, lanes: [counts('w', { failed: 1, blocked: 2 })] },
+      ],
+      said: [[], [], ['1 job failed in w | 2 did not run: a job they run after did not succeed. Open Lanes to see why.']],
+    },
+    {
+      name: 'dependents of a cancelled job are the news when nothing failed, lane by lane',
+      steps: [
+        { at: 0, lanes: [counts('w'), counts('ml')] },
+        { at: 1_000, lanes: [counts('w', { blocked: 2, cancelled: 1 }), counts('ml', { blocked: 1 })] },
+        { at: 1_000 + groupMs, lanes: [counts('w', { blocked: 2, cancelled: 1 }), counts('ml', { blocked: 1 })] },
+      ],
+      said: [[], [], ['3 jobs did not run | 2 in w, 1 in ml. Open Lanes to see why.']],
+    },
+    {
+      name: 'a batch that ends counts the dependents that did not run apart from its failures',
+      steps: [
+        { at: 0, lanes: [counts('w', { waiting: 12 })] },
+        { at: 1_000, lanes: [counts('w', { succeeded: 9, failed: 1, blocked: 2 })] },
+        { at: 1_000 + settleMs, lanes: [counts('w', { succeeded: 9, failed: 1, blocked: 2 })] },
+      ],
+      said: [[], [], ['Done: 12 jobs in w | 9 succeeded, 1 failed, 2 did not run — about 1 s.']],
+    },
+    {
       name: 'a removed lane\'s unsaid failures are forgotten',
       steps: [
         { at: 0, lanes: [counts('w', { running: 1 })] },

@@ -4,7 +4,7 @@ import type { ScaleEvent } from '../../../shared/model.js';
 import { wholeNumber } from '../args.js';
 import { clientFor, print, printJson } from '../context.js';
 import { watch } from '../watch.js';
-import { clock, columnWidths, table } from '../format.js';
+import { clock, columnWidths, table, tableWidth, wrapLast } from '../format.js';
 import { LEDGER_KEEP, LEDGER_READ_DEFAULT } from '../../../shared/limits.js';
 import { REASON_WORDS, reasonWords } from '../../../shared/ledger-words.js';
 
@@ -26,6 +26,7 @@ interface EventsOptions {
   limit: number;
   follow?: boolean;
   json?: boolean;
+  wide?: boolean;
 }
 
 export function registerEvents(program: Command): void {
@@ -36,6 +37,7 @@ export function registerEvents(program: Command): void {
     .option('--limit <n>', `the most recent this many (default: ${LEDGER_READ_DEFAULT})`, wholeNumber('--limit', 1, LEDGER_KEEP), LEDGER_READ_DEFAULT)
     .option('-f, --follow', 'keep printing new ledger rows as they happen')
     .option('--json', 'one JSON array; with --follow, one JSON object per line')
+    .option('--wide', 'each row on one line, however long its detail')
     .action(async (opts: EventsOptions, cmd: Command) => {
       const client = clientFor(cmd);
       const lane = opts.lane !== undefined ? { lane: opts.lane } : {};
@@ -49,7 +51,9 @@ export function registerEvents(program: Command): void {
           else printJson(fresh);
         } else if (fresh.length > 0 || header) {
           widths = columnWidths(HEADER, rows(fresh), widths);
-          const text = table(HEADER, rows(fresh), [...ALIGN], widths);
+          // DETAIL, the last column, goes on under itself rather than back under TIME.
+          const detailAt = widths.slice(0, -1).reduce((n, w) => n + w + 2, 0);
+          const text = wrapLast(table(HEADER, rows(fresh), [...ALIGN], widths), detailAt, tableWidth(opts.wide));
           print(header ? text : text.slice(text.indexOf('\n') + 1));
         }
       };

@@ -55,7 +55,7 @@ export interface JobQueue {
   notYet(now: number): ReadonlyMap<string, NotYet>;
   /** When the lane's oldest waiting job was queued; undefined when none waits. */
   oldestQueuedAt(lane: string): number | undefined;
-  /** Of the lane's failed jobs, the dependents that never ran (a job they run after ended badly); absent: none counted. */
+  /** Of the lane's failed jobs, the dependents that never ran (blocked_by); absent: none can be (a shared lane refuses `after`), so its status says 0. */
   blocked?(lane: string): number;
 
   get(id: number): Maybe<Job | undefined>;

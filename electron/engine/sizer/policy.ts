@@ -209,7 +209,7 @@ export function trimToShare(l: LaneObservation, share: number, ceiling: number, 
   if (drain.length) {
     // Still alive until each has finished its job: counted out when it actually leaves.
     const n = shown - stop.length;
-    actions.push({ kind: 'drain', lane: l.name, workers: drain, from: n, to: n, reason, detail: `${detail}: ${plural(drain.length, 'worker')} finishing their job first` });
+    actions.push({ kind: 'drain', lane: l.name, workers: drain, from: n, to: n, reason, detail: `${detail}: ${plural(drain.length, 'worker')} finishing ${drain.length === 1 ? 'its job' : 'their jobs'} first` });
   }
   return actions;
 }

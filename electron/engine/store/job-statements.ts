@@ -31,9 +31,9 @@ const FINISHED = "('succeeded', 'failed', 'cancelled')";
 const CANCELLED = "state = 'cancelled', finished_at = @now, error = 'cancelled before it ran', run_after = NULL";
 // A person's retry gives a fresh set of attempts, numbered on from those it had: its history never
 // holds two runs under one number. A job that runs after others counts afresh which of them it
-// still waits for.
+// still waits for. It waits from the retry (`@now`), not from when it was first queued.
 const REQUEUED = `state = 'queued', max_attempts = attempts + max_attempts, started_at = NULL, finished_at = NULL,
-  exit_code = NULL, error = NULL, blocked_by = NULL, result = NULL, run_after = NULL, interrupted = 0, ready_at = NULL, deps_left = ${DEPS_LEFT}`;
+  exit_code = NULL, error = NULL, blocked_by = NULL, result = NULL, run_after = NULL, interrupted = 0, ready_at = @now, deps_left = ${DEPS_LEFT}`;
 const STARTED = `state = 'running', attempts = attempts + 1, started_at = @now, worker = @worker,
   finished_at = NULL, exit_code = NULL, error = NULL, run_after = NULL, progress = NULL`;
 
@@ -179,14 +179,14 @@ function personStatements(db: Db) {
       `UPDATE jobs SET state = 'cancelled', finished_at = ?, error = 'cancelled before it ran', run_after = NULL
        WHERE id = ? AND state = 'queued' ${RETURNING}`,
     ),
-    retry: raw<[number], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = ? AND state IN ('failed', 'cancelled') ${RETURNING}`),
+    retry: raw<[{ id: number; now: number }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id = @id AND state IN ('failed', 'cancelled') ${RETURNING}`),
     // `lanes restart` of many, each a statement over the whole set (a JSON array of ids), so ten
     // thousand cost a few statements rather than ten thousand: how each stands (looked at
     // first, and again in the write), queued again in place, or copied as new jobs in the order asked.
     finishedStates: raw<[string], [asked: number, id: number | null, lane: string | null, state: JobState | null]>(
       'SELECT e.value, j.id, j.lane, j.state FROM json_each(?) e LEFT JOIN jobs j ON j.id = e.value ORDER BY e.key',
     ),
-    requeueFinished: raw<[string], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(?)) AND state IN ${FINISHED} ${RETURNING}`),
+    requeueFinished: raw<[{ ids: string; now: number }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state IN ${FINISHED} ${RETURNING}`),
     restartAsNew: raw<[number, string], SummaryRow>(
       `INSERT INTO jobs (lane, spec, command, max_attempts, timeout_ms, created_at, priority, not_before, labels, restart_of)
        SELECT j.lane, j.spec, j.command, j.max_attempts, j.timeout_ms, ?, j.priority, NULL, j.labels, j.id
@@ -215,7 +215,7 @@ function personStatements(db: Db) {
        ${RETURNING}`,
     ),
     // Looked at first (job-changes/bulk.ts): each is queued again from the state it was read in.
-    retryIds: raw<[{ ids: string }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state IN ('failed', 'cancelled') ${RETURNING}`),
+    retryIds: raw<[{ ids: string; now: number }], SummaryRow>(`UPDATE jobs SET ${REQUEUED} WHERE id IN (SELECT value FROM json_each(@ids)) AND state IN ('failed', 'cancelled') ${RETURNING}`),
     // A bulk retry's candidates, looked at before any is queued again (job-changes/bulk.ts): these
     // ids, or a lane's next chunk after a cursor, so jobs left as they are are not read again.
     retryableIds: db.prepare<[{ ids: string; states: string }], { id: number; state: 'failed' | 'cancelled' }>(

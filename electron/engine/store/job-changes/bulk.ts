@@ -27,7 +27,7 @@ export function retryChunk(c: Change, select: ChunkSelect, states: readonly Extr
   const lost = c.waits.lostDependencies(ids, new Set(ids));
   const from = new Map(candidates.map((r) => [r.id, r.state]));
   const allowed = ids.filter((id) => !lost.has(id));
-  const jobs = allowed.length === 0 ? [] : c.s.retryIds.all({ ids: JSON.stringify(allowed) }).map(toSummary);
+  const jobs = allowed.length === 0 ? [] : c.s.retryIds.all({ ids: JSON.stringify(allowed), now: Date.now() }).map(toSummary);
   for (const j of jobs) c.moves.push({ lane: j.lane, from: from.get(j.id)!, to: 'queued' });
   if (jobs.length > 0) c.waits.changed();
   return { jobs, refused: lost.size, next: 'lane' in select && ids.length > 0 ? ids.at(-1)! : null };

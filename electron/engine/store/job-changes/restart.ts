@@ -29,7 +29,7 @@ export function requeueFinishedAll(c: Change, ids: readonly number[], together: 
   if (typeof from === 'string') return { refused: from };
   const [lost] = c.waits.lostDependencies(ids, together);
   if (lost) return { refused: `job ${lost[0]} runs after job ${lost[1].id}: ${cannotRunAfter(lost[1])}` };
-  const jobs = c.s.requeueFinished.all(JSON.stringify(ids)).map(toSummary);
+  const jobs = c.s.requeueFinished.all({ ids: JSON.stringify(ids), now: Date.now() }).map(toSummary);
   for (const j of jobs) c.moves.push({ lane: j.lane, from: from.get(j.id)!, to: 'queued' });
   if (jobs.length > 0) c.waits.changed();
   return { jobs };

@@ -18,7 +18,7 @@ function queueAgain(c: Change, id: number, statement: typeof c.s.retry, states: 
   const lost = c.waits.lostDependencies([id]).get(id);
   // No field named: the job asked for is fine; the job it runs after is what stands in the way.
   if (lost) throw conflict(cannotRunAfter(lost));
-  const r = statement.get(id);
+  const r = statement.get({ id, now: Date.now() });
   const summary = r ? toSummary(r) : null;
   if (summary) c.moves.push({ lane: summary.lane, from, to: 'queued' });
   c.waits.changed();
