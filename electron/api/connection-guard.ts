@@ -4,7 +4,9 @@
 // known at connect time) takes the place of the oldest connection that has not shown the token
 // and is between requests, then of the oldest such one mid-request; a connection that has shown
 // the token is never closed for it. And connections that have not shown it are let idle for a
-// second, not the five a known one may keep alive.
+// second, not the five a known one may keep alive. The guard also holds every request to its time
+// limits (Node's own check runs on a timer every second whether anyone is connected or not, which
+// kept an idle engine waking), so an engine nobody talks to arms no timer for its doors.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -37,8 +39,12 @@ export interface GuardLimits {
   limit: number;
   /** How long a connection that has not shown the token may sit without a request. */
   strangerIdleMs: number;
-  /** How long any connection may take to send its first request. */
+  /** How long any connection may take to send its first request (its headers, however slowly they trickle). */
   firstRequestMs: number;
+  /** How long a request's body may take to arrive once its headers have. */
+  requestMs: number;
+  /** How long a kept-alive connection may idle between requests (Node closes it then); the next request's headers get firstRequestMs more. */
+  keepAliveMs: number;
 }
 
 export interface ConnectionGuard {
@@ -51,7 +57,12 @@ export interface ConnectionGuard {
 interface OpenConnection extends Place {
   socket: Socket;
   timer: NodeJS.Timeout | null;
+  /** When the next request must have arrived by, while none is being answered. */
+  deadline: NodeJS.Timeout | null;
 }
+
+/** What Node's parser says of a request that came too slowly: the door's clientError answers it (408) and closes. */
+const tooSlow = () => Object.assign(new Error('the request did not arrive in time'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
 
 /** Caps `server`'s connections by placeFor; `trustAll` for a door only the owner can reach. */
 export function guardConnections(server: Server, limits: GuardLimits, trustAll: boolean): ConnectionGuard {
@@ -68,6 +79,19 @@ export function guardConnections(server: Server, limits: GuardLimits, trustAll: 
       });
     }, ms).unref();
   };
+  const late = (h: OpenConnection) => {
+    if (!h.socket.destroyed) server.emit('clientError', tooSlow(), h.socket);
+  };
+  const nextRequestWithin = (h: OpenConnection, ms: number | null) => {
+    if (h.deadline) clearTimeout(h.deadline);
+    h.deadline = null;
+    if (ms === null) return;
+    const deadline = setTimeout(() => {
+      // After the poll phase, as for idling: a request read there has cleared this deadline.
+      setImmediate(() => h.deadline === deadline && !h.busy && late(h));
+    }, ms).unref();
+    h.deadline = deadline;
+  };
   server.on('connection', (socket: Socket) => {
     if (open.size >= limits.limit) {
       const victim = placeFor([...open.values()]);
@@ -75,11 +99,13 @@ export function guardConnections(server: Server, limits: GuardLimits, trustAll: 
       open.delete(victim.socket);
       victim.socket.destroy();
     }
-    const h: OpenConnection = { socket, since: performance.now(), trusted: trustAll, busy: false, timer: null };
+    const h: OpenConnection = { socket, since: performance.now(), trusted: trustAll, busy: false, timer: null, deadline: null };
     open.set(socket, h);
     idleFor(h, trustAll ? limits.firstRequestMs : Math.min(limits.firstRequestMs, limits.strangerIdleMs));
+    nextRequestWithin(h, limits.firstRequestMs);
     socket.once('close', () => {
       if (h.timer) clearTimeout(h.timer);
+      nextRequestWithin(h, null);
       if (open.get(socket) === h) open.delete(socket);
     });
   });
@@ -89,8 +115,16 @@ export function guardConnections(server: Server, limits: GuardLimits, trustAll: 
     h.busy = true;
     if (h.timer) clearTimeout(h.timer);
     h.timer = null;
+    nextRequestWithin(h, null);
+    if (!req.complete) {
+      // Answered already (a refusal need not wait for the body), there is nothing to say: the door closes.
+      const body = setTimeout(() => (res.headersSent ? h.socket.destroy() : late(h)), limits.requestMs).unref();
+      const arrived = () => clearTimeout(body);
+      req.once('end', arrived).once('close', arrived);
+    }
     res.once('close', () => {
       h.busy = false;
+      if (!h.socket.destroyed) nextRequestWithin(h, limits.keepAliveMs + limits.firstRequestMs);
       // A known connection idles as Node's keep-alive allows; a stranger's only briefly.
       if (!h.trusted && !h.socket.destroyed) idleFor(h, limits.strangerIdleMs);
     });

@@ -44,13 +44,15 @@ export interface ApiServer {
 /**
  * Connections are capped and idle ones closed fast, so a flood of idle sockets cannot take the
  * engine's file descriptors (a macOS app gets 256); who keeps a place when the cap is reached is
- * connection-guard.ts's. Headers must come within 5 s, checked every second rather than Node's
- * default 30. A request without Host is let through Node's parser so that the site check refuses
- * it with the same JSON 403 as a foreign Host (Node's own answer is a bare 400 nobody's client reads).
+ * connection-guard.ts's. Headers must come within 5 s and a body within 30 s: the guard times each
+ * connection while it is open, and Node's own check, which runs every second (or 30) for as long
+ * as the door is open, connected or not, is off (its timer is still armed, 24.8 days apart). A
+ * request without Host is let through Node's parser so that the site check refuses it with the
+ * same JSON 403 as a foreign Host (Node's own answer is a bare 400 nobody's client reads).
  */
-const LIMITS = { headersTimeout: 5_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
+const LIMITS = { headersTimeout: 0, requestTimeout: 0, keepAliveTimeout: 5_000, connectionsCheckingInterval: 2 ** 31 - 1, requireHostHeader: false };
 /** 128 connections a door; one that has not shown the token may idle 1 s (a known one 5 s), and any must ask within 5 s. */
-export const CONNECTION_LIMITS: GuardLimits = { limit: 128, strangerIdleMs: 1_000, firstRequestMs: LIMITS.headersTimeout };
+export const CONNECTION_LIMITS: GuardLimits = { limit: 128, strangerIdleMs: 1_000, firstRequestMs: 5_000, requestMs: 30_000, keepAliveMs: LIMITS.keepAliveTimeout };
 
 async function serveWindow(req: IncomingMessage, res: ServerResponse, url: URL, root: string): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -1,9 +1,12 @@
 // Who keeps a place when a door's connections are all taken (connection-guard.ts): a table of
 // what is held and which one a newcomer replaces; and, on a real server, that a stranger's short
-// idle limit does not cut off a request that came while the engine was busy.
+// idle limit does not cut off a request that came while the engine was busy; and that a request
+// whose headers or body never come whole is answered 408 and closed, by the guard's own timers.
 import { createServer, request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { guardConnections, placeFor, type Place } from '../../electron/api/connection-guard.js';
+import { answerUnparsed } from '../../electron/api/respond.js';
 
 const p = (name: string, since: number, trusted: boolean, busy: boolean) => ({ name, since, trusted, busy });
 
@@ -27,7 +30,7 @@ describe('placeFor', () => {
 describe('a stranger\'s idle limit', () => {
   it('does not close a connection whose request came while the engine was busy past the limit', async () => {
     const server = createServer((_req, res) => res.end('ok'));
-    guardConnections(server, { limit: 8, strangerIdleMs: 100, firstRequestMs: 100 }, false);
+    guardConnections(server, { limit: 8, strangerIdleMs: 100, firstRequestMs: 100, requestMs: 1000, keepAliveMs: 100 }, false);
     // The engine's event loop held up for longer than the limit just as the connection comes.
     server.on('connection', () => {
       const until = performance.now() + 400;
@@ -50,4 +53,41 @@ describe('a stranger\'s idle limit', () => {
       await new Promise<void>((done) => server.close(() => done()));
     }
   });
+});
+
+describe('a request that comes too slowly', () => {
+  /** The owner's door (no stranger's idle limit), with the engine's answer to what Node's parser refuses. */
+  async function door() {
+    const server = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    server.on('clientError', answerUnparsed);
+    guardConnections(server, { limit: 8, strangerIdleMs: 100, firstRequestMs: 150, requestMs: 150, keepAliveMs: 100 }, true);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    return { server, port: (server.address() as { port: number }).port };
+  }
+
+  /** Everything the door says to a connection that sends `text` and then nothing, until it closes. */
+  async function answerTo(port: number, text: string): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(text));
+      let heard = '';
+      socket.setEncoding('utf8').on('data', (c: string) => (heard += c));
+      socket.on('close', () => resolve(heard)).on('error', reject);
+    });
+  }
+
+  for (const [what, text] of [
+    ['headers that never end', 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n'],
+    ['a body that never comes whole', 'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\nab'],
+    ['a second request on a kept-alive connection that never ends', 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET / HTTP/1.1\r\nHost: 1'],
+  ] as const) {
+    it(`is answered 408 and closed: ${what}`, async () => {
+      const { server, port } = await door();
+      try {
+        const heard = await answerTo(port, text);
+        expect(heard).toMatch(/HTTP\/1\.1 408 Request Timeout[^]*"the request did not arrive in time"/);
+      } finally {
+        await new Promise<void>((done) => server.close(() => done()));
+      }
+    });
+  }
 });
