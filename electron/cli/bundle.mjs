@@ -19,7 +19,7 @@
 // As CommonJS, since a process whose entry is CommonJS starts without Node's ES module loader:
 // forked side by side, 1–7 ms sooner to its first message than the same bundle as an ES module.
 // The engine prefers it the same way (electron/paths/app-files.ts).
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,39 @@ const engineStaysOut = {
   },
 };
 
+/**
+ * Node's child_process, loaded when first used: commander requires it at its top for a feature
+ * Lanes has no use for (subcommands that are programs of their own), and `lanes open` needs it
+ * only once it runs. Loading it (and dgram with it) was about 1 ms of every call. Only `spawn` is
+ * offered, the one function the CLI calls: an import of any other fails the build.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (args.namespace === 'lazy' ? { path: 'node:child_process', external: true } : { path: 'child_process', namespace: 'lazy' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "let real;\nexport function spawn(...args) {\n  return (real ??= require('node:child_process')).spawn(...args);\n}\n",
+      loader: 'js',
+      resolveDir: outdir,
+    }));
+  },
+};
+
+/**
+ * The CLI needs of electron/paths/app-files.ts only the version: written in here, it spares every
+ * call finding the package root (a walk up, reading package.json twice), as the executable's does.
+ */
+const versionWrittenIn = {
+  name: 'version-written-in',
+  setup(b) {
+    b.onResolve({ filter: /\/paths\/app-files\.js$/ }, () => ({ path: 'app-files', namespace: 'version' }));
+    b.onLoad({ filter: /.*/, namespace: 'version' }, () => ({
+      contents: `export const appVersion = ${JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version)};`,
+      loader: 'js',
+    }));
+  },
+};
+
 // Chunk names carry a hash: last build's would stay beside this one's.
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -68,7 +101,7 @@ await build({
   // Node's own modules loaded on demand are required, not imported (see engineStaysOut).
   supported: { 'dynamic-import': false },
   external: ['better-sqlite3'],
-  plugins: [engineStaysOut],
+  plugins: [engineStaysOut, lazyChildProcess, versionWrittenIn],
   logLevel: 'warning',
 });
 

@@ -2,6 +2,9 @@
 import { EXIT_FAILURE } from './errors.js';
 import { run } from './program.js';
 
+// Read by bin/lanes.js: which words get a code cache of their own.
+export { commandNames } from './program.js';
+
 // `lanes jobs | head` closes the pipe early; that is the reader's choice, not a failure.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);

@@ -1,9 +1,10 @@
 // bin/lanes.js runs the CLI bundle from V8's code cache beside it. The cache is a file on disk like
 // any other: missing, stale or garbage, the call must answer the same, and the next call finds a
-// good cache again. Run in a copy of the package's entry and bundle, so the checkout's own cache
+// good cache again. Each command keeps its own, so one command's call (`lanes daemon` stopping,
+// say) never leaves another with a cache of functions it does not run. Run in a copy of the package's entry and bundle, so the checkout's own cache
 // is left alone.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT, tempDataDir } from '../support/daemon.js';
@@ -40,6 +41,21 @@ describe('the CLI code cache', () => {
     const res = help();
     expect([res.status, res.stderr, res.stdout]).toEqual([0, '', expected]);
     expect(readFileSync(cache).toString('utf8').includes('not a V8 code cache')).toBe(false);
+  });
+
+  it('is one per command: a status call neither reads help’s nor replaces it, and a typo writes none', () => {
+    help();
+    const helps = readFileSync(cache);
+    const status = () => spawnSync(process.execPath, [join(copy.dir, 'bin', 'lanes.js'), '--data-dir', join(copy.dir, 'none'), 'status'], { encoding: 'utf8' });
+    const first = status();
+    expect([first.status, first.stderr]).toEqual([1, expect.stringContaining('no Lanes engine is running')]);
+    const own = readFileSync(join(copy.dir, 'dist', 'cli', 'lanes.cjs.status.cache'));
+    expect(own.equals(helps)).toBe(false);
+    expect([status().stderr, readFileSync(cache).equals(helps)]).toEqual([first.stderr, true]);
+    const typo = spawnSync(process.execPath, [join(copy.dir, 'bin', 'lanes.js'), 'stauts'], { encoding: 'utf8' });
+    expect(typo.status).toBe(2);
+    expect(readdirSync(join(copy.dir, 'dist', 'cli')).sort()).toEqual(['lanes.cjs', 'lanes.cjs.cache', 'lanes.cjs.status.cache']);
+    expect(readFileSync(cache).equals(helps)).toBe(true);
   });
 
   it('for an older bundle is replaced once the bundle changes', () => {
