@@ -31,11 +31,14 @@ export interface ProgressLine {
   token: string;
 }
 
-export function jobEnv(job: Pick<JobAssignment, 'id' | 'attempt'>, additions: Record<string, string> | undefined, progress?: ProgressLine): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...engineEnv(), ...additions, LANES_JOB_ID: String(job.id), LANES_ATTEMPT: String(job.attempt) };
+/** What a job has on top of the engine's environment: what it asked for, its id and attempt, where it reports. */
+export function jobAdditions(job: Pick<JobAssignment, 'id' | 'attempt'>, additions: Record<string, string> | undefined, progress?: ProgressLine): Record<string, string> {
+  const own: Record<string, string> = { ...additions, LANES_JOB_ID: String(job.id), LANES_ATTEMPT: String(job.attempt) };
   if (progress) {
-    env[PROGRESS_ENV.socket] = progress.socket;
-    env[PROGRESS_ENV.token] = progress.token;
+    own[PROGRESS_ENV.socket] = progress.socket;
+    own[PROGRESS_ENV.token] = progress.token;
   }
-  return env;
+  return own;
 }
+
+export const jobEnv = (job: Pick<JobAssignment, 'id' | 'attempt'>, additions: Record<string, string> | undefined, progress?: ProgressLine): NodeJS.ProcessEnv => ({ ...engineEnv(), ...jobAdditions(job, additions, progress) });

@@ -5,7 +5,7 @@ import { connect } from './channel.js';
 import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from '../worker-protocol/protocol.js';
 import { LOG_CAP_BYTES } from '../../shared/limits.js';
 import { ENGINE_VAR, endJob } from '../job-control/containment.js';
-import { runShellJob, type RunningProcess } from './shell-job.js';
+import { runShellJob, stopJobStarter, type RunningProcess } from './shell-job.js';
 import { PersistentCommand } from './persistent.js';
 import { ProgressRelay } from './progress-relay.js';
 import { newToken, openProgressSocket } from './progress-socket.js';
@@ -109,6 +109,7 @@ let leaving = false;
 function exit(code = 0): void {
   leaving = true;
   persistent?.stop();
+  stopJobStarter();
   process.exitCode = code;
   channel.close();
   // Let the last message flush; then go, even if a stray handle would keep the loop alive.
@@ -157,6 +158,7 @@ process.on('SIGHUP', () => {});
 channel.onClose(() => {
   if (leaving) return;
   persistent?.stop();
+  stopJobStarter();
   const ending = running ? endJob(running.job, { engine: process.env[ENGINE_VAR] ?? '', pgids: running.proc.pgid === undefined ? [] : [running.proc.pgid], cgroupBase }) : Promise.resolve();
   void ending.finally(() => process.exit(0));
   setTimeout(() => process.exit(0), 2_000).unref();

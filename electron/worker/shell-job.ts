@@ -9,10 +9,12 @@ import { homedir } from 'node:os';
 import type { JobAssignment, JobOutcome } from '../worker-protocol/protocol.js';
 import { JobLogs } from './job-logs.js';
 import { ENGINE_VAR, endJob, inCgroup, jobCgroup, makeCgroup, removeCgroup, shellLine, spawnFromInside } from '../job-control/containment.js';
-import { findProgram } from '../job-control/find-program.js';
+import { findProgram, isDirectory } from '../job-control/find-program.js';
 import { plainWords } from '../job-control/plain-line.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
-import { jobEnv, type ProgressLine } from './job-env.js';
+import { baseEnv, jobAdditions, jobEnv, type ProgressLine } from './job-env.js';
+import { exportable, runThroughHelper, starterDied, type HelperCommand } from './helper-job.js';
+import { SpawnHelper } from './spawn-helper.js';
 
 export interface RunningProcess {
   pgid: number | undefined;
@@ -42,6 +44,12 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   const windows = process.platform === 'win32';
   const command = spec.kind === 'argv' ? spec.argv : [SHELL, '-c', spec.script];
   const group = windows || cgroupBase === null ? null : makeCgroup(jobCgroup(cgroupBase, job));
+  const starter = group === null ? null : jobStarter();
+  const through = starter && helperCommand(spec, cwd, env);
+  if (starter && through && group) {
+    const exports = jobAdditions(job, spec.env, progress);
+    if (Object.keys(exports).every(exportable)) return throughHelper(starter, { cgroup: group, cwd, exports, command: through, timeoutMs: job.timeoutMs }, logs);
+  }
   const options = {
     cwd,
     env,
@@ -94,6 +102,45 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
   });
 
   return { pgid: child.pid, done, cancel: (graceMs) => stop('cancelled', graceMs) };
+}
+
+/**
+ * The worker's job starter, started on its first job and again after one died; none where sh
+ * would not pass the engine's environment on whole (a name it cannot hold, which it drops), or
+ * once three in a row died before finishing a job: then the worker spawns each job itself.
+ */
+let starter: SpawnHelper | null = null;
+let starterDeaths = 0;
+const envFits = () => Object.keys(baseEnv()).every((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+function jobStarter(): SpawnHelper | null {
+  if (SHELL !== '/bin/sh' || starterDeaths >= 3) return null;
+  if (starter?.alive) return starter;
+  if (starter === null && !envFits()) starterDeaths = 3;
+  if (starter !== null) starterDeaths += 1;
+  if (starterDeaths >= 3) return null;
+  starter = new SpawnHelper();
+  return starter;
+}
+
+/** Ends the job starter (the worker is leaving): it goes once the job it runs, if any, has. */
+export const stopJobStarter = () => starter?.stop();
+
+/** What the starter runs for a job, or null when the worker's own spawn must (a directory that is not there: it says so in words). */
+function helperCommand(spec: Exclude<JobSpec, { kind: 'payload' }>, cwd: string, env: NodeJS.ProcessEnv): HelperCommand | null {
+  if (!isDirectory(cwd)) return null;
+  if (spec.kind === 'argv') return spec.argv[0]!.startsWith('-') ? null : { words: spec.argv };
+  const words = plainWords(spec.script);
+  return words && findProgram(words[0]!, cwd, env) !== null ? { words } : { line: spec.script };
+}
+
+function throughHelper(helper: SpawnHelper, job: Parameters<typeof runThroughHelper>[1], logs: JobLogs): RunningProcess {
+  const run = runThroughHelper(helper, job, logs);
+  const done = run.done.then(({ code, signal, died, stopping }) => {
+    if (died === null) starterDeaths = 0;
+    if (died !== null && stopping === null) return starterDied(died);
+    return outcomeOf(code, signal, undefined, stopping, job.timeoutMs);
+  });
+  return { pgid: undefined, done, cancel: run.cancel };
 }
 
 /** A program that is not there: the job fails at once, and its log says why. */

@@ -72,15 +72,29 @@ function reapedCpuMs(): number {
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
-/** A worker's own CPU and that of the jobs it has reaped, in ms (/proc/<pid>/stat, 10 ms resolution). */
-function workerCpu(pid: number): { own: number; jobs: number } {
+/** A process's own CPU and that of the children it has reaped, in ms (/proc/<pid>/stat, 10 ms resolution). */
+function cpuOf(pid: number): { own: number; jobs: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
   return { own: (f[11]! + f[12]!) * 10, jobs: (f[13]! + f[14]!) * 10 };
 }
 
-/** The engine's child processes now: its workers, started for this batch (a fresh daemon has none before). */
-const workersOf = (pid: number): number[] =>
+/**
+ * A worker's own CPU with its job starter's (the shell that forks its jobs, where there is one),
+ * and that of the jobs they have reaped.
+ */
+function workerCpu(pid: number): { own: number; jobs: number } {
+  const cpu = cpuOf(pid);
+  for (const child of childrenOf(pid)) {
+    const c = cpuOf(child);
+    cpu.own += c.own;
+    cpu.jobs += c.jobs;
+  }
+  return cpu;
+}
+
+/** A process's children now: the engine's workers (a fresh daemon has none before the batch), a worker's starter. */
+const childrenOf = (pid: number): number[] =>
   readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
     .split(' ')
     .filter((p) => p.trim() !== '')
@@ -104,7 +118,7 @@ function lanesBatch(list: string, n: number): Promise<LanesBatch> {
     const failed = (await d.api('status', {})).lanes.find((l) => l.name === 'worker')!.failed;
     if (failed > 0) throw new Error(`bench: ${failed} of the batch's jobs failed`);
     // Read while the workers are still there, idle: once they exit their figures go to the engine's.
-    const workers = workersOf(d.pid).map(workerCpu);
+    const workers = childrenOf(d.pid).map(workerCpu);
     const own = workers.reduce((s, w) => s + w.own, 0);
     const jobs = workers.reduce((s, w) => s + w.jobs, 0);
     const engineMs = processUse(d.pid).cpuMs - before.cpuMs;
@@ -172,7 +186,7 @@ export async function realBatchFigures(pairs: number, n: number): Promise<Figure
     figures.push(
       compared({ section: SECTION, what: 'CPU of the whole batch, every process (Lanes: `lanes add --from`, the engine, its workers and the jobs; xargs: itself and the jobs), user + system from /proc', unit: 'ms' }, { lanes: lanes.map((l) => l.cpuMs), peer: xargsCpuMs }, '`xargs -P2 -n1 gzip -9 -c`'),
       { section: SECTION, what: 'engine CPU per job of the batch (the `lanes daemon` process, user + system, from /proc)', unit: 'µs', lanes: summarize(lanes.map((l) => l.engineUsPerJob)) },
-      { section: SECTION, what: 'worker CPU per job of the batch (the worker processes themselves: spawning the job, its logs, its report)', unit: 'µs', lanes: summarize(lanes.map((l) => l.workerUsPerJob)) },
+      { section: SECTION, what: 'worker CPU per job of the batch (the worker processes and their job starters: starting the job, its logs, its report)', unit: 'µs', lanes: summarize(lanes.map((l) => l.workerUsPerJob)) },
       compared({ section: SECTION, what: 'CPU per job of the jobs themselves (`gzip` with its shell, as their workers reaped them)', unit: 'µs' }, { lanes: lanes.map((l) => l.jobUsPerJob), peer: xargsCpuMs.map((ms) => (ms * 1000) / n) }, '`gzip` under xargs, xargs included'),
     );
     const missing = ['parallel', 'tsp'].filter((p) => !findOnPath(p));

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ownCgroup } from '../../electron/job-control/containment.js';
-import { engineEachTest, jobsFinished, nextEvent, pidAlive } from '../support/engine.js';
+import { engineEachTest, jobsFinished, nextEvent, pidAlive, WORKER_PID } from '../support/engine.js';
 import { gone, lines, pidIn } from '../support/poll.js';
 
 
@@ -32,7 +32,7 @@ for (const mode of modes) {
     it.skipIf(!mode.cgroups)('a job is in its own cgroup from its first instruction, and the worker that started it is not', async () => {
       // `cat` is the job's first program: what it reads is where the job began.
       const first = await t.engine.request('addJob', { argv: ['cat', '/proc/self/cgroup'] });
-      const second = await t.engine.request('addJob', { argv: ['sh', '-c', 'echo $PPID'] });
+      const second = await t.engine.request('addJob', { argv: ['sh', '-c', `echo ${WORKER_PID}`] });
       await jobsFinished(t.engine, [first.id, second.id]);
       const where = (await t.engine.request('logTail', { id: first.id })).text;
       expect(where).toMatch(new RegExp(`^0::.*/lanes-${process.pid}/job-${first.id}-1$`, 'm'));
@@ -63,7 +63,7 @@ for (const mode of modes) {
       // The job's first instruction kills its own worker: the engine may not yet know anything
       // of the job's processes. Five times, since it is a race.
       // Each attempt's shell that lives past the kill notes its pid, so the test can wait for it.
-      const script = 'if [ "$LANES_ATTEMPT" = 1 ]; then kill -9 $PPID; fi; echo $$ >> shells; sleep 1; echo "end $LANES_ATTEMPT" >> ends';
+      const script = `if [ "$LANES_ATTEMPT" = 1 ]; then kill -9 ${WORKER_PID}; fi; echo $$ >> shells; sleep 1; echo "end $LANES_ATTEMPT" >> ends`;
       await t.engine.request('setCap', { lane: 'worker', cap: 2 });
       const { ids } = await t.engine.request('addJobs', { jobs: Array.from({ length: 5 }, () => ({ shell: script, cwd: t.dir })) });
       const jobs = await jobsFinished(t.engine, ids, 60_000);

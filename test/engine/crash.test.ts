@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appRoot } from '../../electron/paths/app-files.js';
-import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir } from '../support/engine.js';
+import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir, WORKER_PID } from '../support/engine.js';
 import { lines, waitFor, within } from '../support/poll.js';
 
 let dir: string;
@@ -17,7 +17,7 @@ describe('a worker killed mid-job', () => {
     const engine = await startEngine(dir);
     try {
       const script = [
-        'echo $PPID > worker.pid',
+        `echo ${WORKER_PID} > worker.pid`,
         'if [ "$LANES_ATTEMPT" = 1 ]; then sleep 60 & echo $! > child.pid; wait; fi',
         'echo done >> completions',
       ].join('\n');
@@ -41,7 +41,7 @@ describe('a worker killed mid-job', () => {
   it('fails the job instead of retrying past its attempts', async () => {
     const engine = await startEngine(dir);
     try {
-      const { id } = await engine.request('addJob', { shell: 'echo $PPID > worker.pid; sleep 60', cwd: dir, maxAttempts: 1 });
+      const { id } = await engine.request('addJob', { shell: `echo ${WORKER_PID} > worker.pid; sleep 60`, cwd: dir, maxAttempts: 1 });
       await waitFor(() => lines(join(dir, 'worker.pid')).length === 1, 'the worker pid');
       process.kill(Number(lines(join(dir, 'worker.pid'))[0]), 'SIGKILL');
       const [job] = await jobsFinished(engine, [id]);
@@ -56,7 +56,7 @@ describe('a worker killed mid-job', () => {
 describe('the engine killed under load', () => {
   it('loses no job: after a restart every job runs to completion, each recorded once', async () => {
     const n = 30;
-    const jobs = Array.from({ length: n }, () => ({ shell: 'echo $PPID >> workers; sleep 0.2; echo $LANES_JOB_ID >> completions', cwd: dir }));
+    const jobs = Array.from({ length: n }, () => ({ shell: `echo ${WORKER_PID} >> workers; sleep 0.2; echo $LANES_JOB_ID >> completions`, cwd: dir }));
     const child = spawn(process.execPath, [join(appRoot, 'dist/test/support/engine-main.js'), dir, '3', JSON.stringify(jobs)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const ids = await within(
       new Promise<number[]>((resolve) => {

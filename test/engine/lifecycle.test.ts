@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { appRoot } from '../../electron/paths/app-files.js';
-import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir, until } from '../support/engine.js';
+import { jobsFinished, nextEvent, pidAlive, startEngine, tempDir, until, WORKER_PID } from '../support/engine.js';
 import { lines, pidIn } from '../support/poll.js';
 
 let dir: string;
@@ -42,7 +42,7 @@ describe('a worker that stops answering', () => {
   it('is killed and replaced, and its job runs again', async () => {
     const engine = await startEngine(dir, { heartbeatMs: 200 });
     try {
-      const { id } = await engine.request('addJob', { shell: 'echo $PPID > worker.pid; if [ "$LANES_ATTEMPT" = 1 ]; then sleep 60; fi', cwd: dir });
+      const { id } = await engine.request('addJob', { shell: `echo ${WORKER_PID} > worker.pid; if [ "$LANES_ATTEMPT" = 1 ]; then sleep 60; fi`, cwd: dir });
       const worker = await pidIn(join(dir, 'worker.pid'));
       process.kill(worker, 'SIGSTOP'); // alive, but silent
       const lost = await nextEvent(engine, (e) => e.type === 'scale' && e.data.reason === 'unresponsive');

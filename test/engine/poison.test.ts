@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appRoot } from '../../electron/paths/app-files.js';
 import type { ScaleEvent } from '../../shared/model.js';
-import { engineEachTest, jobsFinished, nextEvent, startEngine, until } from '../support/engine.js';
+import { engineEachTest, jobsFinished, nextEvent, startEngine, until, WORKER_PID } from '../support/engine.js';
 import { lines, waitFor } from '../support/poll.js';
 
 const t = engineEachTest({ cores: 3 });
@@ -80,7 +80,7 @@ describe('retries', () => {
   });
 
   it('a job that kills its worker waits before it is tried again, instead of at once', async () => {
-    const { id } = await t.engine.request('addJob', { shell: 'echo "$LANES_ATTEMPT $(date +%s%3N)" >> starts; [ "$LANES_ATTEMPT" -ge 3 ] || kill -9 $PPID; sleep 1', cwd: t.dir, maxAttempts: 3 });
+    const { id } = await t.engine.request('addJob', { shell: `echo "$LANES_ATTEMPT $(date +%s%3N)" >> starts; [ "$LANES_ATTEMPT" -ge 3 ] || kill -9 ${WORKER_PID}; sleep 1`, cwd: t.dir, maxAttempts: 3 });
     const [job] = await jobsFinished(t.engine, [id]);
     expect(job).toMatchObject({ state: 'succeeded', attempts: 3 });
     const full = await t.engine.request('job', { id });

@@ -125,3 +125,9 @@ export async function until(engine: Engine, check: () => boolean, timeoutMs = 30
 
 // Lives with the other looks at processes (poll.ts); the engine tests import it from here too.
 export { pidAlive } from './poll.js';
+
+/**
+ * A shell expression for the pid of the worker that runs the job: the job's parent, or, where the
+ * worker starts its jobs through a /bin/sh of its own (its job starter), that shell's parent.
+ */
+export const WORKER_PID = `$(w=$PPID; [ "$(cat /proc/$w/comm)" = sh ] && w=$(cut -d ' ' -f 4 /proc/$w/stat); echo $w)`;
