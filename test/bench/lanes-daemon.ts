@@ -23,6 +23,8 @@ export const CLI = join(appRoot, 'bin', 'lanes.js');
 
 export interface Daemon {
   dataDir: string;
+  /** What a `lanes` call needs in its environment to find this engine without --data-dir (see `asPerson`). */
+  cliEnv: Record<string, string>;
   /** The engine's process. */
   pid: number;
   client: LanesClient;
@@ -31,10 +33,21 @@ export interface Daemon {
   api<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestOutput<K>>;
 }
 
+export interface DaemonOptions {
+  /**
+   * The engine in the data directory a person's is in, the default one, named by no flag: here
+   * under a fresh XDG_DATA_HOME (Linux's place for it), which its `lanes` calls are given too.
+   */
+  asPerson?: boolean;
+}
+
 /** (test/support/daemon.ts finds the CLI from its source location, so the compiled benchmark starts its own.) */
-async function startDaemon(env: Record<string, string>): Promise<{ daemon: Daemon; child: ChildProcess }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lanes-bench-'));
-  const child = spawn(process.execPath, [CLI, 'daemon', '--data-dir', dataDir, '--grace', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startDaemon(env: Record<string, string>, options: DaemonOptions): Promise<{ daemon: Daemon; child: ChildProcess; scratch: string }> {
+  const scratch = mkdtempSync(join(tmpdir(), 'lanes-bench-'));
+  const dataDir = options.asPerson ? join(scratch, 'Lanes') : scratch;
+  const cliEnv: Record<string, string> = options.asPerson ? { XDG_DATA_HOME: scratch } : {};
+  const where = options.asPerson ? [] : ['--data-dir', dataDir];
+  const child = spawn(process.execPath, [CLI, 'daemon', ...where, '--grace', '0'], { env: { ...process.env, ...env, ...cliEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
@@ -46,12 +59,12 @@ async function startDaemon(env: Record<string, string>): Promise<{ daemon: Daemo
     child.once('exit', (code) => reject(new Error(`lanes daemon exited (${code}) before it was ready:\n${out}${err}`)));
   });
   const { client } = connect(dataDir);
-  return { child, daemon: { dataDir, pid: child.pid!, client, stderr: () => err, api: (name, input) => client.call(name, input) } };
+  return { child, scratch, daemon: { dataDir, cliEnv, pid: child.pid!, client, stderr: () => err, api: (name, input) => client.call(name, input) } };
 }
 
 /** `stopped`: told once the engine has stopped, before its data directory goes (its last words are in `stderr`). */
-export async function withDaemon<T>(fn: (d: Daemon) => Promise<T>, env: Record<string, string> = {}, stopped: (d: Daemon) => void = () => {}): Promise<T> {
-  const { daemon, child } = await startDaemon({ ...BENCH_ENV, ...env });
+export async function withDaemon<T>(fn: (d: Daemon) => Promise<T>, env: Record<string, string> = {}, stopped: (d: Daemon) => void = () => {}, options: DaemonOptions = {}): Promise<T> {
+  const { daemon, child, scratch } = await startDaemon({ ...BENCH_ENV, ...env }, options);
   try {
     return await fn(daemon);
   } finally {
@@ -60,7 +73,7 @@ export async function withDaemon<T>(fn: (d: Daemon) => Promise<T>, env: Record<s
       child.kill('SIGTERM');
     });
     stopped(daemon);
-    rmSync(daemon.dataDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
