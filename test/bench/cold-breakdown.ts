@@ -51,14 +51,17 @@ function tracingLauncher(marks: () => Marks): WorkerLauncher {
 /**
  * The same steps for a bare Node child: fork → its first IPC message (a one-line script), then the
  * job handed over by IPC → the job's first instruction (the child's first spawn, as the worker's is).
+ * `cgroup`: the job goes into that fresh group, moved there by a shell (`shell`) or born there, the
+ * child stepping into the group for the fork and back, as the worker does (`step`).
  */
-async function bareSteps(s: Scratch, cgroup: string | null = null): Promise<{ boot: number; spawn: number }> {
+async function bareSteps(s: Scratch, cgroup: { dir: string; how: 'shell' | 'step' } | null = null): Promise<{ boot: number; spawn: number }> {
   const script = join(s.dir, 'bare-worker.mjs');
   if (!existsSync(script)) {
     writeFileSync(
       script,
-      "import { spawn } from 'node:child_process';\n" +
-        "process.once('message', (argv) => spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true }).on('close', () => process.exit(0)));\n" +
+      "import { spawn } from 'node:child_process';\nimport { writeFileSync } from 'node:fs';\n" +
+        "const move = (dir) => dir && writeFileSync(`${dir}/cgroup.procs`, String(process.pid));\n" +
+        "process.once('message', ({ argv, into, home }) => { move(into); const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true }); move(home); child.on('close', () => process.exit(0)); });\n" +
         "process.send('hello');\n",
     );
   }
@@ -67,7 +70,8 @@ async function bareSteps(s: Scratch, cgroup: string | null = null): Promise<{ bo
   const child = fork(script, [], { stdio: 'ignore' });
   await new Promise((resolve) => child.once('message', resolve));
   const hello = wallNow();
-  child.send(cgroup ? inCgroup(cgroup, stampJob(file)) : stampJob(file));
+  const argv = cgroup?.how === 'shell' ? inCgroup(cgroup.dir, stampJob(file)) : stampJob(file);
+  child.send(cgroup?.how === 'step' ? { argv, into: cgroup.dir, home: ownCgroup() } : { argv });
   const sent = wallNow();
   const began = await s.startedAt(file);
   return { boot: hello - t0, spawn: began - sent };
@@ -79,7 +83,7 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
   let current: Marks = {};
   const engine = await openEngine({ dataDir, cores: 8, tickMs: 60_000, log: () => {}, launcher: tracingLauncher(() => current) });
   const steps = { decide: [] as number[], boot: [] as number[], hand: [] as number[], spawn: [] as number[], total: [] as number[] };
-  const bare = { boot: [] as number[], spawn: [] as number[], intoCgroup: [] as number[] };
+  const bare = { boot: [] as number[], spawn: [] as number[], intoCgroup: [] as number[], stepIn: [] as number[] };
   // Where the OS offers cgroups the engine runs each job in one of its own (the engine opened
   // above made its group, so this process can too): the bare child spawns into one the same way.
   const own = ownCgroup();
@@ -106,8 +110,13 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
       bare.spawn.push(b.spawn);
       const dir = cgroups && makeCgroup(join(cgroups, `bare-${i}`));
       if (dir) {
-        bare.intoCgroup.push((await bareSteps(s, dir)).spawn);
+        bare.intoCgroup.push((await bareSteps(s, { dir, how: 'shell' })).spawn);
         await removeCgroup(dir);
+      }
+      const stepDir = cgroups && makeCgroup(join(cgroups, `bare-step-${i}`));
+      if (stepDir) {
+        bare.stepIn.push((await bareSteps(s, { dir: stepDir, how: 'step' })).spawn);
+        await removeCgroup(stepDir);
       }
     }
   } finally {
@@ -130,6 +139,12 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
     row('job handed over → the job’s first instruction (the worker spawns it)', steps.spawn, { name: 'the bare child: job sent by IPC → its first instruction', xs: bare.spawn }),
     ...(bare.intoCgroup.length > 0
       ? [row('the bare child spawning the job into a fresh cgroup through a shell, the worker’s fallback where it cannot step into the group itself (the job moves itself in before its first instruction)', bare.intoCgroup, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
+      : []),
+    // The first move of a process between cgroups after a quiet spell waits for the kernel's
+    // cgroup lock to change hands (an RCU grace period), whoever moves: this row is the bare child
+    // doing what the worker does, so the two rows above set against it show what is Lanes' own.
+    ...(bare.stepIn.length > 0
+      ? [row('the bare child stepping into a fresh cgroup for the spawn and back, as the worker does', bare.stepIn, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
       : []),
     row('total, enqueue → the job’s first instruction (in-process engine)', steps.total),
   ];
