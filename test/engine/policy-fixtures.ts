@@ -11,6 +11,7 @@ export function lane(
     idle?: number;
     busy?: number;
     leaving?: number;
+    countedOut?: number;
     waiting?: number;
     class?: 'cpu' | 'ml';
     lastShrinkAt?: number | null;
@@ -33,6 +34,7 @@ export function lane(
     idle: Array.from({ length: o.idle ?? 0 }, (_, i) => `${name}-i${i}`),
     busy: Array.from({ length: o.busy ?? 0 }, (_, i) => `${name}-b${i}`),
     leaving: o.leaving ?? 0,
+    ...(o.countedOut === undefined ? {} : { countedOut: o.countedOut }),
     waiting: o.waiting ?? 0,
     nextRetryAt: o.nextRetryAt ?? null,
     startsBlockedUntil: o.startsBlockedUntil ?? null,

@@ -206,6 +206,16 @@ describe('the ledger counts every worker alive', () => {
       o: observe(7, [lane('worker', { cap: 2, idle: 1, busy: 1, leaving: 1, surplusSince: NOW - 3_600_000 })]),
       want: ['stop 3→2 nothing waiting'],
     },
+    {
+      name: 'the next idle worker going while the last one stopped still exits: that one was counted out at its stop',
+      o: observe(7, [lane('worker', { cap: 2, idle: 1, leaving: 1, countedOut: 1, surplusSince: NOW - 3_600_000 })]),
+      want: ['stop 1→0 nothing waiting'],
+    },
+    {
+      name: 'and it still holds its share of the machine: a lane that grows meanwhile has the rest',
+      o: observe(2, [lane('worker', { cap: 2, idle: 0, leaving: 1, countedOut: 1 }), lane('batch', { cap: 2, waiting: 5 })]),
+      want: ['start 0→1 5 waiting'],
+    },
   ];
   for (const c of cases) it(c.name, () => expect(rows(c.o)).toEqual(c.want));
 });

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScaleEvent } from '../../shared/model.js';
+import { nodeLauncher, type WorkerLauncher } from '../../electron/engine/index.js';
 import { engineEachTest, jobsFinished, nextEvent, until } from '../support/engine.js';
 
 const t = engineEachTest({ cores: 3 }); // no desktop, so nobody is known at the computer: all 3 cores, a ceiling of 3
@@ -68,6 +69,41 @@ describe('sizing', () => {
     expect(shrinks.map((s) => [s.from, s.to])).toEqual([[3, 2], [2, 1], [1, 0]]);
     // Paced: each step at least a tick (200 ms here) after the one before.
     for (let i = 1; i < shrinks.length; i++) expect(shrinks[i]!.at - shrinks[i - 1]!.at).toBeGreaterThanOrEqual(190);
+  });
+
+  it('an idle worker stopped is counted out by its own row, however slowly it goes', async () => {
+    // Workers told to stop do not hear it until the end, so every stopped one is still alive at
+    // the next stop (as on a loaded machine, where one can take longer than a tick to exit).
+    const held: (() => void)[] = [];
+    const launcher: WorkerLauncher = {
+      launch(options) {
+        const w = nodeLauncher.launch(options);
+        return {
+          get pid() {
+            return w.pid;
+          },
+          send: (m) => (m.t === 'drain' ? held.push(() => w.send(m)) : w.send(m)),
+          onMessage: (listener) => w.onMessage(listener),
+          onExit: (listener) => w.onExit(listener),
+          kill: () => w.kill(),
+        };
+      },
+    };
+    const engine = await t.restart({ launcher });
+    await engine.request('setCap', { lane: 'worker', cap: 3 });
+    const gate = join(t.dir, 'gate');
+    const { ids } = await engine.request('addJobs', { jobs: Array.from({ length: 3 }, () => ({ shell: `while [ ! -f ${gate} ]; do sleep 0.05; done` })) });
+    await until(engine, () => lane('worker').busy === 3, 10_000, 'three busy');
+    const shrinks: ScaleEvent[] = [];
+    engine.events.subscribe((e) => e.type === 'scale' && e.data.reason === 'idle' && shrinks.push(e.data));
+    writeFileSync(gate, '');
+    await jobsFinished(engine, ids);
+    await until(engine, () => shrinks.length === 3, 20_000, 'three idle rows');
+    expect(held.length).toBe(3);
+    expect(shrinks.map((s) => [s.from, s.to])).toEqual([[3, 2], [2, 1], [1, 0]]);
+    for (const send of held) send();
+    await until(engine, () => lane('worker').workers === 0, 20_000, 'zero workers');
+    expect(shrinks).toHaveLength(3);
   });
 
   it('lanes share the machine: never more workers than the ceiling, and a second lane gets one', async () => {

@@ -128,10 +128,11 @@ export class Fleet {
     return this.pool.counts();
   }
 
-  /** The lane's workers alive, draining ones included: the one measure of the ledger's from/to (sizer/policy.ts). */
+  /** The lane's workers alive, draining ones included, less those already counted out: the one measure of the ledger's from/to (sizer/policy.ts). */
   private counted(lane: string): number {
-    const c = this.pool.counts().get(lane);
-    return (c?.idle ?? 0) + (c?.busy ?? 0) + (c?.leaving ?? 0);
+    let n = 0;
+    for (const w of this.pool.workers.values()) if (w.lane === lane && !countedOut(w)) n++;
+    return n;
   }
 
   /** A shared lane's Redis stopped answering, or answers again: the ledger keeps when, at the lane's size then. */
@@ -188,7 +189,7 @@ export class Fleet {
   *workerViews(): Iterable<WorkerView> {
     for (const w of this.pool.workers.values()) {
       const drainedForPause = w.state === 'draining' && w.job !== null && w.leaving?.reason === 'pause';
-      yield { id: w.id, lane: w.lane, role: roleOf(w.state), moveTo: w.moveTo, since: w.job?.since ?? null, hand: w.hand.length, drainedForPause };
+      yield { id: w.id, lane: w.lane, role: roleOf(w.state), moveTo: w.moveTo, since: w.job?.since ?? null, hand: w.hand.length, drainedForPause, countedOut: countedOut(w) };
     }
   }
 
@@ -234,3 +235,6 @@ export class Fleet {
     this.d.ledger.lost(w.lane, this.counted(w.lane), reason, detail + wait);
   }
 }
+
+/** Stopped while idle and still exiting: the stop's ledger row already counted it out. */
+const countedOut = (w: WorkerRecord): boolean => w.state === 'stopping' && w.countedOut === true;

@@ -23,6 +23,8 @@ export interface WorkerView {
   hand: number;
   /** Leaving only because all work was paused, and still on its job: a resume keeps it. */
   drainedForPause?: boolean;
+  /** Leaving, stopped while idle: the ledger counted it out at the stop. */
+  countedOut?: boolean;
 }
 
 /** What the pass reads, each a narrow port. */

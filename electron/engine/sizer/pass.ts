@@ -126,6 +126,7 @@ export class SizingPass {
       const moving = w.moveTo === undefined || paused ? undefined : byLane.get(w.moveTo);
       if (w.role === 'leaving' || moving) l.leaving++;
       else l[w.role].push(w.id);
+      if (w.role === 'leaving' && w.countedOut) l.countedOut = (l.countedOut ?? 0) + 1;
       if (w.role === 'leaving' && w.drainedForPause && !moving) l.drainedForPause.push(w.id);
       if (moving) moving.arriving++;
     }

@@ -14,6 +14,8 @@ export interface LaneObservation {
   busy: readonly string[];
   /** Workers on their way out: finishing a last job, or exiting. They still use the machine. */
   leaving: number;
+  /** Of those leaving, the ones stopped while idle, already counted out by the stop's ledger row (counted in `leaving`). */
+  countedOut?: number;
   /** Of those leaving, the ones still running a job that were drained only because all work was paused (counted in `leaving`). */
   drainedForPause?: readonly string[];
   /** Paused by itself (`lanes pause --lane`), until when (null: until resumed); absent: not paused. */

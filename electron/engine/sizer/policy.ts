@@ -20,9 +20,10 @@ const alive = (l: LaneObservation): number => l.idle.length + l.busy.length + l.
  * The ledger's from/to count one measure throughout: every worker process the lane has alive,
  * draining ones included (as lanes status' WORKERS does) — a drained worker is counted out when
  * it leaves (fleet.ts), so a lowered cap's rows read 3 → 3, 3 → 2, 2 → 1, never jumping between
- * all workers and those staying.
+ * all workers and those staying. An idle worker stopped is counted out by the stop's own row, so
+ * not again while it exits: idle rows read 3 → 2, 2 → 1, 1 → 0 however slowly each one goes.
  */
-const counted = alive;
+const counted = (l: LaneObservation): number => alive(l) - (l.countedOut ?? 0);
 /** The lane's worker room, as wants.ts defines it: what its cap, the ceiling and its limit allow, against its waiting and busy. */
 const roomOf = (l: LaneObservation, ceiling: number): WorkerRoom => ({ cap: l.cap, ceiling, waiting: l.waiting, busy: l.busy.length, limit: l.limit });
 

@@ -49,6 +49,11 @@ export interface WorkerRecord {
   moveTo?: string;
   /** Told to leave after its job: why, for the ledger row written when it actually goes. */
   leaving?: { reason: ScaleReason; detail: string };
+  /**
+   * Stopped while idle: the stop's own ledger row counted it out, so while it exits it is no longer
+   * one of its lane's from/to (a later row counting it again would say 2 → 1 twice).
+   */
+  countedOut?: boolean;
   /** Told to leave, then to stay: if it had finished before it heard, it exits as asked first. */
   kept?: boolean;
   /** Process groups this worker started; ended if the worker dies. */

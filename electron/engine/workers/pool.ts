@@ -85,6 +85,7 @@ export class Pool {
       const w = this.workers.get(id);
       if (!w || w.state === 'stopping') continue;
       w.state = w.job ? 'draining' : 'stopping';
+      if (!w.job) w.countedOut = true;
       w.proc.send({ t: 'drain' });
       setTimeout(() => this.workers.has(id) && w.proc.kill(), this.options.stopTimeoutMs).unref();
     }
