@@ -51,8 +51,9 @@ function tracingLauncher(marks: () => Marks): WorkerLauncher {
 /**
  * The same steps for a bare Node child: fork → its first IPC message (a one-line script), then the
  * job handed over by IPC → the job's first instruction (the child's first spawn, as the worker's is).
- * `cgroup`: the job goes into that fresh group, moved there by a shell (`shell`) or born there, the
- * child stepping into the group for the fork and back, as the worker does (`step`).
+ * `cgroup`: the job goes into that fresh group, moved there by a shell (`shell`, as a worker's job
+ * starter's child moves) or born there, the child stepping into the group for the fork and back
+ * (`step`, as a worker without a job starter does).
  */
 async function bareSteps(s: Scratch, cgroup: { dir: string; how: 'shell' | 'step' } | null = null): Promise<{ boot: number; spawn: number }> {
   const script = join(s.dir, 'bare-worker.mjs');
@@ -136,15 +137,16 @@ export async function coldBreakdownFigures(samples: number): Promise<Figure[]> {
     row('enqueue → the engine launches a worker (request, store, sizer wake-up, decision)', steps.decide),
     row('launch → the worker runtime’s first message (fork, Node start-up, the runtime’s modules)', steps.boot, { name: 'a bare Node child: fork → its first message', xs: bare.boot }),
     row('first message → the engine hands it the job', steps.hand),
-    row('job handed over → the job’s first instruction (the worker spawns it)', steps.spawn, { name: 'the bare child: job sent by IPC → its first instruction', xs: bare.spawn }),
+    row('job handed over → the job’s first instruction (the worker starts its job starter, a /bin/sh of its own, which forks the job)', steps.spawn, { name: 'the bare child: job sent by IPC → its first instruction', xs: bare.spawn }),
     ...(bare.intoCgroup.length > 0
-      ? [row('the bare child spawning the job into a fresh cgroup through a shell, the worker’s fallback where it cannot step into the group itself (the job moves itself in before its first instruction)', bare.intoCgroup, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
+      ? [row('the bare child spawning the job into a fresh cgroup through a shell that moves itself in, then becomes the job, as the child of a worker’s job starter does', bare.intoCgroup, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
       : []),
     // The first move of a process between cgroups after a quiet spell waits for the kernel's
-    // cgroup lock to change hands (an RCU grace period), whoever moves: this row is the bare child
-    // doing what the worker does, so the two rows above set against it show what is Lanes' own.
+    // cgroup lock to change hands (an RCU grace period), whoever moves: these two rows are the bare
+    // child moving as the worker's jobs move, so set against them the worker's row shows what is
+    // Lanes' own.
     ...(bare.stepIn.length > 0
-      ? [row('the bare child stepping into a fresh cgroup for the spawn and back, as the worker does', bare.stepIn, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
+      ? [row('the bare child stepping into a fresh cgroup for the spawn and back, as a worker without a job starter does', bare.stepIn, { name: 'the bare child spawning it plainly', xs: bare.spawn })]
       : []),
     row('total, enqueue → the job’s first instruction (in-process engine)', steps.total),
   ];
