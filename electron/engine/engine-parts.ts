@@ -271,7 +271,7 @@ export function openRequests({ settings }: EngineStart, s: Stores, { fleet, shar
   const fleetPort: FleetPort = {
     jobsArrived: (names) => {
       fleet.wake(names);
-      loop.poke();
+      loop.arrived();
     },
     jobsLeft: () => loop.poke(),
     // At once rather than on the next turn: the answer to a cap change, and the lane event it

@@ -2,8 +2,8 @@
 // finds nothing to size stops the tick and the machine's cadence; an event reads the machine
 // before the pass that sizes; a pass asked for while asleep runs on the facts it has and wakes
 // the loop only if it found work; while the machine is being read, passes wait for the sample.
-import { afterEach, describe, expect, it } from 'vitest';
-import { SizerLoop, type LoopPorts, type PassOutcome } from '../../electron/engine/sizer/loop.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ARRIVALS_GAP_MS, SizerLoop, type LoopPorts, type PassOutcome } from '../../electron/engine/sizer/loop.js';
 
 function recorder(idle: boolean) {
   const calls: string[] = [];
@@ -19,7 +19,10 @@ function recorder(idle: boolean) {
 
 const turn = () => new Promise((r) => setImmediate(r));
 let loop: SizerLoop | null = null;
-afterEach(() => loop?.stop());
+afterEach(() => {
+  loop?.stop();
+  vi.useRealTimers();
+});
 
 describe('the sizer loop', () => {
   it('a first pass with nothing to size puts it to sleep; another pass asked for while asleep does not read the machine', () => {
@@ -63,5 +66,43 @@ describe('the sizer loop', () => {
     loop.poke();
     await turn();
     expect(r.calls.slice(-3)).toEqual(['pass: work', 'pass: idle', 'sleep']);
+  });
+
+  it('work arriving job by job is sized at once the first time, then once at the end of each gap for all that came in it', async () => {
+    vi.useFakeTimers();
+    const r = recorder(false);
+    loop = new SizerLoop(r.ports, 60_000, Date.now);
+    loop.start();
+    const passes = () => r.calls.filter((c) => c === 'pass: work').length;
+    expect(passes()).toBe(1);
+    loop.arrived();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(passes()).toBe(2);
+    // A hundred adds one after another inside the gap: none of them runs a pass of its own.
+    for (let i = 0; i < 100; i++) loop.arrived();
+    await vi.advanceTimersByTimeAsync(ARRIVALS_GAP_MS - 1);
+    expect(passes()).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(passes()).toBe(3);
+    // After a quiet spell the next arrival is sized at once again.
+    await vi.advanceTimersByTimeAsync(ARRIVALS_GAP_MS * 3);
+    expect(passes()).toBe(3);
+    loop.arrived();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(passes()).toBe(4);
+  });
+
+  it('a stopped loop runs no pass for work that arrived in the gap', async () => {
+    vi.useFakeTimers();
+    const r = recorder(false);
+    loop = new SizerLoop(r.ports, 60_000, Date.now);
+    loop.start();
+    loop.arrived();
+    await vi.advanceTimersByTimeAsync(0);
+    loop.arrived();
+    const before = r.calls.length;
+    loop.stop();
+    await vi.advanceTimersByTimeAsync(ARRIVALS_GAP_MS * 2);
+    expect(r.calls.length).toBe(before);
   });
 });

@@ -27,6 +27,9 @@ export interface LoopPorts {
 
 type State = 'awake' | 'asleep' | 'waking';
 
+/** After a pass for arrived work, work that arrives within this long shares one pass at its end. */
+export const ARRIVALS_GAP_MS = 5;
+
 export class SizerLoop {
   private scheduled = false;
   private stopped = false;
@@ -34,11 +37,14 @@ export class SizerLoop {
   private tick: NodeJS.Timeout | null = null;
   /** A paced shrink due between ticks. */
   private readonly shrinkDue: DueTimer;
+  /** When arrived work last asked for a pass, and the pass that gathers what arrives after it. */
+  private arrivedAt = -Infinity;
+  private arrivals: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ports: LoopPorts,
     private readonly tickMs: number,
-    now: () => number,
+    private readonly now: () => number,
   ) {
     this.shrinkDue = new DueTimer(() => this.pass(), now, Math.min(1000, tickMs));
   }
@@ -60,8 +66,32 @@ export class SizerLoop {
     });
   }
 
+  /**
+   * Work arrived. The first after a quiet spell is sized as any poke, at once (a cold start waits
+   * for nothing); what arrives in the ARRIVALS_GAP_MS after it shares one pass at the end of that
+   * gap. A client adding one job per request, a thousand a second, paid a whole pass per job, and
+   * none of those passes could decide more than the one after it.
+   */
+  arrived(): void {
+    if (this.stopped || this.arrivals) return;
+    const since = this.now() - this.arrivedAt;
+    if (since >= ARRIVALS_GAP_MS) {
+      this.arrivedAt = this.now();
+      return this.poke();
+    }
+    this.arrivals = setTimeout(() => {
+      this.arrivals = null;
+      this.arrivedAt = this.now();
+      // Already a turn of its own: no need to wait for another.
+      if (this.state === 'awake') this.pass();
+      else this.poke();
+    }, ARRIVALS_GAP_MS - since);
+    this.arrivals.unref();
+  }
+
   stop(): void {
     this.stopped = true;
+    if (this.arrivals) clearTimeout(this.arrivals);
     this.stopTicking();
     this.shrinkDue.stop();
   }

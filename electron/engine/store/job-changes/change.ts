@@ -26,6 +26,11 @@ const ENDED = new Set<JobState>(['succeeded', 'failed', 'cancelled']);
 
 export class JobWrites {
   private readonly group: GroupSync<Change>;
+  /**
+   * One wrapper for every write: better-sqlite3's `transaction()` builds its four variants anew
+   * at each call, about 9 µs, which every claim, finish and add paid on top of the write itself.
+   */
+  private readonly inTransaction: (body: () => unknown) => unknown;
 
   constructor(
     private readonly db: Db,
@@ -37,6 +42,7 @@ export class JobWrites {
     private readonly settled: (s: Settled) => void,
   ) {
     this.group = new GroupSync<Change>(walPath, (body) => this.write(false, body));
+    this.inTransaction = db.transaction((body: () => unknown) => body()).immediate;
   }
 
   /**
@@ -57,7 +63,7 @@ export class JobWrites {
       settled = this.waits.settle(ended, Date.now(), moves);
       return result;
     };
-    const result = durable ? durably(this.db, body) : this.db.transaction(body).immediate();
+    const result = durable ? durably(this.db, body) : (this.inTransaction(body) as T);
     this.counts.apply(moves);
     if (settled.failed.length > 0 || settled.runnable.size > 0) this.settled(settled);
     return result;
