@@ -1,6 +1,6 @@
 // The CLI end to end against a real `lanes daemon` child process: add, run, wait, log, follow,
 // cancel, retry. Tests wait on printed lines, exits and the event stream — never on a clock.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Job, JobPage } from '../../shared/model.js';
@@ -29,6 +29,37 @@ describe('lanes add / wait / log / cancel / retry', () => {
     expect(wait.stdout).toMatch(new RegExp(`^job ${id}: succeeded`));
     expect((await t.daemon.cli('log', String(id))).stdout).toBe('hello \n');
     expect((await t.daemon.cli('log', String(id), '--stderr')).stdout).toBe('oops\n');
+  });
+
+  /** The names in logs/ of job `id`'s files (logs/<id ÷ 1000>/<id>.*): none until it first writes. */
+  const filesOf = (id: number) => {
+    const folder = join(t.daemon.dataDir, 'logs', String(Math.floor(id / 1000)));
+    return existsSync(folder) ? readdirSync(folder).filter((name) => name.startsWith(`${id}.`)) : [];
+  };
+
+  it('keeps no file for a job that writes nothing, and shows its log empty everywhere', async () => {
+    const input = join(work.dir, 'input');
+    writeFileSync(input, 'words to squeeze\n'.repeat(100));
+    const id = await add('--', `gzip -9 -c '${input}' > /dev/null`);
+    expect((await t.daemon.cli('wait', String(id))).code).toBe(0);
+    expect(filesOf(id)).toEqual([]);
+    for (const stream of ['--stdout', '--stderr', '--all', '--follow']) {
+      const log = await t.daemon.cli('log', String(id), stream);
+      expect([log.code, log.stdout, log.stderr]).toEqual([0, '', '']);
+    }
+    for (const stream of ['stdout', 'stderr', 'all'] as const) {
+      expect(await t.daemon.api('logTail', { id, stream })).toMatchObject({ text: '', offset: 0, nextOffset: 0, truncated: false });
+    }
+  });
+
+  it('keeps one file for a job that writes to stderr alone, read as its stderr and as both together', async () => {
+    const id = await add('--', 'echo only-here >&2');
+    expect((await t.daemon.cli('wait', String(id))).code).toBe(0);
+    expect(filesOf(id)).toEqual([`${id}.stderr.log`]);
+    expect((await t.daemon.cli('log', String(id))).stdout).toBe('');
+    expect((await t.daemon.cli('log', String(id), '--stderr')).stdout).toBe('only-here\n');
+    expect((await t.daemon.cli('log', String(id), '--all')).stdout).toBe('only-here\n');
+    expect((await t.daemon.api('logTail', { id, stream: 'stdout' })).text).toBe('');
   });
 
   it('passes --env and --cwd, and runs one quoted command line in the shell', async () => {
