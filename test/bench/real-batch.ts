@@ -1,19 +1,19 @@
 // A real batch, the everyday job Lanes exists for: `gzip -9 -c` of 1,000 real `.js` files from
 // the repository's own node_modules, 2 at a time, through a `lanes daemon` as a person runs one
-// (the lines queued with `lanes add --from`, as command lines, and waited for until the last one
-// has ended), against the same 1,000 commands under `xargs -P2`, GNU parallel and task-spooler
+// (the lines queued with `lanes add --from`, as command lines, and waited for with `lanes wait`
+// until the last one has ended), against the same 1,000 commands under `xargs -P2`, GNU parallel and task-spooler
 // where they are installed. Each side's whole wall time, from the command that queues or starts
 // the batch to the end of its last job, with every job's output kept on disk (Lanes: its logs;
 // the peers: one output file, tsp: its own per-job files). Rounds alternate Lanes, xargs, then
 // the others, so each pair shares the moment's machine.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appRoot } from '../../electron/paths/app-files.js';
 import { findOnPath } from '../support/redis.js';
 import { CLI, processUse, withDaemon } from './lanes-daemon.js';
-import { compared, summarize, until, type Figure } from './stats.js';
+import { compared, summarize, type Figure } from './stats.js';
 
 const SECTION = 'A real batch';
 const SPAWN_LOOP = join(appRoot, 'dist', 'test', 'bench', 'spawn-loop.js');
@@ -61,7 +61,7 @@ interface LanesBatch {
   workerUsPerJob: number;
   /** The jobs' CPU per job (each command under its shell), as their workers reaped them. */
   jobUsPerJob: number;
-  /** Every process of the batch together (the CLI's add, the engine, its workers, the jobs), in ms. */
+  /** Every process of the batch together (the CLI's add and wait, the engine, its workers, the jobs), in ms. */
   cpuMs: number;
 }
 
@@ -100,21 +100,26 @@ const childrenOf = (pid: number): number[] =>
     .filter((p) => p.trim() !== '')
     .map(Number);
 
-/** The batch through a fresh `lanes daemon`: `lanes add --from` the lines, then wait for the last to end. */
+/** The batch through a fresh `lanes daemon`: `lanes add --from` the lines, then `lanes wait` for all of them. */
 function lanesBatch(list: string, n: number): Promise<LanesBatch> {
   return withDaemon(async (d) => {
     await d.api('setCap', { lane: 'worker', cap: 2 });
     const before = processUse(d.pid);
     const cli = reapedCpuMs();
     const t0 = performance.now();
-    execFileSync(process.execPath, [CLI, '--data-dir', d.dataDir, 'add', '--from', list], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const cliMs = reapedCpuMs() - cli;
-    // Looked at every 25 ms: asking more often would be the benchmark's load on the engine.
-    await until(async () => {
-      const w = (await d.api('status', {})).lanes.find((l) => l.name === 'worker')!;
-      return w.succeeded + w.failed >= n;
-    }, 'the batch finished', 600_000, 25);
+    // As a person waits for a batch: `lanes wait` on the ids `lanes add --from` printed, which
+    // follows the event stream (asking for the lane's status every few ms instead would be the
+    // benchmark's own load on the engine, about 1 ms of its CPU a call).
+    await new Promise<void>((resolve, reject) => {
+      const lanes = `'${process.execPath}' '${CLI}' --data-dir '${d.dataDir}'`;
+      const child = spawn('/bin/sh', ['-c', `ids=$(${lanes} add --from '${list}') && ${lanes} wait $ids > /dev/null`], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      child.once('error', reject);
+      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench: lanes add --from, then lanes wait, exited ${code}: ${err}`))));
+    });
     const ms = performance.now() - t0;
+    const cliMs = reapedCpuMs() - cli;
     const failed = (await d.api('status', {})).lanes.find((l) => l.name === 'worker')!.failed;
     if (failed > 0) throw new Error(`bench: ${failed} of the batch's jobs failed`);
     // Read while the workers are still there, idle: once they exit their figures go to the engine's.
@@ -184,7 +189,7 @@ export async function realBatchFigures(pairs: number, n: number): Promise<Figure
     // On a machine that other work keeps busy, wall time is what the batch got of the cores; the
     // CPU it took is its own, so this ratio holds at any load: on 2 busy cores, wall ≈ CPU ÷ 2.
     figures.push(
-      compared({ section: SECTION, what: 'CPU of the whole batch, every process (Lanes: `lanes add --from`, the engine, its workers and the jobs; xargs: itself and the jobs), user + system from /proc', unit: 'ms' }, { lanes: lanes.map((l) => l.cpuMs), peer: xargsCpuMs }, '`xargs -P2 -n1 gzip -9 -c`'),
+      compared({ section: SECTION, what: 'CPU of the whole batch, every process (Lanes: `lanes add --from` and `lanes wait`, the engine, its workers and the jobs; xargs: itself and the jobs), user + system from /proc', unit: 'ms' }, { lanes: lanes.map((l) => l.cpuMs), peer: xargsCpuMs }, '`xargs -P2 -n1 gzip -9 -c`'),
       { section: SECTION, what: 'engine CPU per job of the batch (the `lanes daemon` process, user + system, from /proc)', unit: 'µs', lanes: summarize(lanes.map((l) => l.engineUsPerJob)) },
       { section: SECTION, what: 'worker CPU per job of the batch (the worker processes and their job starters: starting the job, its logs, its report)', unit: 'µs', lanes: summarize(lanes.map((l) => l.workerUsPerJob)) },
       compared({ section: SECTION, what: 'CPU per job of the jobs themselves (`gzip` with its shell, as their workers reaped them)', unit: 'µs' }, { lanes: lanes.map((l) => l.jobUsPerJob), peer: xargsCpuMs.map((ms) => (ms * 1000) / n) }, '`gzip` under xargs, xargs included'),
