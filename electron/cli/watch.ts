@@ -4,7 +4,8 @@
 import type { LanesClient } from '../../shared/client/client.js';
 import { LanesError } from '../../shared/errors.js';
 import type { LanesEvent } from '../../shared/events.js';
-import { FINISHED_STATES, isCleaned, summaryOf, type CleanedJob, type FinishedJob } from '../../shared/model.js';
+import { LIST_LIMIT_MAX } from '../../shared/limits.js';
+import { FINISHED_STATES, isCleaned, summaryOf, type CleanedJob, type FinishedJob, type JobPage, type JobSummary } from '../../shared/model.js';
 import { note, printJson } from './context.js';
 
 export interface Watcher {
@@ -72,16 +73,21 @@ export function watch(client: LanesClient, watcher: Watcher, signal: AbortSignal
  */
 export async function awaitFinished(client: LanesClient, ids: number[], onFinished: (job: FinishedJob) => void = () => {}): Promise<FinishedJob[]> {
   const wanted = [...new Set(ids)];
+  const asked = new Set(wanted);
   const finished = new Map<number, FinishedJob>();
   const stop = new AbortController();
   const record = (job: FinishedJob) => {
-    if (!wanted.includes(job.id) || finished.has(job.id) || !FINISHED_STATES.includes(job.state)) return;
+    if (!asked.has(job.id) || finished.has(job.id) || !FINISHED_STATES.includes(job.state)) return;
     finished.set(job.id, isCleaned(job) ? job : summaryOf(job));
     onFinished(job);
     if (finished.size === wanted.length) stop.abort();
   };
   const reread = async (which: number[]) => {
-    for (const id of which.filter((id) => !finished.has(id))) record(await jobOrCleaned(client, id));
+    const open = which.filter((id) => !finished.has(id));
+    // Many ids close together (a batch from `lanes add --from`): read in pages, not one call each.
+    const listed = await listedJobs(client, open);
+    for (const job of listed.values()) record(job);
+    for (const id of open.filter((id) => !listed.has(id) && !finished.has(id))) record(await jobOrCleaned(client, id));
   };
   await watch(
     client,
@@ -89,7 +95,7 @@ export async function awaitFinished(client: LanesClient, ids: number[], onFinish
       read: () => reread(wanted),
       event: (event) => {
         if (event.type === 'job') record(event.data);
-        else if (event.type === 'jobs') void reread(event.data.ids.filter((id) => wanted.includes(id)));
+        else if (event.type === 'jobs') void reread(event.data.ids.filter((id) => asked.has(id)));
       },
     },
     stop.signal,
@@ -119,6 +125,30 @@ export const jsonOfCleaned =
  * A job as it is now, or, once it was cleaned (retention, `lanes clean`, or a shared queue that
  * dropped it), what is kept of it, as the engine answered with it.
  */
+/** Fewer ids than this are read one call each; a page holds up to LIST_LIMIT_MAX. */
+const PAGED_FROM = 16;
+
+/**
+ * The live jobs among `ids`, read oldest first in pages over the span of their ids, when the ids
+ * lie close together (no more than 4 listed jobs a wanted one): a wait for 10,000 jobs is 10
+ * calls, not 10,000. A job not listed (cleaned, or an id not in the span's order) is read alone.
+ */
+async function listedJobs(client: LanesClient, ids: number[]): Promise<Map<number, JobSummary>> {
+  const found = new Map<number, JobSummary>();
+  if (ids.length < PAGED_FROM) return found;
+  const wanted = new Set(ids);
+  const first = Math.min(...ids);
+  const last = Math.max(...ids);
+  if (last - first + 1 > 4 * ids.length) return found;
+  let afterId: number | null = first - 1;
+  while (afterId !== null && afterId < last) {
+    const page: JobPage = await client.call('listJobs', { order: 'oldest', afterId, limit: LIST_LIMIT_MAX });
+    for (const job of page.jobs) if (wanted.has(job.id)) found.set(job.id, job);
+    afterId = page.nextAfterId;
+  }
+  return found;
+}
+
 async function jobOrCleaned(client: LanesClient, id: number): Promise<FinishedJob> {
   try {
     return await client.call('job', { id });
