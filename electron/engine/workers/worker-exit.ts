@@ -33,7 +33,10 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
   const now = hooks.now();
   // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
   const q = queues.forLane(w.lane);
-  const running = q.runningFor(w.id, w.job?.id);
+  // A worker that took its own job from a shared lane holds it by its own lock: the lane finds it by
+  // that (direct-give-back.ts). One that left by itself recorded its job, or gave it back, first.
+  const died = how.startsWith('killed') || !how.endsWith('code 0');
+  const running = w.direct ? (w.job && died ? [{ id: w.job.id, lane: w.lane, attempts: w.job.attempt, worker: w.id, interrupted: 0 }] : []) : q.runningFor(w.id, w.job?.id);
   // The jobs in its hand it never went on to: free again for any worker.
   const unstarted = w.hand.filter((h) => !running.some((r) => r.id === h.id)).map((h) => h.id);
   if (unstarted.length > 0) handBack(hooks, q, w, unstarted);
@@ -58,6 +61,8 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
       }
     });
   }
+  // One that died before it said it had a job (taken as it was told to go): whatever it holds goes back unrun.
+  if (w.direct && died && !w.job) requeue(hooks, q, { id: 0, lane: w.lane, attempts: 0, worker: w.id, interrupted: 0 }, { why: `worker ${how} before it ran it`, retryAt: now, refund: true });
 }
 
 /**
