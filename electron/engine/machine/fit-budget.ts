@@ -98,6 +98,9 @@ export function fitBudget(budgets: readonly Budget[], lanes: readonly FitLane[],
     on[0] = (on[0] ?? 0) + Math.max(0, sum(l.workers) - sum(on));
     return { l, cost: l.cost ?? 0, on, fit: sum(on) };
   });
+  // A lane with no work, no worker and none leaving takes no part in the division: it is only told
+  // what would fit of it. So a pass over hundreds of quiet lanes costs what the busy ones cost.
+  const active = entries.filter((e) => e.l.want > 0 || e.fit > 0 || e.l.leaving > 0);
   const room = budgets.map((b) => b.bytes - b.inUse);
   const margin = budgets.map((b) => GROW_MARGIN * b.bytes);
   /** What a new worker may start into on budget i. */
@@ -117,7 +120,7 @@ export function fitBudget(budgets: readonly Budget[], lanes: readonly FitLane[],
   let costliest: Entry[] | undefined;
   const shed = (i: number, enough: () => boolean, floors: ((e: Entry) => number)[]) => {
     if (enough()) return;
-    costliest ??= [...entries].sort((a, b) => b.cost - a.cost || (a.l.name < b.l.name ? -1 : 1));
+    costliest ??= [...active].sort((a, b) => b.cost - a.cost || (a.l.name < b.l.name ? -1 : 1));
     for (const floor of floors)
       for (const e of costliest) while (!enough() && e.cost > 0 && (e.on[i] ?? 0) > 0 && e.fit > floor(e)) place(e, i, -1);
   };
@@ -129,12 +132,12 @@ export function fitBudget(budgets: readonly Budget[], lanes: readonly FitLane[],
   // after a shed (a lane given its first worker adds nothing to it). With hundreds of lanes
   // wanting a first worker and room for a few, counting it for each would make every pass quadratic.
   const spare = new Map<number, number>();
-  const spareOn = (i: number) => spare.get(i) ?? spare.set(i, sum(entries.map((d) => Math.max(0, Math.min(d.on[i] ?? 0, d.fit - beyondFirst(d))) * d.cost))).get(i) ?? 0;
+  const spareOn = (i: number) => spare.get(i) ?? spare.set(i, sum(active.map((d) => Math.max(0, Math.min(d.on[i] ?? 0, d.fit - beyondFirst(d))) * d.cost))).get(i) ?? 0;
   // No room is kept for workers beyond the ceiling: they could not run. With more lanes wanting
   // one than the ceiling has workers, the machine serves them in turns (share.ts), and a lane not
   // served yet may count on what is free when its turn comes.
-  let kept = sum(entries.map((e) => e.fit));
-  for (const e of entries.filter((x) => x.l.want > 0 && x.fit === 0).sort(byDemand)) {
+  let kept = sum(active.map((e) => e.fit));
+  for (const e of active.filter((x) => x.l.want > 0 && x.fit === 0).sort(byDemand)) {
     if (kept >= o.ceiling || budgets.length === 0) break;
     const i = roomiest();
     if (!fits(i, e.cost)) {
@@ -147,13 +150,14 @@ export function fitBudget(budgets: readonly Budget[], lanes: readonly FitLane[],
   }
 
   const free = sum(room) - sum(budgets.map((b) => b.leaving));
-  const tight = new Set(entries.filter((e) => e.l.cost === null || (!e.l.settled && !o.presumed) || e.l.want * e.cost * 2 > free - sum(margin) + (e.fit + e.l.leaving) * e.cost));
-  const growTo = (e: Entry) => (tight.has(e) ? Math.max(sum(e.l.workers), e.l.measured + 1, e.fit) : Infinity);
+  const freeToGrow = free - sum(margin);
+  const tight = (e: Entry) => e.l.cost === null || (!e.l.settled && !o.presumed) || e.l.want * e.cost * 2 > freeToGrow + (e.fit + e.l.leaving) * e.cost;
+  const growTo = (e: Entry) => (tight(e) ? Math.max(sum(e.l.workers), e.l.measured + 1, e.fit) : Infinity);
   // One worker at a time, fewest first, then most demand: level by level in one fixed order,
   // rather than choosing again among all lanes for each worker. (Room only shrinks, so a lane that
   // does not fit at one level fits at no later one.)
   const target = (e: Entry) => Math.min(e.l.want, growTo(e));
-  const growing = entries.filter((e) => e.fit < target(e)).sort(byDemand);
+  const growing = active.filter((e) => e.fit < target(e)).sort(byDemand);
   const top = Math.max(...growing.map(target));
   for (let level = Math.min(...growing.map((e) => e.fit)); level < top; level++) {
     for (const e of growing) {
@@ -165,7 +169,8 @@ export function fitBudget(budgets: readonly Budget[], lanes: readonly FitLane[],
     }
   }
 
-  return new Map(entries.map((e) => [e.l.name, describe(e, budgets.map((_, i) => Math.max(0, growRoom(i))), growTo(e))]));
+  const left = budgets.map((_, i) => Math.max(0, growRoom(i)));
+  return new Map(entries.map((e) => [e.l.name, describe(e, left, growTo(e))]));
 }
 
 /** What it was given, plus what still fits of it; within one more measured worker where it must be. */
