@@ -38,4 +38,21 @@ describe('the size of a hand', () => {
     expect(hands.size(a, false)).toBe(9);
     expect(hands.size(a, true)).toBe(10);
   });
+
+  it('a dead worker’s hand stays out of reach until what it may have started of it is ended, and no longer', async () => {
+    const alive = worker('w2', 'a', 2);
+    const workers = new Map([[alive.id, alive]]);
+    const hands = new Hands(workers, () => 10, ENGINE_DEFAULTS.handBelowMs);
+    let ended!: () => void;
+    const ending = new Promise<void>((resolve) => (ended = resolve));
+    // The dead worker is out of the pool already; its hand of jobs 7 and 8 is held.
+    hands.hold('a', [7, 8], ending);
+    hands.hold('b', [9], Promise.reject(new Error('would not end')));
+    expect([...(hands.inHandByLane().get('a') ?? [])].sort()).toEqual([1, 2, 7, 8]);
+    ended();
+    await ending;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([...(hands.inHandByLane().get('a') ?? [])].sort()).toEqual([1, 2]);
+    expect(hands.inHandByLane().has('b')).toBe(false);
+  });
 });

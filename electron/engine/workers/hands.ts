@@ -25,6 +25,8 @@ export const goesOnTo = (m: TurnMessage): { jobId: number; attempt: number } | u
 export class Hands {
   /** Per lane, how long its jobs run (ms, moving average): hands are only for short ones. */
   private readonly pace = new Map<string, number>();
+  /** Per lane, jobs of a dead worker's hand held back until what it may have started of them is gone. */
+  private readonly held = new Map<string, Set<number>>();
 
   constructor(
     private readonly workers: ReadonlyMap<string, WorkerRecord>,
@@ -103,9 +105,21 @@ export class Hands {
     this.pace.set(lane, was === undefined ? ms : was + (ms - was) / 32);
   }
 
-  /** Lane → the ids in its workers' hands: not to be claimed or handed again. */
+  /** Keeps `ids` from being claimed or handed until `until` settles. */
+  hold(lane: string, ids: readonly number[], until: Promise<unknown>): void {
+    const set = this.held.get(lane) ?? new Set<number>();
+    for (const id of ids) set.add(id);
+    this.held.set(lane, set);
+    const release = () => {
+      for (const id of ids) set.delete(id);
+      if (set.size === 0 && this.held.get(lane) === set) this.held.delete(lane);
+    };
+    until.then(release, release);
+  }
+
+  /** Lane → the ids in its workers' hands (and held back): not to be claimed or handed again. */
   inHandByLane(): Map<string, Set<number>> {
-    const byLane = new Map<string, Set<number>>();
+    const byLane = new Map<string, Set<number>>([...this.held].map(([lane, ids]) => [lane, new Set(ids)]));
     for (const w of this.workers.values()) {
       if (w.hand.length === 0) continue;
       const ids = byLane.get(w.lane) ?? new Set<number>();

@@ -50,7 +50,7 @@ export class Pool {
       misbehaved: (w, why) => this.misbehaved(w, why),
       handBelowMs: options.handBelowMs,
     });
-    this.exits = { queues, hooks, deferred: this.deferred, options };
+    this.exits = { queues, hooks, deferred: this.deferred, options, hold: (lane, ids, until) => this.turns.holdHand(lane, ids, until) };
   }
 
   /** Whether the disk is full: records wait, and no worker takes new work. */

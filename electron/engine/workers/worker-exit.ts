@@ -20,6 +20,8 @@ export interface ExitPort {
   /** A job whose outcome waits for room on the disk did finish: it is not given back. */
   deferred: DeferredWrites;
   options: Pick<PoolOptions, 'jobEnv' | 'cgroupBase'>;
+  /** Keeps jobs of a lane from being claimed until `until` settles. */
+  hold: (lane: string, ids: readonly number[], until: Promise<unknown>) => void;
 }
 
 /** Called once the worker is out of the pool's books, and after what it said before it went is recorded. */
@@ -29,7 +31,7 @@ export function workerExited(port: ExitPort, w: WorkerRecord, code: number | nul
   tellLedger(port.hooks, w, code, how, signal);
 }
 
-function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: WorkerRecord, how: string): void {
+function giveBackItsJobs({ queues, hooks, deferred, options, hold }: ExitPort, w: WorkerRecord, how: string): void {
   const now = hooks.now();
   // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
   const q = queues.forLane(w.lane);
@@ -37,9 +39,23 @@ function giveBackItsJobs({ queues, hooks, deferred, options }: ExitPort, w: Work
   // that (direct-give-back.ts). One that left by itself recorded its job, or gave it back, first.
   const died = how.startsWith('killed') || !how.endsWith('code 0');
   const running = w.direct ? (w.job && died ? [{ id: w.job.id, lane: w.lane, attempts: w.job.attempt, worker: w.id, interrupted: 0 }] : []) : q.runningFor(w.id, w.job?.id);
-  // The jobs in its hand it never went on to: free again for any worker.
-  const unstarted = w.hand.filter((h) => !running.some((r) => r.id === h.id)).map((h) => h.id);
-  if (unstarted.length > 0) handBack(hooks, q, w, unstarted);
+  // The jobs in its hand it never went on to: free again for any worker. One that died may have
+  // started one as it died, before it could say so: whatever carries that job's id and attempt is
+  // ended first, or the job's next run (the same attempt, since this one is not counted) would
+  // have a twin, and the ending of one run could reach the other.
+  const unstarted = w.hand.filter((h) => !running.some((r) => r.id === h.id));
+  if (unstarted.length > 0 && died && !w.direct) {
+    const ending = Promise.all(unstarted.map((h) => endProcesses({ options, hooks }, w, h)));
+    hold(w.lane, unstarted.map((h) => h.id), ending);
+    void ending.then(() => {
+      try {
+        handBack(hooks, q, w, unstarted.map((h) => h.id));
+      } catch (error) {
+        // The engine closed meanwhile: they are still in its hand, and the next start frees them.
+        hooks.log(`could not give back jobs ${unstarted.map((h) => h.id).join(', ')}: ${(error as Error).message}`);
+      }
+    });
+  } else if (unstarted.length > 0) handBack(hooks, q, w, unstarted.map((h) => h.id));
   for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
   for (const job of running) {
     const ended = endProcesses({ options, hooks }, w, { id: job.id, attempt: job.attempts });
