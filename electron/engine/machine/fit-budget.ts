@@ -91,13 +91,18 @@ interface Entry {
 
 const sum = (xs: readonly number[]) => xs.reduce((n, x) => n + x, 0);
 
-export function fitBudget(budgets: readonly Budget[], lanes: readonly FitLane[], o: FitOptions): Map<string, Fit> {
-  const entries: Entry[] = lanes.map((l) => {
+/** Each lane as the division starts: its workers on each budget. */
+function entriesOf(budgets: readonly Budget[], lanes: readonly FitLane[]): Entry[] {
+  return lanes.map((l) => {
     const on = budgets.map((_, i) => l.workers[i] ?? 0);
     // A worker counted on no budget (a card no longer read) is counted on the first.
     on[0] = (on[0] ?? 0) + Math.max(0, sum(l.workers) - sum(on));
     return { l, cost: l.cost ?? 0, on, fit: sum(on) };
   });
+}
+
+export function fitBudget(budgets: readonly Budget[], lanes: readonly FitLane[], o: FitOptions): Map<string, Fit> {
+  const entries = entriesOf(budgets, lanes);
   // A lane with no work, no worker and none leaving takes no part in the division: it is only told
   // what would fit of it. So a pass over hundreds of quiet lanes costs what the busy ones cost.
   const active = entries.filter((e) => e.l.want > 0 || e.fit > 0 || e.l.leaving > 0);
