@@ -12,27 +12,22 @@
 import { WaitingError, type Job } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { connect } from './channel.js';
-import { DIRECT_FINISHED_MAX, DIRECT_SAY_MS, EXIT_COMMAND_WONT_START, WORKER_ENV, type DirectFinished, type DirectWiring, type ToWorker } from '../worker-protocol/protocol.js';
-import { LOG_CAP_BYTES } from '../../shared/limits.js';
-import { ENGINE_VAR, endJob } from '../job-control/containment.js';
+import { DIRECT_FINISHED_MAX, DIRECT_SAY_MS, EXIT_COMMAND_WONT_START, WORKER_ENV, type DirectFinished, type DirectWiring, type JobAssignment, type ToWorker } from '../worker-protocol/protocol.js';
 import { LaneWorker } from '../engine/shared-lanes/bull-worker.js';
 import { NamedIds } from '../engine/shared-lanes/named-ids.js';
 import { LogFiles } from '../engine/retention/log-files.js';
 import { afterFailure, fieldsOfJob, PREFIX } from '../engine/shared-lanes/job-data.js';
 import { LANES_TOKEN } from '../engine/shared-lanes/outsiders.js';
-import { runShellJob, stopJobStarter, type RunningProcess } from './shell-job.js';
-import { PersistentCommand } from './persistent.js';
+import type { RunningProcess } from './shell-job.js';
+import { JobRunner } from './job-runner.js';
+import { workerSettings } from './settings.js';
+import { leaveOrphaned, leaveProcess } from './leave.js';
 import { ProgressRelay } from './progress-relay.js';
-import { newToken, openProgressSocket } from './progress-socket.js';
 import { CANCELLED, runSharedJob } from './shared-job.js';
 
 const channel = connect();
 const env = process.env;
-const umask = env[WORKER_ENV.umask];
-if (umask && /^[0-7]{1,4}$/.test(umask)) process.umask(parseInt(umask, 8));
-const logCap = Number(env[WORKER_ENV.logCapBytes]) || LOG_CAP_BYTES;
-const cgroupBase = env[WORKER_ENV.cgroup] || null;
-const command = env[WORKER_ENV.command];
+const { logCap, cgroupBase, command } = workerSettings(env);
 
 /** The job that runs now, and the BullMQ job it is. */
 let running: { id: number; run: RunningProcess; attempt: number; bullId: string } | null = null;
@@ -49,15 +44,8 @@ let givingBack = false;
 const relay = new ProgressRelay((m) => {
   if (current && running?.id === m.jobId) void current.updateProgress({ ...m.progress }).catch(() => {});
 });
-const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd], cgroupBase, (jobId, raw) => void relay.report(raw, jobId)) : null;
-let token: string | null = null;
-const progressSocket = persistent
-  ? null
-  : openProgressSocket((given, raw) => {
-      if (token === null || given !== token) return 'ignored: not the job this worker runs now';
-      const why = relay.report(raw);
-      return why === null ? 'ok' : `ignored: ${why}`;
-    });
+const runner = new JobRunner(relay, command, logCap, env[WORKER_ENV.cwd], cgroupBase);
+const persistent = runner.persistent;
 
 /** What the engine last heard, and whether a word is on its way. */
 let said = '';
@@ -127,15 +115,10 @@ function start(wiring: DirectWiring): void {
     redis,
     jobKey: (bullId: string): string => `${PREFIX}:${wiring.lane}:${bullId}`,
     logPaths: (id: number) => logs.paths(id),
-    start: (job: Parameters<typeof runShellJob>[0]) => {
-      relay.begin(job);
-      token = progressSocket ? newToken() : null;
-      return persistent ? persistent.run(job) : runShellJob(job, logCap, cgroupBase, progressSocket && token ? { socket: progressSocket.path, token } : undefined);
-    },
+    start: (job: JobAssignment) => runner.start(job),
     running: (now: { id: number; run: RunningProcess } | null) => {
       if (now === null) {
-        token = null;
-        relay.end();
+        runner.ended();
         running = null;
         return;
       }
@@ -170,11 +153,7 @@ function exit(code = 0): void {
   void closing.finally(() => {
     // What it finished while closing (an outcome Redis took late) is told before it goes.
     say(true);
-    persistent?.stop();
-    stopJobStarter();
-    process.exitCode = code;
-    channel.close();
-    setTimeout(() => process.exit(code), 1000).unref();
+    leaveProcess(code, channel, persistent);
   });
 }
 
@@ -212,10 +191,6 @@ channel.onClose(() => {
   leaving = true;
   // Takes nothing more: BullMQ fetches no next job once closing, and the connections go.
   void worker?.close(true).catch(() => {});
-  persistent?.stop();
-  stopJobStarter();
   const r = running;
-  const ending = r ? endJob({ id: r.id, attempt: r.attempt }, { engine: env[ENGINE_VAR] ?? '', pgids: r.run.pgid === undefined ? [] : [r.run.pgid], cgroupBase }) : Promise.resolve();
-  void ending.finally(() => process.exit(0));
-  setTimeout(() => process.exit(0), 2_000).unref();
+  leaveOrphaned(persistent, r && { job: { id: r.id, attempt: r.attempt }, pgid: r.run.pgid }, cgroupBase);
 });

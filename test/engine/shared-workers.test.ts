@@ -6,24 +6,12 @@
 // the rest run once.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { engineEachTest, jobsFinished, nextEvent, until } from '../support/engine.js';
 import { payloads, quickLane, ran, startedWith } from '../support/quick-lane.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
+import { redisForFile } from '../support/redis-suite.js';
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterEach(async () => {
-  const admin = new Redis({ host: '127.0.0.1', port: redis.port });
-  await admin.flushall();
-  await admin.quit();
-});
-afterAll(async () => {
-  await redis.remove();
-});
+const redis = redisForFile();
 
 const t = engineEachTest({ cores: 3 });
 
