@@ -80,7 +80,7 @@ describe('the workers of a shared lane', () => {
     await sharedLane(1);
     const ids = await slowJobFirst();
     const lost = nextEvent(t.engine, (e) => e.type === 'scale' && e.data.reason === 'crash');
-    // Back at once, in the engine's words, well before the stall delay (35–55 s) would give it back.
+    // Back at once, in the engine's words, well before the stall delay (40–55 s) would give it back.
     const back = nextEvent(t.engine, (e) => e.type === 'job' && e.data.id === ids[0] && e.data.state === 'queued', 20_000);
     killWorker('quick');
     await lost;

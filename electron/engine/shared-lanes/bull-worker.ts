@@ -13,13 +13,13 @@ import { BACKOFF_TYPE, PREFIX, UNREADABLE } from './job-data.js';
 
 /**
  * A job's lock lasts LOCK_MS and is renewed every LOCK_RENEW_MS; every engine looks for jobs whose
- * lock ran out every STALLED_CHECK_MS. A lock has at least LOCK_MS − LOCK_RENEW_MS (35 s) left
+ * lock ran out every STALLED_CHECK_MS. A lock has at least LOCK_MS − LOCK_RENEW_MS (40 s) left
  * when Redis stops answering, so a stall or an outage shorter than that re-runs nothing: a job
  * that finished meanwhile is recorded once Redis answers. The price: a killed engine's jobs run
- * elsewhere 35–55 s after it died (docs/shared-lanes.md weighs the two).
+ * elsewhere 40–55 s after it died (docs/shared-lanes.md weighs the two).
  */
 export const LOCK_MS = 45_000;
-export const LOCK_RENEW_MS = 10_000;
+export const LOCK_RENEW_MS = 5_000;
 export const STALLED_CHECK_MS = 10_000;
 
 export class LaneWorker extends Worker {

@@ -1,6 +1,6 @@
 // The job of a worker that took it from Redis itself (shared-main.ts) and died with it: the engine
 // gives it back at once, as it gives back a job it took itself (give-back.ts), rather than leave
-// it locked until BullMQ's stalled check (35–55 s). The engine does not hold that job's lock; it
+// it locked until BullMQ's stalled check (40–55 s). The engine does not hold that job's lock; it
 // finds it by the worker's mark on the lock (every token of that worker starts with its own
 // prefix), among the lane's active jobs.
 import { Job } from 'bullmq';
