@@ -33,10 +33,6 @@ const layers = [
   ...engineLayers(),
   ['electron/paths/**', [electron, folders(['engine', 'api', 'cli', 'shell', 'worker'], "Where Lanes' files are is known before anything runs; it imports nothing of Lanes.")]],
   ['electron/worker/**', [electron, folders(['engine', 'api', 'cli', 'shell'], 'The worker runtime is its own process: it talks to the engine only by messages.')]],
-  // A shared lane's worker takes its jobs from Redis itself, by the lane's own BullMQ contract (how
-  // a job is read, checked, numbered and recorded): that much of engine/shared-lanes/ it loads, and
-  // where job logs lie. It still talks to the engine only by messages.
-  ['electron/worker/shared-*.ts', [electron, folders(['api', 'cli', 'shell', 'workers', 'sizer', 'fleet', 'status', 'requests', 'store', 'queues'], 'A shared lane\'s worker loads the BullMQ contract of engine/shared-lanes/ and nothing else of the engine.')]],
   // Code both processes load: the messages between them, and what the OS holds of a job.
   ['electron/worker-protocol/**', [electron, folders(['engine', 'worker', 'job-control', 'api', 'cli', 'shell'], 'The wire between engine and worker depends on neither end.')]],
   ['electron/job-control/**', [electron, folders(['engine', 'worker', 'api', 'cli', 'shell'], 'Job control is loaded by the engine and the worker runtime alike; it imports neither.')]],

@@ -4,7 +4,7 @@
 // used before it exists and none holds a way back to the part that reads it; what moves is said
 // by signals (signal.ts), heard by the later steps.
 import { join } from 'node:path';
-import { appVersion, sharedWorkerEntry, workerEntry as defaultWorkerEntry } from '../paths/app-files.js';
+import { appVersion, workerEntry as defaultWorkerEntry } from '../paths/app-files.js';
 import { endJob } from '../job-control/containment.js';
 import type { EngineOptions } from './engine-types.js';
 import type { EngineLock } from './lock.js';
@@ -120,6 +120,7 @@ export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: S
   const progress = new ProgressBoard({
     write: (reports) => s.jobs.recordProgress(reports),
     local: (lane) => s.queues.sharedLane(lane) === undefined,
+    shared: (lane, id, progress) => s.queues.sharedLane(lane)?.progress(id, progress),
     announce: (job) => s.events.emit('progress', job),
     now: Date.now,
     log,
@@ -131,11 +132,6 @@ export function openWorkers({ options, settings, cgroupBase }: EngineStart, s: S
     ledger: s.scaleLedger,
     launcher: options.launcher ?? nodeLauncher,
     entry: options.workerEntry ?? defaultWorkerEntry,
-    directEntry: sharedWorkerEntry,
-    direct: (lane, worker) => {
-      const wiring = s.queues.sharedLane(lane)?.direct(worker);
-      return wiring ? { ...wiring, dataDir: options.dataDir } : null;
-    },
     heartbeatMs: settings.heartbeatMs,
     handBelowMs: settings.handBelowMs,
     workerStopMs: settings.workerStopMs,

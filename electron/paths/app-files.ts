@@ -26,6 +26,4 @@ const bundledWorker = join(appRoot, 'dist', 'electron', 'worker', 'runtime.cjs')
  * or tsc's output when the bundle is missing or older (a build that only recompiled).
  */
 export const workerEntry = mtime(bundledWorker) >= mtime(compiledWorker) ? bundledWorker : compiledWorker;
-/** The runtime of a shared lane's worker, which takes its jobs from Redis itself: tsc's output (BullMQ is loaded from node_modules). */
-export const sharedWorkerEntry = join(appRoot, 'dist', 'electron', 'worker', 'shared-main.js');
 export const appVersion = (JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')) as { version: string }).version;

@@ -35,52 +35,9 @@ export type ToWorker =
   | { t: 'stay' }
   /** Stop the running job (TERM its process group, KILL after `graceMs`), or drop one in hand. */
   | { t: 'cancel'; jobId: number; graceMs: number }
-  | { t: 'ping'; n: number }
-  /** Such a worker, ended by its engine (stopping, or the machine short of memory): its job goes back to the lane at once, its attempt not counted, and it exits. */
-  | { t: 'giveBack' }
-  /** A shared lane's worker that takes its jobs from Redis itself: where, sent once as it starts (shared-main.ts). */
-  | { t: 'redis'; wiring: DirectWiring };
-
-/**
- * What a worker of a shared lane needs to take the lane's jobs from BullMQ itself: the queue's
- * connection (the password with it, so it travels by the channel, never the environment a job
- * could read), the lane, its range of ids, this machine's name, and where job logs go.
- */
-export interface DirectWiring {
-  connection: Record<string, unknown>;
-  /** Its BullMQ worker id, which begins every lock token it takes: Lanes' mark, and how its engine finds its job if it dies. */
-  workerId: string;
-  lane: string;
-  slot: number;
-  machine: string;
-  dataDir: string;
-}
-
-/** Which job a worker of a shared lane runs now, as far as the engine needs to know (DIRECT_SAY_MS). */
-export interface DirectNow {
-  job: { jobId: number; attempt: number } | null;
-  /** Outcomes it holds that Redis has not taken yet (Redis away): the worker must not be ended meanwhile. */
-  recording: number;
-  /** Jobs whose outcome Redis took since it last said: what the engine announces, as BullMQ has them. */
-  finished?: DirectFinished[];
-}
-
-/** A job a worker of a shared lane finished: its Lanes id, where BullMQ put it, and the job's fields as BullMQ holds them. */
-export interface DirectFinished {
-  id: number;
-  state: 'completed' | 'failed' | 'delayed' | 'waiting';
-  fields: Record<string, unknown>;
-}
-
-/** Finished jobs one message carries at most; more wait for the next. */
-export const DIRECT_FINISHED_MAX = 500;
-
-/** A worker that takes its own jobs says what it runs at most this often while busy; going idle or busy at once. */
-export const DIRECT_SAY_MS = 200;
+  | { t: 'ping'; n: number };
 
 export type FromWorker =
-  /** A worker of a shared lane that takes its own jobs: what it runs now (DirectNow). */
-  | ({ t: 'direct' } & DirectNow)
   /** Started and ready; asks for a job. */
   | { t: 'pull' }
   /** The running job's process group, so the engine can end it if this worker dies. */

@@ -3,21 +3,35 @@
 // simply given to another worker.
 import { connect } from './channel.js';
 import { EXIT_COMMAND_WONT_START, WORKER_ENV, type JobAssignment, type JobOutcome, type ToWorker } from '../worker-protocol/protocol.js';
-import type { RunningProcess } from './shell-job.js';
-import { JobRunner } from './job-runner.js';
-import { workerSettings } from './settings.js';
-import { leaveOrphaned, leaveProcess } from './leave.js';
+import { LOG_CAP_BYTES } from '../../shared/limits.js';
+import { ENGINE_VAR, endJob } from '../job-control/containment.js';
+import { runShellJob, stopJobStarter, type RunningProcess } from './shell-job.js';
+import { PersistentCommand } from './persistent.js';
 import { ProgressRelay } from './progress-relay.js';
+import { newToken, openProgressSocket } from './progress-socket.js';
 
 const channel = connect();
 const env = process.env;
-const { logCap, cgroupBase, command } = workerSettings(env);
+// The engine runs under umask 077 (its files are private); a job makes files as its user would.
+const umask = env[WORKER_ENV.umask];
+if (umask && /^[0-7]{1,4}$/.test(umask)) process.umask(parseInt(umask, 8));
+const logCap = Number(env[WORKER_ENV.logCapBytes]) || LOG_CAP_BYTES;
+const cgroupBase = env[WORKER_ENV.cgroup] || null;
+const command = env[WORKER_ENV.command];
 /** Unset (an engine that never hands jobs out): a hand is never given back. */
 const handBackMs = Number(env[WORKER_ENV.handBackMs]) || Infinity;
 /** How far the running job has got, as it says: passed on, a few times a second at most. */
 const relay = new ProgressRelay((m) => channel.send(m));
-const runner = new JobRunner(relay, command, logCap, env[WORKER_ENV.cwd], cgroupBase);
-const persistent = runner.persistent;
+const persistent = command ? new PersistentCommand(JSON.parse(command) as string[], logCap, env[WORKER_ENV.cwd], cgroupBase, (jobId, raw) => void relay.report(raw, jobId)) : null;
+/** The running shell job's token: what its `lanes progress` shows to be heard. */
+let token: string | null = null;
+const progressSocket = persistent
+  ? null
+  : openProgressSocket((given, raw) => {
+      if (token === null || given !== token) return 'ignored: not the job this worker runs now';
+      const why = relay.report(raw);
+      return why === null ? 'ok' : `ignored: ${why}`;
+    });
 
 let running: { job: JobAssignment; proc: RunningProcess } | null = null;
 /** Jobs handed over to run after the current one, in order; not started. */
@@ -42,10 +56,12 @@ const clockMs = () => Number(process.hrtime.bigint()) / 1e6;
 async function run(job: JobAssignment): Promise<void> {
   const t0 = clockMs();
   let proc: RunningProcess;
+  relay.begin(job);
+  token = progressSocket ? newToken() : null;
   try {
-    proc = runner.start(job);
+    proc = persistent ? persistent.run(job) : runShellJob(job, logCap, cgroupBase, progressSocket && token ? { socket: progressSocket.path, token } : undefined);
   } catch (e) {
-    runner.ended();
+    relay.end();
     finish(job, { state: 'failed', exitCode: null, error: (e as Error).message });
     return;
   }
@@ -55,7 +71,8 @@ async function run(job: JobAssignment): Promise<void> {
     channel.send({ t: 'spawned', jobId: job.id, pgid: proc.pgid });
   }
   const outcome = await proc.done;
-  runner.ended();
+  token = null;
+  relay.end();
   finish(job, { ...outcome, ranMs: clockMs() - t0 });
 }
 
@@ -91,7 +108,12 @@ let leaving = false;
 
 function exit(code = 0): void {
   leaving = true;
-  leaveProcess(code, channel, persistent);
+  persistent?.stop();
+  stopJobStarter();
+  process.exitCode = code;
+  channel.close();
+  // Let the last message flush; then go, even if a stray handle would keep the loop alive.
+  setTimeout(() => process.exit(code), 1000).unref();
 }
 
 channel.onMessage((m: ToWorker) => {
@@ -135,7 +157,11 @@ process.on('SIGHUP', () => {});
 // The engine went away (it was stopped or killed): the job's processes must not outlive it.
 channel.onClose(() => {
   if (leaving) return;
-  leaveOrphaned(persistent, running && { job: running.job, pgid: running.proc.pgid }, cgroupBase);
+  persistent?.stop();
+  stopJobStarter();
+  const ending = running ? endJob(running.job, { engine: process.env[ENGINE_VAR] ?? '', pgids: running.proc.pgid === undefined ? [] : [running.proc.pgid], cgroupBase }) : Promise.resolve();
+  void ending.finally(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2_000).unref();
 });
 
 pull();

@@ -1,9 +1,8 @@
-// The hot path of a shared lane whose worker processes speak to Redis themselves, alone
-// (bull-run-worker.ts: no engine sizing or observing), against BullMQ with as many processes
-// (bullmq-worker.ts), on one redis-server, alternating: the drain of no-op jobs, and the CPU per
-// job of the processes each side runs (its worker commands too). It was measured before shared
-// lanes were built this way, and now says what the design reaches at best on this machine, beside
-// the real lane's figure (shared-lane.ts).
+// What a shared lane could reach if each worker process spoke to Redis itself (bull-run-worker.ts)
+// against BullMQ with as many processes (bullmq-worker.ts), on one redis-server, alternating: the
+// drain of no-op jobs, and the CPU per job of the processes each side runs (for the design, its
+// worker commands too). An engine would spend nothing per job there. These say whether the design
+// is worth building on this machine before it is built.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,7 +89,7 @@ export async function sharedDesignFigures(pairs: number, n: number, port: number
   }
   const series = (pick: (d: Drain) => number) => ({ lanes: drains.design.map(pick), peer: drains.bull.map(pick) });
   const peer = `BullMQ, ${processes} worker processes of concurrency 1`;
-  const what = `no-op jobs drained by ${processes} worker processes speaking to Redis themselves, each job run as a Lanes worker runs it (the hot path alone, no engine; ${n.toLocaleString('en-US')} jobs)`;
+  const what = `no-op jobs drained by ${processes} worker processes speaking to Redis themselves, each job run as a Lanes worker runs it (the design, not built; ${n.toLocaleString('en-US')} jobs)`;
   return [
     compared({ section: SECTION, what, unit: 'jobs/s' }, series((d) => d.jobsPerSecond), peer),
     compared({ section: SECTION, what: 'CPU per job of those processes and their worker commands', unit: 'µs' }, series((d) => d.cpuUsPerJob), peer),

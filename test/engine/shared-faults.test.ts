@@ -136,8 +136,8 @@ async function stallOnTwoEngines(b: Engine, stallMs: number): Promise<void> {
     expect(refused?.code).toBe('queue_unreachable');
     expect(refused?.message).toMatch(/has not answered since .*nothing was queued/);
     // The fault: `stallMs` without an answer. 25 s is longer than BullMQ's own lock (30 s) less its
-    // renewal; 40 s as long as the 40 s every lock of Lanes' is sure to have (bull-worker.ts: 45 s, renewed
-    // every 5 s), the longest the lane is said to ride out.
+    // renewal; 40 s longer than the 35 s every lock of Lanes' is sure to have (bull-worker.ts), which
+    // these 2 s jobs' locks outlast: taken (or renewed) at most a few seconds before Redis stopped.
     await new Promise((resume) => setTimeout(resume, Math.max(0, stallMs - (Date.now() - stalledAt))));
     process.kill(redis.pid, 'SIGCONT');
     await until(t.engine, () => lane('render')?.shared?.unreachableSince === null, 30_000, 'Redis answering again');

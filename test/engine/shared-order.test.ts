@@ -3,12 +3,23 @@
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engineEachTest, jobsFinished } from '../support/engine.js';
 import { lines, waitFor } from '../support/poll.js';
-import { redisForFile } from '../support/redis-suite.js';
+import { startRedis, type RedisServer } from '../support/redis.js';
 
-const redis = redisForFile();
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterEach(async () => {
+  const admin = new Redis({ host: '127.0.0.1', port: redis.port });
+  await admin.flushall();
+  await admin.quit();
+});
+afterAll(async () => {
+  await redis.remove();
+});
 
 const t = engineEachTest({ cores: 3 });
 

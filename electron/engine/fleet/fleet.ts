@@ -7,7 +7,7 @@ import type { LiveWorker } from '../machine/machine.js';
 import { workerCgroups } from '../machine/worker-meter.js';
 import { ENGINE_VAR } from '../../job-control/containment.js';
 import { privateUmask } from '../../paths/private-dir.js';
-import { WORKER_ENV, type DirectWiring } from '../../worker-protocol/protocol.js';
+import { WORKER_ENV } from '../../worker-protocol/protocol.js';
 import type { Decision } from '../sizer/policy.js';
 import type { WorkerView } from '../sizer/pass.js';
 import type { Queues } from '../queues/queues.js';
@@ -34,10 +34,6 @@ export interface FleetDeps {
   ledger: ScaleLedger;
   launcher: WorkerLauncher;
   entry: string;
-  /** The runtime of a worker that takes a shared lane's jobs itself. */
-  directEntry: string;
-  /** How such a worker reaches its lane's queue; null for a lane whose jobs the engine hands out. */
-  direct(lane: string, worker: string): DirectWiring | null;
   heartbeatMs: number;
   logCapBytes: number;
   /** The engine's cgroup for jobs, or null where the OS offers none. */
@@ -77,7 +73,6 @@ export class Fleet {
           const row = d.lanes.list().find((l) => l.name === lane);
           return row?.workerCommand ? { argv: row.workerCommand, cwd: row.workerCwd } : null;
         },
-        direct: d.direct,
         logPaths: d.logPaths,
         jobChanged: (job) => {
           if (job.state === 'succeeded') this.startFailures.succeeded(job.lane);
@@ -101,7 +96,7 @@ export class Fleet {
         },
         log: d.log,
       },
-      { entry: d.entry, directEntry: d.directEntry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: d.workerStopMs, cgroupBase: d.cgroupBase, jobEnv, handBelowMs: d.handBelowMs },
+      { entry: d.entry, launcher: d.launcher, logCapBytes: d.logCapBytes, stopTimeoutMs: d.workerStopMs, cgroupBase: d.cgroupBase, jobEnv, handBelowMs: d.handBelowMs },
     );
     this.heartbeat = new Heartbeat(this.pool, d.heartbeatMs, Date.now, (w) => {
       d.log(`worker ${w.id} stopped answering; replacing it`);

@@ -63,7 +63,6 @@ export function shutdown(pool: Pool, queues: Queues, graceMs: number, log: (line
       pool.kill(w.id);
     }
     await Promise.all(givenBack);
-    // Workers that took their own jobs give them back themselves before they go (pool.kill).
     await pool.whenEmpty(5_000);
   })();
   return {

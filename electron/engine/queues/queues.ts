@@ -1,7 +1,7 @@
 // Which store holds a lane's jobs, and which holds a job: the local store for every lane unless
 // the lane is shared, and for a job, the range its id is in (ids.ts). Asked for all lanes at once
 // (counts, a listing of every lane), it answers from all of them together.
-import type { JobPage, JobSummary, SharedLaneStatus } from '../../../shared/model.js';
+import type { JobPage, JobProgress, SharedLaneStatus } from '../../../shared/model.js';
 import { LanesError, notFound } from '../../../shared/errors.js';
 import type { LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
@@ -9,7 +9,6 @@ import type { NotYet } from '../store/jobs.js';
 import { isSharedId, slotOfId } from '../store/job-ids.js';
 import type { LocalQueue } from './local-queue.js';
 import type { JobQueue } from './queue.js';
-import type { DirectFinished, DirectWiring } from '../../worker-protocol/protocol.js';
 
 /** A lane this engine shares with others on Redis: its queue, and what the engine needs of it besides. */
 export interface SharedQueue extends JobQueue {
@@ -21,10 +20,8 @@ export interface SharedQueue extends JobQueue {
   status(): SharedLaneStatus;
   /** This engine's workers of the lane changed: others see it within a few seconds. */
   workersChanged(workers: number, busy: number): void;
-  /** How one of this lane's workers reaches its queue: each takes its jobs from Redis itself. */
-  direct(worker: string): Omit<DirectWiring, 'dataDir'>;
-  /** Jobs its workers finished, as summaries to announce (ids outside this lane's range left out). */
-  finishedHere(jobs: readonly DirectFinished[]): JobSummary[];
+  /** A job this engine runs said how far it has got: kept as BullMQ's own progress. */
+  progress(id: number, progress: JobProgress): void;
   /** Stops talking to Redis; jobs there stay for the other engines. */
   close(): Promise<void>;
 }

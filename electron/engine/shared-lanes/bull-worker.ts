@@ -1,37 +1,32 @@
-// BullMQ's Worker under Lanes' lock times, marks and backoff. Each worker process of a shared lane
-// runs one with a processor (shared-main.ts): BullMQ takes, locks, renews and finishes its jobs.
-// The engine runs one without, for its stalled-job check alone: it gives back the jobs of an
-// engine or a worker that died, even while this engine runs no worker of the lane.
+// BullMQ's Worker, driven by hand. Lanes' own worker processes run the jobs, so this engine takes
+// each job from BullMQ when one of its workers asks (getNextJob), and finishes it when the worker
+// reports (moveToCompleted / moveToFailed, which hand back the next job in the same call). What
+// BullMQ does for a worker it keeps doing: the lock of every job held here is renewed by its lock
+// manager, and its stalled-job check gives back the jobs of an engine that died.
 //
 // A job whose record is not JSON where BullMQ expects it (written by something else than Lanes)
 // would make BullMQ throw while taking it, and stay taken until its lock ran out, again and again.
 // It is taken all the same, with data that says why it cannot be read, so it is failed once.
-import { Worker, type Job, type JobJson, type Processor } from 'bullmq';
+import { Job, Worker, type JobJson } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { backoffMs } from '../backoff.js';
 import { BACKOFF_TYPE, PREFIX, UNREADABLE } from './job-data.js';
 
 /**
  * A job's lock lasts LOCK_MS and is renewed every LOCK_RENEW_MS; every engine looks for jobs whose
- * lock ran out every STALLED_CHECK_MS. A lock has at least LOCK_MS − LOCK_RENEW_MS (40 s) left
+ * lock ran out every STALLED_CHECK_MS. A lock has at least LOCK_MS − LOCK_RENEW_MS (35 s) left
  * when Redis stops answering, so a stall or an outage shorter than that re-runs nothing: a job
  * that finished meanwhile is recorded once Redis answers. The price: a killed engine's jobs run
- * elsewhere 40–55 s after it died (docs/shared-lanes.md weighs the two).
+ * elsewhere 35–55 s after it died (docs/shared-lanes.md weighs the two).
  */
 export const LOCK_MS = 45_000;
-export const LOCK_RENEW_MS = 5_000;
+export const LOCK_RENEW_MS = 10_000;
 export const STALLED_CHECK_MS = 10_000;
 
 export class LaneWorker extends Worker {
-  /**
-   * Driven by hand (no processor: the engine takes and finishes jobs), or, with `processor`, as
-   * BullMQ runs a worker: one job at a time, fetched, locked, renewed and finished by BullMQ
-   * (a shared lane's worker process, shared-main.ts).
-   */
-  constructor(name: string, connection: Redis, machine: string, processor: Processor | null = null) {
-    super(name, processor, {
+  constructor(name: string, connection: Redis, machine: string) {
+    super(name, null, {
       autorun: false,
-      concurrency: 1,
       connection,
       prefix: PREFIX,
       // Stored on every job it takes: which machine ran it.
@@ -45,21 +40,6 @@ export class LaneWorker extends Worker {
       metrics: { maxDataPoints: 60 },
       settings: { backoffStrategy: (attemptsMade: number, type?: string) => (type === BACKOFF_TYPE ? backoffMs(attemptsMade) : -1) },
     });
-    this.readable();
-  }
-
-  /**
-   * BullMQ reads a job it hands over (a take, or the next one a finish fetches) before anyone sees
-   * it: a record whose options or progress are not JSON made it throw there, with the job taken
-   * and left to stall. Such a record is handed over as a job whose data says why it cannot be read.
-   */
-  private readable(): void {
-    const backend = this.getBackend() as unknown as { execCommand(client: unknown, name: string, args: unknown[]): Promise<unknown> };
-    const exec = backend.execCommand.bind(backend);
-    backend.execCommand = async (client, name, args) => {
-      const result = await exec(client, name, args);
-      return name === 'moveToActive' || name === 'moveToFinished' ? readableNext(result) : result;
-    };
   }
 
   protected override createJob(data: JobJson, jobId: string): Job {
@@ -71,31 +51,42 @@ export class LaneWorker extends Worker {
     }
   }
 
-  /** The engine's: checks for stalled jobs (everyone's); it holds none of its own. */
+  /**
+   * After a take that threw while reading the job's record (its options or progress not JSON,
+   * which BullMQ reads before the data): the job is in the active list, locked with `token`. It
+   * is found there, near the head where it was just put, as a job that says why it cannot be read.
+   */
+  async takenUnreadable(client: Redis, token: string, why: string): Promise<Job | undefined> {
+    const ids = await client.lrange(this.toKey('active'), 0, 9);
+    for (const id of ids) {
+      if ((await client.get(`${this.toKey(id)}:lock`)) !== token) continue;
+      const job = new Job(this, 'unreadable', { [UNREADABLE]: why.slice(0, 200) }, {}, id);
+      job.attemptsStarted = Number(await client.hget(this.toKey(id), 'ats')) || 1;
+      job.token = token;
+      return job;
+    }
+    return undefined;
+  }
+
+  /** Starts renewing locks (for the jobs taken here) and checking for stalled jobs (everyone's). */
   begin(): Promise<void> {
+    this.lockManager.start();
     return this.startStalledCheckTimer();
   }
-}
 
-/** Fields of a job's record BullMQ parses as JSON as it hands the job over. */
-const PARSED = new Set(['opts', 'progress', 'parent']);
-
-/** A take's or a finish's answer, with a next job whose record will not parse replaced by one that says so. */
-function readableNext(result: unknown): unknown {
-  if (!Array.isArray(result) || !Array.isArray(result[0])) return result;
-  const fields = result[0] as unknown[];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    if (!PARSED.has(String(fields[i]))) continue;
-    const value = fields[i + 1];
-    if (typeof value !== 'string' || value === '') continue;
-    try {
-      JSON.parse(value);
-    } catch (error) {
-      const why = `${String(fields[i])}: ${(error as Error).message}`.split('\n')[0]!.slice(0, 200);
-      const kept = [];
-      for (let j = 0; j + 1 < fields.length; j += 2) if (!PARSED.has(String(fields[j])) && fields[j] !== 'data') kept.push(fields[j], fields[j + 1]);
-      return [[...kept, 'data', JSON.stringify({ [UNREADABLE]: why })], ...result.slice(1)];
-    }
+  /** A job taken here: its lock is renewed until it is let go. */
+  keepLocked(job: Job, token: string): void {
+    this.lockManager.trackJob(job.id!, token, job.processedOn ?? Date.now());
   }
-  return result;
+
+  letGo(bullId: string): void {
+    this.lockManager.untrackJob(bullId);
+  }
+
+  /** The job a finish handed back (BullMQ's fetch-next), as a Job; undefined when none was waiting. */
+  fetched(result: unknown, token: string): Promise<Job | undefined> {
+    if (!Array.isArray(result)) return Promise.resolve(undefined);
+    const [data, id] = result as [JobJson | undefined, string | undefined];
+    return this.nextJobFromJobData(data, id, token);
+  }
 }

@@ -48,6 +48,8 @@ export class LaneConnections {
   private lastError: string | null = null;
   private readonly waiters = new Set<() => void>();
   private readonly refusals = new Set<(why: string) => void>();
+  /** Called when Redis stops being reachable: calls in flight stop waiting for it (work.ts). */
+  private readonly onAway = new Set<() => void>();
   /** The ping on its way, since when; and since when Redis has not answered one, when it has not for NOT_ANSWERING_MS. */
   private probeSentAt: number | null = null;
   private silentSince: number | null = null;
@@ -125,6 +127,12 @@ export class LaneConnections {
     );
   }
 
+  /** `abandon` is called if Redis stops being reachable before `off` is; for calls that should not wait for it. */
+  whileReachable(abandon: () => void): () => void {
+    this.onAway.add(abandon);
+    return () => this.onAway.delete(abandon);
+  }
+
   get unreachableSince(): number | null {
     return this.downSince;
   }
@@ -172,6 +180,8 @@ export class LaneConnections {
     if (this.downSince !== null || !(this.wasUp || this.lastError !== null)) return;
     this.downSince = this.silentSince ?? Date.now();
     if (!this.connected) this.silentSince = null;
+    for (const abandon of [...this.onAway]) abandon();
+    this.onAway.clear();
     this.moved(false);
   }
 

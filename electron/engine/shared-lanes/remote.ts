@@ -1,7 +1,7 @@
-// What happens to a shared lane's jobs, heard through BullMQ's own event stream: jobs that moved
-// are announced to clients in batches (a window or `lanes wait` re-reads those it shows); a
-// cancel asked on another engine stops the job if one of this engine's workers runs it; work
-// queued elsewhere is a sign for the sizer (the workers themselves wait on BullMQ's own marker).
+// What other engines do to a shared lane's jobs, heard through BullMQ's own event stream: jobs
+// queued elsewhere wake this engine's idle workers; jobs that moved are announced to clients in
+// batches (a window or `lanes wait` re-reads those it shows); a cancel asked on another engine
+// stops the job if it runs here.
 import { QueueEvents, type QueueEventsOptions } from 'bullmq';
 import { describe } from './connections.js';
 import { cancelMark } from './job-data.js';
@@ -54,9 +54,7 @@ export class RemoteChanges {
     this.events.on('progress', ({ jobId, data }) => {
       if (cancelMark(data) === null) return;
       this.note(jobId);
-      // Whichever worker of this engine runs it (if one does) stops it; the others let it be.
-      const id = p.idOf(jobId);
-      if (id !== null) p.deps.cancelHere(id);
+      for (const h of p.taken.values()) if (h.job.id === jobId) p.deps.cancelHere(h.id);
     });
     this.timer = setInterval(() => this.flush(), FLUSH_MS);
     this.timer.unref();

@@ -3,21 +3,19 @@
 // to two of them, and gives back the jobs of an engine that dies (docs/shared-lanes.md).
 import { Queue, type QueueEventsOptions } from 'bullmq';
 import type { Job as BullJob } from 'bullmq';
-import type { Job, JobPage, JobSummary, LogChunk, SharedLaneStatus } from '../../../shared/model.js';
+import type { Job, JobPage, JobProgress, JobSummary, LogChunk, SharedLaneStatus } from '../../../shared/model.js';
 import type { ParsedInput } from '../../../shared/requests.js';
 import { LanesError } from '../../../shared/errors.js';
 import type { RedisAddress } from '../../../shared/redis-url.js';
 import type { SharedQueue } from '../queues/queues.js';
-import type { DirectFinished, DirectWiring } from '../../worker-protocol/protocol.js';
-import { isSharedId, slotOfId } from '../store/job-ids.js';
 import { NO_JOBS, type LaneCounts } from '../store/counts.js';
 import type { JobFilter } from '../store/job-queries.js';
-import type { Interruption, NewJob, RunningRow, TurnResult } from '../store/jobs.js';
+import type { Interruption, NewJob, RunningRow, Turn, TurnResult } from '../store/jobs.js';
 import type { LaneRow } from '../store/lanes.js';
 import { LaneWorker } from './bull-worker.js';
 import { describe, LaneConnections, redisOptions } from './connections.js';
 import type { SharedLaneDeps } from './deps.js';
-import { cancelMark, finishedByLanes, storedJob, summaryOf, type BullFields } from './job-data.js';
+import { cancelMark, finishedByLanes, storedJob, summaryOf } from './job-data.js';
 import { laneParts, PREFIX, type LaneParts } from './parts.js';
 import { OutageLedger } from './outage.js';
 import { Presence } from './presence.js';
@@ -25,8 +23,10 @@ import { LaneReads, QUEUED_STATES } from './reads.js';
 import { RemoteChanges } from './remote.js';
 import { Outsiders } from './outsiders.js';
 import { countsOf, readCounts } from './lane-counts.js';
-import { giveBackDirect, workerTokenPrefix } from './direct-give-back.js';
+import { GiveBack } from './give-back.js';
+import { LaneWork } from './work.js';
 import { fieldsOfJob } from './job-data.js';
+import { sayProgress } from './progress.js';
 import { IdFloor } from './id-floor.js';
 
 /** How often the lane's counts and the other engines' workers are read. */
@@ -40,6 +40,8 @@ export class BullLane implements SharedQueue {
   readonly lane: string;
   readonly slot: number;
   readonly p: LaneParts;
+  private readonly work: LaneWork;
+  private readonly giveBack: GiveBack;
   private readonly reads: LaneReads;
   private readonly remote: RemoteChanges;
   private readonly outsiders: Outsiders;
@@ -58,11 +60,8 @@ export class BullLane implements SharedQueue {
   /** Lock renewal and the stalled check, started once Redis first answers. */
   readonly started: Promise<void>;
 
-  private readonly address: RedisAddress;
-
   constructor(row: LaneRow, address: RedisAddress, slot: number, deps: SharedLaneDeps) {
     this.lane = row.name;
-    this.address = address;
     this.slot = slot;
     const conns = new LaneConnections(address, (up) => this.reachability(up));
     const queue = new Queue(row.name, { connection: conns.requests, prefix: PREFIX });
@@ -72,6 +71,8 @@ export class BullLane implements SharedQueue {
     worker.on('error', (error: Error) => this.trouble(error));
     worker.on('stalled', (jobId: string) => deps.log(`lane ${row.name}: job ${jobId} stalled (its engine stopped renewing its lock); it is queued again`));
     this.p = laneParts(row, slot, queue, worker, conns, deps);
+    this.work = new LaneWork(this.p);
+    this.giveBack = new GiveBack(this.p);
     this.reads = new LaneReads(this.p);
     const eventsConnection = { ...redisOptions(address), maxRetriesPerRequest: null } as QueueEventsOptions['connection'];
     this.outsiders = new Outsiders(this.p);
@@ -118,17 +119,6 @@ export class BullLane implements SharedQueue {
     return { redis: c.redacted, unreachableSince: c.unreachableSince, notAnswering: c.notAnswering, error: c.error, elsewhere: this.presence.elsewhere, outsideWorker: this.outsiders.warning(Date.now()) };
   }
 
-  /** How one of its workers reaches the queue: each takes its jobs from Redis itself (shared-main.ts). */
-  direct(worker: string): Omit<DirectWiring, 'dataDir'> {
-    // Sent over the worker's channel, where a function does not go: ioredis' own reconnect backoff there.
-    const { retryStrategy: _, ...connection } = redisOptions(this.address);
-    return { connection: { ...connection }, workerId: workerTokenPrefix(this.p.deps.engineId, worker), lane: this.lane, slot: this.slot, machine: this.p.deps.machine };
-  }
-
-  finishedHere(jobs: readonly DirectFinished[]): JobSummary[] {
-    return jobs.filter((j) => isSharedId(j.id) && slotOfId(j.id) === this.slot).map((j) => summaryOf(j.id, this.lane, j.state, j.fields as unknown as BullFields));
-  }
-
   workersChanged(workers: number, busy: number): void {
     this.presence.set(workers, busy);
   }
@@ -149,6 +139,7 @@ export class BullLane implements SharedQueue {
       const waiting = counts.queued - this.notYetN;
       this.waitingSince = waiting > 0 ? (this.waitingSince ?? now) : null;
       const others = await this.presence.refresh(now);
+      this.giveBack.sendTails();
       if (moved || others) this.p.deps.changed();
       // A retry whose wait is over, or work queued while a wake was missed: idle workers pull.
       if (waiting > 0) this.p.deps.workArrived(this.lane);
@@ -176,29 +167,55 @@ export class BullLane implements SharedQueue {
     });
   }
 
-  /** Its workers take their jobs from Redis themselves (direct()): none is handed out or reported here. */
-  turns(): Promise<TurnResult[]> {
-    return Promise.reject(new LanesError('internal', `lane ${this.lane} is shared: its workers take their own jobs`));
+  async turns(turns: readonly Turn[]): Promise<TurnResult[]> {
+    const results = await this.work.turns(turns);
+    // Kept in step until the next read of Redis corrects them, so the sizer does not start a worker for a job just taken.
+    const c = { ...this.laneCounts };
+    for (const r of results) {
+      const taken = (r.claimed ? 1 : 0) + r.handed.length;
+      c.queued -= taken;
+      c.running += taken;
+      for (const done of [r.finished, r.dropped]) {
+        if (!done) continue;
+        c.running--;
+        if (done.state === 'queued') c.queued++;
+        else if (done.state !== 'running') c[done.state]++;
+      }
+    }
+    this.laneCounts = { queued: Math.max(0, c.queued), running: Math.max(0, c.running), succeeded: c.succeeded, failed: c.failed, cancelled: c.cancelled };
+    return results;
   }
 
-  /** This engine holds no shared job itself: its workers hold theirs, by their own locks. */
-  runningFor(): RunningRow[] {
-    return [];
+  /** A job this engine runs said how far it has got: BullMQ's progress (progress.ts). */
+  progress(id: number, progress: JobProgress): void {
+    sayProgress(this.p, id, progress);
   }
 
-  /** The job of a worker of this engine that died with it (direct-give-back.ts). */
+  runningFor(worker: string): RunningRow[] {
+    return this.giveBack.runningFor(worker);
+  }
+
   requeue(job: RunningRow, how: Interruption): Promise<JobSummary | null> {
-    return giveBackDirect(this.p, job, how);
+    return this.giveBack.requeue(job, how);
   }
 
-  handBack(): Promise<JobSummary[]> {
-    return Promise.resolve([]);
+  handBack(worker: string, ids: readonly number[]): Promise<JobSummary[]> {
+    return this.giveBack.handBack(worker, ids);
   }
 
-  /** As BullMQ counts them, as last read. */
+  /**
+   * As BullMQ counts them, but with the jobs in this engine's workers' hands as queued, as a
+   * local lane counts them: BullMQ has them active, yet no worker runs them yet.
+   */
   counts(): ReadonlyMap<string, LaneCounts> {
     // Away, nothing waits that this engine could take: no worker is kept or started for it.
-    return new Map([[this.lane, this.reachable ? this.laneCounts : { ...this.laneCounts, queued: 0 }]]);
+    if (!this.reachable) return new Map([[this.lane, { ...this.laneCounts, queued: 0 }]]);
+    let inHand = 0;
+    for (const h of this.p.taken.values()) if (h.startedAt === null) inHand++;
+    if (inHand === 0) return new Map([[this.lane, this.laneCounts]]);
+    const c = this.laneCounts;
+    const moved = Math.min(inHand, c.running);
+    return new Map([[this.lane, { ...c, queued: c.queued + moved, running: c.running - moved }]]);
   }
 
   notYet(now: number): ReadonlyMap<string, { n: number; next: number }> {
@@ -274,7 +291,7 @@ export class BullLane implements SharedQueue {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.poller);
-    const all = Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]);
+    const all = Promise.all([this.giveBack.settled(), this.work.away.settled()]).then(() => Promise.allSettled([this.presence.leave(), this.remote.close(), this.p.worker.close(true), this.p.queue.close()]));
     // Redis may be away: closing must not wait for it.
     await Promise.race([all, new Promise((done) => setTimeout(done, CLOSE_WAIT_MS).unref())]);
     this.p.conns.disconnect();

@@ -14,8 +14,10 @@ const PROGRESS_FLUSH_MS = 250;
 export interface ProgressBoardDeps {
   /** The local store's write of the latest reports; the summaries of the jobs still on that run. */
   write(reports: { id: number; attempt: number; progress: JobProgress }[]): JobSummary[];
-  /** Whether the lane's jobs are in the local store (a shared lane's workers tell BullMQ themselves). */
+  /** Whether the lane's jobs are in the local store (a shared lane's are not). */
   local(lane: string): boolean;
+  /** A shared lane's job's latest report, for its queue (BullMQ's own progress). */
+  shared?(lane: string, id: number, progress: JobProgress): void;
   announce(summary: JobSummary): void;
   now(): number;
   log(line: string): void;
@@ -63,6 +65,8 @@ export class ProgressBoard {
     if (this.latest.size === 0) return;
     const all = [...this.latest];
     this.latest.clear();
+    // A shared lane's jobs are not in the local store: their queue keeps what they say.
+    for (const [id, l] of all) if (!this.d.local(l.lane)) this.d.shared?.(l.lane, id, l.progress);
     const reports = all.filter(([, l]) => this.d.local(l.lane)).map(([id, l]) => ({ id, attempt: l.attempt, progress: l.progress }));
     if (reports.length === 0) return;
     let summaries: JobSummary[];

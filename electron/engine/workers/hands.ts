@@ -8,6 +8,12 @@ import type { WorkerRecord } from './pool-types.js';
 import type { TurnMessage } from './reports.js';
 
 /**
+ * A shared lane's hand holds one: every finish brings the next job back in the same call to
+ * Redis, so one in hand keeps the worker going; more would be jobs locked to this engine that an
+ * idle worker elsewhere could run, each taken with a call of its own.
+ */
+export const SHARED_HAND_MAX = 1;
+/**
  * A hand holds about as much work as this many jobs at the edge of short take (100 ms at the
  * default): four of those, and more of shorter ones up to HAND_MAX, so the engine is asked once
  * per that much work, and what a hand keeps from another worker stays small.
@@ -32,6 +38,8 @@ export class Hands {
     private readonly workers: ReadonlyMap<string, WorkerRecord>,
     /** The lane's queued jobs, those in hands included. */
     private readonly queued: (lane: string) => number,
+    /** Whether the lane's queue is shared with other engines. */
+    private readonly shared: (lane: string) => boolean,
     /** The pace below which a lane's workers get hands (ENGINE_DEFAULTS; tests on a loaded machine set it high). */
     private readonly below: number,
   ) {}
@@ -40,7 +48,7 @@ export class Hands {
    * How many jobs to hand a worker beyond the one it runs: none unless the lane's jobs are short
    * (then waiting on the engine between them is what costs), none while its backlog is shallow
    * (another worker may want them), and when it is deep as many as HAND_SPAN allows for the lane's
-   * pace, up to HAND_MAX. Asking `ahead` (it goes on to a job
+   * pace, up to HAND_MAX (SHARED_HAND_MAX for a shared lane). Asking `ahead` (it goes on to a job
    * in hand meanwhile) nothing is claimed with the answer, so all of its share may go in hand.
    *
    * A worker promised to another lane asks there. Asking ahead behind a short job, it takes at
@@ -55,13 +63,13 @@ export class Hands {
     const guess = moving && ahead;
     const lane = w.moveTo ?? w.lane;
     const there = this.onLane(lane);
-    // Never below none: counts read a moment apart from the hands may trail them.
+    // Never below none: a shared lane's counts are as last read, and may trail its hands.
     const free = Math.max(0, this.queued(lane) - there.inHand);
     const share = Math.floor(free / (there.workers + (moving ? 1 : 0))) - (ahead ? 0 : 1);
     const pace = this.pace.get(lane) ?? (guess ? this.pace.get(w.lane) : undefined);
     const least = guess ? 1 : 0;
     if (pace === undefined || pace >= this.below) return Math.min(free, least);
-    const most = Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace, 0.001)));
+    const most = this.shared(lane) ? SHARED_HAND_MAX : Math.min(HAND_MAX, Math.floor((HAND_SPAN * this.below) / Math.max(pace, 0.001)));
     return Math.min(free, Math.max(least, Math.min(most, share)));
   }
 
@@ -84,7 +92,7 @@ export class Hands {
 
   /** A local lane's last queued jobs were just taken: its workers may be promised elsewhere. */
   tookLast(lane: string): boolean {
-    return this.untaken(lane) <= 0;
+    return !this.shared(lane) && this.untaken(lane) <= 0;
   }
 
   private isShort(lane: string): boolean {

@@ -5,18 +5,11 @@
 import { ERROR_MAX_CHARS, JSON_DEPTH_MAX, RESULT_MAX_BYTES } from '../../../shared/limits.js';
 import { jsonProblem } from '../../../shared/json-limits.js';
 import { readProgress } from '../../../shared/progress.js';
-import { DIRECT_FINISHED_MAX, type DirectFinished, type FromWorker } from '../../worker-protocol/protocol.js';
+import type { FromWorker } from '../../worker-protocol/protocol.js';
 import { HAND_MAX } from '../store/job-statements.js';
 
 const OUTCOMES = new Set(['succeeded', 'failed', 'cancelled']);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-
-const FINISHED_STATES = new Set(['completed', 'failed', 'delayed', 'waiting']);
-/** A finished job's fields are BullMQ's, read from Redis: checked field by field where a summary is made of them (job-data.ts). */
-const isFinished = (f: unknown): boolean => {
-  const { id, state, fields } = (f ?? {}) as { id?: unknown; state?: unknown; fields?: unknown };
-  return isCount(id) && typeof state === 'string' && FINISHED_STATES.has(state) && fields !== null && typeof fields === 'object' && !Array.isArray(fields);
-};
 
 /** What a worker said, as the engine may use it, or why it may not: what a worker process delivers. */
 export type WorkerSaid = { ok: true; message: FromWorker } | { ok: false; why: string };
@@ -42,14 +35,6 @@ export function checkMessage(m: unknown): WorkerSaid {
     // Read again here: the runtime is ours, but what it relays is the job's.
     const reading = readProgress(progress);
     return reading.ok ? { ok: true, message: { t: 'progress', jobId, attempt, progress: reading.report, ignored } } : bad(`a progress message that is not progress (${reading.why})`);
-  }
-  if (t === 'direct') {
-    const { job, recording } = m as { job?: unknown; recording?: unknown };
-    const j = job as { jobId?: unknown; attempt?: unknown } | null | undefined;
-    if (!isCount(recording) || j === undefined || (j !== null && (typeof j !== 'object' || !isCount(j.jobId) || !isCount(j.attempt)))) return bad('a direct message without its job and count');
-    const finished = (m as { finished?: unknown }).finished;
-    if (finished !== undefined && !(Array.isArray(finished) && finished.length <= DIRECT_FINISHED_MAX && finished.every(isFinished))) return bad('a direct message whose finished jobs are not a short list of jobs');
-    return { ok: true, message: { t: 'direct', job: j === null ? null : { jobId: j.jobId as number, attempt: j.attempt as number }, recording, ...(finished ? { finished: finished as DirectFinished[] } : {}) } };
   }
   if (t === 'dropped') {
     const { jobId } = m as { jobId?: unknown };

@@ -3,7 +3,6 @@ import type { JobSummary, ScaleReason } from '../../../shared/model.js';
 import type { ProgressReport } from '../../../shared/progress.js';
 import type { WorkerLauncher, WorkerProcess } from './launcher.js';
 import type { LogPaths } from '../../job-control/log-paths.js';
-import type { DirectWiring } from '../../worker-protocol/protocol.js';
 
 export interface JobRef {
   id: number;
@@ -66,10 +65,6 @@ export interface WorkerRecord {
   killed?: Kill;
   /** The GPU it was given as it started (nvidia-smi's index), if it was given one. */
   card?: number;
-  /** Takes its shared lane's jobs from Redis itself (shared-main.ts): it says what it runs, and is handed nothing. */
-  direct?: boolean;
-  /** Such a worker's outcomes that Redis has not taken yet: it is not ended meanwhile. */
-  recording?: number;
 }
 
 /**
@@ -92,8 +87,6 @@ export interface PoolHooks {
   now(): number;
   /** The lane's persistent command and where it runs, if it has one. */
   workerCommand(lane: string): PersistentCommand | null;
-  /** How a worker of a shared lane reaches the lane's queue itself; null for a lane whose jobs the engine hands out. */
-  direct(lane: string, worker: string): DirectWiring | null;
   logPaths(jobId: number): LogPaths;
   jobChanged(job: JobSummary): void;
   /** Something the sizer observes moved: a worker went idle, started, or exited. */
@@ -121,8 +114,6 @@ export interface ProgressHeard {
 
 export interface PoolOptions {
   entry: string;
-  /** The runtime of a worker that takes a shared lane's jobs itself (shared-main.ts). */
-  directEntry: string;
   launcher: WorkerLauncher;
   logCapBytes: number;
   /** A stopping worker that has not exited by then is killed. */

@@ -2,7 +2,7 @@
 // makes no sizing decisions; it does what the sizer's actions say and reports what it sees. What a
 // turn's reports write is turns.ts; what a worker's exit leaves to settle is worker-exit.ts.
 import type { ScaleReason } from '../../../shared/model.js';
-import { WORKER_ENV, type FromWorker } from '../../worker-protocol/protocol.js';
+import { WORKER_ENV } from '../../worker-protocol/protocol.js';
 import type { WorkerCounts } from './pool-types.js';
 import type { Queues } from '../queues/queues.js';
 import { roleOf, type GivenCard, type Kill, type PoolHooks, type PoolOptions, type WorkerRecord } from './pool-types.js';
@@ -14,11 +14,6 @@ import { handBackMs } from './hands.js';
 
 export type { GivenCard } from './pool-types.js';
 export { roleOf, type PersistentCommand, type PoolHooks, type PoolOptions, type WorkerRecord, type WorkerRole, type WorkerState } from './pool-types.js';
-
-/** How long a worker that took its own job has to give it back before it is ended all the same. */
-const GIVE_BACK_MS = 3_000;
-/** A shared job's lock (shared-lanes/bull-worker.ts LOCK_MS): how long an outcome waiting for Redis can still be recorded. */
-const RECORD_WAIT_MS = 45_000;
 
 export class Pool {
   readonly workers = new Map<string, WorkerRecord>();
@@ -33,12 +28,12 @@ export class Pool {
   private readonly exits: ExitPort;
 
   constructor(
-    private readonly queues: Queues,
+    queues: Queues,
     private readonly hooks: PoolHooks,
     private readonly options: PoolOptions,
   ) {
     this.deferred = new DeferredWrites(hooks.log, () => {
-      for (const w of this.workers.values()) if (w.state === 'idle' && !w.direct) this.turns.offer(w);
+      for (const w of this.workers.values()) if (w.state === 'idle') this.turns.offer(w);
       hooks.fleetChanged();
     });
     this.turns = new TurnRecorder({
@@ -62,9 +57,8 @@ export class Pool {
   start(lane: string, card?: GivenCard): WorkerRecord {
     const id = `${lane}#${++this.seq}.${process.pid}`;
     const command = this.hooks.workerCommand(lane);
-    const direct = this.hooks.direct(lane, id);
     const proc = this.options.launcher.launch({
-      entry: direct ? this.options.directEntry : this.options.entry,
+      entry: this.options.entry,
       name: `lanes-worker:${lane}`,
       env: {
         [WORKER_ENV.lane]: lane,
@@ -78,11 +72,10 @@ export class Pool {
         ...(this.options.cgroupBase ? { [WORKER_ENV.cgroup]: this.options.cgroupBase } : {}),
       },
     });
-    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, hand: [], pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null, ...(card ? { card: card.index } : {}), ...(direct ? { direct: true, recording: 0 } : {}) };
+    const w: WorkerRecord = { id, lane, proc, state: 'starting', job: null, hand: [], pgids: new Set(), lastHeard: this.hooks.now(), persistent: command !== null, ...(card ? { card: card.index } : {}) };
     this.workers.set(id, w);
     proc.onMessage((said) => this.onMessage(w, said));
     proc.onExit((code, signal) => this.onExit(w, code, signal));
-    if (direct) proc.send({ t: 'redis', wiring: direct });
     return w;
   }
 
@@ -94,20 +87,8 @@ export class Pool {
       w.state = w.job ? 'draining' : 'stopping';
       if (!w.job) w.countedOut = true;
       w.proc.send({ t: 'drain' });
-      this.killUnlessGone(w);
+      setTimeout(() => this.workers.has(id) && w.proc.kill(), this.options.stopTimeoutMs).unref();
     }
-  }
-
-  /**
-   * A worker that does not go when told is ended; one still waiting for Redis to take an outcome is
-   * waited for while that outcome's lock can last (beyond it, the job runs again elsewhere anyway).
-   */
-  private killUnlessGone(w: WorkerRecord, until = this.hooks.now() + RECORD_WAIT_MS): void {
-    setTimeout(() => {
-      if (this.workers.get(w.id) !== w) return;
-      if ((w.recording ?? 0) > 0 && this.hooks.now() < until) return this.killUnlessGone(w, until);
-      w.proc.kill();
-    }, this.options.stopTimeoutMs).unref();
   }
 
   /** Busy workers: finish the current job, then exit (`why` is written to the ledger then). */
@@ -129,8 +110,7 @@ export class Pool {
     if (this.closed) return;
     for (const id of ids) {
       const w = this.workers.get(id);
-      // One that takes its own jobs is already closing its queue: it goes, and the sizer starts another if need be.
-      if (!w || w.state !== 'draining' || !w.job || w.direct) continue;
+      if (!w || w.state !== 'draining' || !w.job) continue;
       w.state = 'busy';
       w.kept = true;
       w.proc.send({ t: 'stay' });
@@ -162,7 +142,7 @@ export class Pool {
 
   /** New work for a lane: idle workers pull. */
   wake(lane: string): void {
-    for (const w of this.workers.values()) if (w.lane === lane && w.state === 'idle' && !w.direct) this.turns.offer(w);
+    for (const w of this.workers.values()) if (w.lane === lane && w.state === 'idle') this.turns.offer(w);
   }
 
   /** Workers of a lane: all of them alive, and those running a job. */
@@ -181,8 +161,6 @@ export class Pool {
   move(id: string, lane: string): void {
     const w = this.workers.get(id);
     if (!w || w.state === 'draining' || w.state === 'stopping') return;
-    // A worker tied to a shared lane's queue cannot change lanes: it goes, and a new one comes.
-    if (w.direct || this.hooks.direct(lane, id)) return this.replace(w, lane);
     if (w.state === 'busy') {
       w.moveTo = lane;
       return;
@@ -191,17 +169,7 @@ export class Pool {
     if (w.state === 'idle') this.turns.offer(w);
   }
 
-  private replace(w: WorkerRecord, lane: string): void {
-    if (w.state === 'busy') this.drain([w.id]);
-    else this.stop([w.id]);
-    this.start(lane);
-  }
-
-  /**
-   * Tells the worker that runs the job, or holds it in hand, to stop or drop it; false if none does.
-   * A worker that takes its own jobs says what it runs a moment late: each of them hears it, and
-   * only the one running it acts.
-   */
+  /** Tells the worker that runs the job, or holds it in hand, to stop or drop it; false if none does. */
   cancel(jobId: number, graceMs: number): boolean {
     for (const w of this.workers.values()) {
       if (w.job?.id === jobId || w.hand.some((h) => h.id === jobId)) {
@@ -209,7 +177,6 @@ export class Pool {
         return true;
       }
     }
-    for (const w of this.workers.values()) if (w.direct && w.state !== 'starting') w.proc.send({ t: 'cancel', jobId, graceMs });
     return false;
   }
 
@@ -233,12 +200,6 @@ export class Pool {
     const w = this.workers.get(id);
     if (!w) return;
     if (why) w.killed = why;
-    // A worker that took its own job gives it back at once, uncounted, as the engine would (give-back.ts); ended soon after either way.
-    if (w.direct && w.job && (why === undefined || why.refund)) {
-      w.proc.send({ t: 'giveBack' });
-      setTimeout(() => this.workers.get(id) === w && w.proc.kill(), GIVE_BACK_MS).unref();
-      return;
-    }
     w.proc.kill();
   }
 
@@ -246,28 +207,11 @@ export class Pool {
     w.lastHeard = this.hooks.now();
     if (!said.ok) return this.misbehaved(w, said.why);
     const m = said.message;
-    if (m.t === 'spawned') {
-      // A shell job's group ends with it; only the latest one's can still be alive.
-      if (w.direct && !w.persistent) w.pgids.clear();
-      w.pgids.add(m.pgid);
-    } else if (m.t === 'direct') this.directSaid(w, m);
+    if (m.t === 'spawned') w.pgids.add(m.pgid);
     else if (m.t === 'progress') {
       // Only the run this worker holds now: a late word from a run already recorded is no news.
       if (w.job?.id === m.jobId && w.job.attempt === m.attempt) this.hooks.progressed({ jobId: m.jobId, attempt: m.attempt, lane: w.job.lane, progress: m.progress, ignored: m.ignored });
     } else if (m.t !== 'pong') this.turns.add(w, m);
-  }
-
-  /** What a worker that takes its own jobs runs now: busy or idle as it says, draining ones leave once idle. */
-  private directSaid(w: WorkerRecord, m: Extract<FromWorker, { t: 'direct' }>): void {
-    const before = roleOf(w.state);
-    w.recording = m.recording;
-    const now = this.hooks.now();
-    w.job = m.job ? { id: m.job.jobId, attempt: m.job.attempt, since: w.job?.id === m.job.jobId ? w.job.since : now, lane: w.lane } : null;
-    if (w.state === 'draining') {
-      if (!w.job) w.state = 'stopping';
-    } else if (w.state !== 'stopping') w.state = w.job ? 'busy' : 'idle';
-    if (m.finished) for (const job of this.queues.sharedLane(w.lane)?.finishedHere(m.finished) ?? []) this.hooks.jobChanged(job);
-    if (roleOf(w.state) !== before) this.hooks.fleetChanged();
   }
 
   private misbehaved(w: WorkerRecord, why: string): void {

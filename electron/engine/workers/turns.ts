@@ -34,6 +34,8 @@ export interface TurnPort {
 export class TurnRecorder {
   /** Idle workers offered work whose answer is still to come. */
   private readonly offered = new Set<WorkerRecord>();
+  /** Per shared queue, the last turn whose answer is still to be applied (sharedTurns). */
+  private readonly sharedOrder = new Map<JobQueue, Promise<void>>();
   private readonly hands: Hands;
   /** The local store, on its synchronous path: shared lanes' reports go through their own queue. */
   private readonly jobs: JobStore;
@@ -45,7 +47,12 @@ export class TurnRecorder {
 
   constructor(private readonly port: TurnPort) {
     const { queues } = port;
-    this.hands = new Hands(port.workers, (lane) => queues.local.counts().get(lane)?.queued ?? 0, port.handBelowMs);
+    this.hands = new Hands(
+      port.workers,
+      (lane) => queues.forLane(lane).counts().get(lane)?.queued ?? 0,
+      (lane) => queues.sharedLane(lane) !== undefined,
+      port.handBelowMs,
+    );
     this.jobs = queues.local.store;
   }
 
@@ -64,27 +71,53 @@ export class TurnRecorder {
    * trip of waking it to ask. Only an idle one: a starting worker's own first pull is on its way.
    */
   offer(w: WorkerRecord): void {
-    // Until its answer comes, a second pull would claim a second job for it, to be run as if it were the first.
+    // A shared lane answers later, and the worker stays idle until then: a second pull meanwhile
+    // would claim a second job for it, to be run as if it were the first.
     if (this.offered.has(w)) return;
     this.offered.add(w);
     this.reports.add(w, { t: 'pull' });
   }
 
   /**
-   * The turn's reports, in one transaction of the local store; then each worker hears what it runs
-   * next. A shared lane's workers take their own jobs (shared-main.ts) and report none here.
+   * The turn's reports, by the store of each worker's lane: the local ones in one transaction,
+   * a shared lane's in one round of its own; then each worker hears what it runs next.
    */
   private writeReports(reports: PendingReport<WorkerRecord>[]): void {
     const now = this.port.hooks.now();
-    const local = this.port.queues.local;
-    const group: PendingReport<WorkerRecord>[] = [];
+    const byQueue = new Map<JobQueue, PendingReport<WorkerRecord>[]>();
     for (const r of reports) {
-      if (this.port.queues.forLane(r.worker.lane) === local) group.push(r);
-      else this.port.misbehaved(r.worker, 'it reported a job of a shared lane, whose workers take their own');
+      const q = this.port.queues.forLane(r.worker.lane);
+      const group = byQueue.get(q);
+      if (group) group.push(r);
+      else byQueue.set(q, [r]);
     }
-    if (group.length === 0) return;
-    const turns = group.map(({ worker, message }) => this.turnOf(worker, message, now));
-    this.afterTurns(local, group, this.record(turns, now));
+    for (const [q, group] of byQueue) {
+      const turns = group.map(({ worker, message }) => this.turnOf(worker, message, now));
+      if (q === this.port.queues.local) this.afterTurns(q, group, this.record(turns, now));
+      else this.sharedTurns(q, group, turns, now);
+    }
+  }
+
+  /**
+   * A shared lane answers later; meanwhile its workers wait for their next job, as they would for
+   * a slow disk (or, holding jobs in hand, go on to those). A turn's reports go to Redis at once,
+   * but their answers are applied in the order the turns were sent: a worker with jobs in hand
+   * can report again before the answer to its last report is back.
+   */
+  private sharedTurns(q: JobQueue, group: PendingReport<WorkerRecord>[], turns: Turn[], now: number): void {
+    const answer = Promise.resolve(q.turns(turns, new Map(), now));
+    // Its failure is handled where the answer is applied, which may be after it settles.
+    answer.catch(() => {});
+    const after = (this.sharedOrder.get(q) ?? Promise.resolve()).then(async () => {
+      try {
+        this.afterTurns(q, group, await answer);
+      } catch (error) {
+        // The shared store settles each report itself (Redis being away included); only a bug gets here.
+        group.forEach(({ worker }) => this.port.misbehaved(worker, `handling its message failed: ${(error as Error).message}`));
+      }
+    });
+    this.sharedOrder.set(q, after);
+    void after.then(() => this.sharedOrder.get(q) === after && this.sharedOrder.delete(q));
   }
 
   private afterTurns(q: JobQueue, group: PendingReport<WorkerRecord>[], results: TurnResult[]): void {
@@ -93,7 +126,7 @@ export class TurnRecorder {
       if (message.t === 'pull') this.offered.delete(w);
       if (this.port.workers.get(w.id) === w) return this.afterTurn(w, message, r);
       for (const job of [r.finished, r.dropped]) this.announce(job);
-      // Taken for a worker that died meanwhile: they go back unrun.
+      // Taken for a worker that died while the shared store answered: they go back unrun.
       const taken = [...(r.claimed ? [r.claimed] : []), ...r.handed].map((j) => j.id);
       if (taken.length > 0) handBack(this.port.hooks, q, w, taken);
     });
@@ -172,8 +205,10 @@ export class TurnRecorder {
     }
     // A worker that stays busy moves nothing the sizer sizes on, unless its ask left its lane with
     // nothing untaken (it took the last jobs, or there were none): then it may be promised to a
-    // lane that waits, to go on to once it has run what it holds.
-    const dry = asked && this.hands.tookLast(w.lane);
+    // lane that waits, to go on to once it has run what it holds. (A shared lane's counts here
+    // are as last read: there, only an ask that brought nothing says so.)
+    const gotNothing = asked && !r.claimed && r.handed.length === 0;
+    const dry = asked && (this.hands.tookLast(w.lane) || (gotNothing && this.port.queues.sharedLane(w.lane) !== undefined));
     if (!(wasBusy && w.state === 'busy') || dry) hooks.fleetChanged();
   }
 

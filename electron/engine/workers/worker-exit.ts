@@ -35,16 +35,14 @@ function giveBackItsJobs({ queues, hooks, deferred, options, hold }: ExitPort, w
   const now = hooks.now();
   // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
   const q = queues.forLane(w.lane);
-  // A worker that took its own job from a shared lane holds it by its own lock: the lane finds it by
-  // that (direct-give-back.ts). One that left by itself recorded its job, or gave it back, first.
+  const running = q.runningFor(w.id, w.job?.id);
   const died = how.startsWith('killed') || !how.endsWith('code 0');
-  const running = w.direct ? (w.job && died ? [{ id: w.job.id, lane: w.lane, attempts: w.job.attempt, worker: w.id, interrupted: 0 }] : []) : q.runningFor(w.id, w.job?.id);
   // The jobs in its hand it never went on to: free again for any worker. One that died may have
   // started one as it died, before it could say so: whatever carries that job's id and attempt is
   // ended first, or the job's next run (the same attempt, since this one is not counted) would
   // have a twin, and the ending of one run could reach the other.
   const unstarted = w.hand.filter((h) => !running.some((r) => r.id === h.id));
-  if (unstarted.length > 0 && died && !w.direct) {
+  if (unstarted.length > 0 && died) {
     const ending = Promise.all(unstarted.map((h) => endProcesses({ options, hooks }, w, h)));
     hold(w.lane, unstarted.map((h) => h.id), ending);
     void ending.then(() => {
@@ -77,8 +75,6 @@ function giveBackItsJobs({ queues, hooks, deferred, options, hold }: ExitPort, w
       }
     });
   }
-  // One that died before it said it had a job (taken as it was told to go): whatever it holds goes back unrun.
-  if (w.direct && died && !w.job) requeue(hooks, q, { id: 0, lane: w.lane, attempts: 0, worker: w.id, interrupted: 0 }, { why: `worker ${how} before it ran it`, retryAt: now, refund: true });
 }
 
 /**
