@@ -151,12 +151,12 @@ export class TurnRecorder {
     };
   }
 
-  /** Jobs in its hand the worker will not run: queued still, for any worker to take. */
   /** A dead worker's hand, held back from claims until `until` settles (worker-exit.ts). */
   holdHand(lane: string, ids: readonly number[], until: Promise<unknown>): void {
     this.hands.hold(lane, ids, until);
   }
 
+  /** Jobs in its hand the worker will not run: queued still, for any worker to take. */
   private giveBack(w: WorkerRecord, ids: readonly number[]): void {
     const back = w.hand.filter((h) => ids.includes(h.id)).map((h) => h.id);
     if (back.length === 0) return;

@@ -27,33 +27,35 @@ export interface ExitPort {
 /** Called once the worker is out of the pool's books, and after what it said before it went is recorded. */
 export function workerExited(port: ExitPort, w: WorkerRecord, code: number | null, signal: string | null): void {
   const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-  giveBackItsJobs(port, w, how);
+  giveBackItsJobs(port, w, how, signal !== null || code !== 0);
   tellLedger(port.hooks, w, code, how, signal);
 }
 
-function giveBackItsJobs({ queues, hooks, deferred, options, hold }: ExitPort, w: WorkerRecord, how: string): void {
+/** `died`: it went by a signal or an error, not of its own accord, and may have left a job it began without saying so. */
+function giveBackItsJobs({ queues, hooks, deferred, options, hold }: ExitPort, w: WorkerRecord, how: string, died: boolean): void {
   const now = hooks.now();
   // Its job's processes die with it: its groups, its cgroup, anything carrying its id.
   const q = queues.forLane(w.lane);
   const running = q.runningFor(w.id, w.job?.id);
-  const died = how.startsWith('killed') || !how.endsWith('code 0');
   // The jobs in its hand it never went on to: free again for any worker. One that died may have
   // started one as it died, before it could say so: whatever carries that job's id and attempt is
   // ended first, or the job's next run (the same attempt, since this one is not counted) would
   // have a twin, and the ending of one run could reach the other.
   const unstarted = w.hand.filter((h) => !running.some((r) => r.id === h.id));
-  if (unstarted.length > 0 && died) {
+  const ids = unstarted.map((h) => h.id);
+  if (ids.length > 0 && !died) handBack(hooks, q, w, ids);
+  else if (ids.length > 0) {
     const ending = Promise.all(unstarted.map((h) => endProcesses({ options, hooks }, w, h)));
-    hold(w.lane, unstarted.map((h) => h.id), ending);
+    hold(w.lane, ids, ending);
     void ending.then(() => {
       try {
-        handBack(hooks, q, w, unstarted.map((h) => h.id));
+        handBack(hooks, q, w, ids);
       } catch (error) {
         // The engine closed meanwhile: they are still in its hand, and the next start frees them.
-        hooks.log(`could not give back jobs ${unstarted.map((h) => h.id).join(', ')}: ${(error as Error).message}`);
+        hooks.log(`could not give back jobs ${ids.join(', ')}: ${(error as Error).message}`);
       }
     });
-  } else if (unstarted.length > 0) handBack(hooks, q, w, unstarted.map((h) => h.id));
+  }
   for (const pgid of w.pgids) signalGroup(pgid, 'SIGKILL');
   for (const job of running) {
     const ended = endProcesses({ options, hooks }, w, { id: job.id, attempt: job.attempts });
