@@ -121,10 +121,6 @@ export const jsonOfCleaned =
     throw error;
   };
 
-/**
- * A job as it is now, or, once it was cleaned (retention, `lanes clean`, or a shared queue that
- * dropped it), what is kept of it, as the engine answered with it.
- */
 /** Fewer ids than this are read one call each; a page holds up to LIST_LIMIT_MAX. */
 const PAGED_FROM = 16;
 
@@ -137,8 +133,9 @@ async function listedJobs(client: LanesClient, ids: number[]): Promise<Map<numbe
   const found = new Map<number, JobSummary>();
   if (ids.length < PAGED_FROM) return found;
   const wanted = new Set(ids);
-  const first = Math.min(...ids);
-  const last = Math.max(...ids);
+  // Not Math.min(...ids): a long enough list of ids is more arguments than a call may take.
+  const first = ids.reduce((a, b) => Math.min(a, b));
+  const last = ids.reduce((a, b) => Math.max(a, b));
   if (last - first + 1 > 4 * ids.length) return found;
   let afterId: number | null = first - 1;
   while (afterId !== null && afterId < last) {
@@ -149,6 +146,10 @@ async function listedJobs(client: LanesClient, ids: number[]): Promise<Map<numbe
   return found;
 }
 
+/**
+ * A job as it is now, or, once it was cleaned (retention, `lanes clean`, or a shared queue that
+ * dropped it), what is kept of it, as the engine answered with it.
+ */
 async function jobOrCleaned(client: LanesClient, id: number): Promise<FinishedJob> {
   try {
     return await client.call('job', { id });
