@@ -27,10 +27,11 @@ export interface HelperJob {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** A name sh can export; names the shell reads itself are left to the worker's own spawn. */
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A name sh can hold as a variable (one it cannot, it drops from what it passes on). */
+export const shellName = (name: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+/** Names the shell reads itself: a job asking for one is left to the worker's own spawn. */
 const SHELL_OWN = new Set(['IFS', 'PPID', 'OPTIND', 'OPTARG', 'PS1', 'PS2', 'PS4', 'PWD', 'OLDPWD', 'LINENO', 'CDPATH', 'ENV', 'SHLVL', 'HOME', 'MAIL', 'MAILPATH', 'HISTFILE']);
-export const exportable = (name: string) => NAME.test(name) && !SHELL_OWN.has(name) && !name.startsWith('BASH') && !name.startsWith('__');
+export const exportable = (name: string) => shellName(name) && !SHELL_OWN.has(name) && !name.startsWith('BASH') && !name.startsWith('__');
 
 /**
  * The subshell's commands. The cgroup is entered by writing 0 (the writer itself) to its

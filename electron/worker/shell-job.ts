@@ -13,7 +13,7 @@ import { findProgram, isDirectory } from '../job-control/find-program.js';
 import { plainWords } from '../job-control/plain-line.js';
 import { signalGroup, stopGroup, TIMEOUT_GRACE_MS } from '../job-control/process-group.js';
 import { baseEnv, jobAdditions, jobEnv, type ProgressLine } from './job-env.js';
-import { exportable, runThroughHelper, starterDied, type HelperCommand } from './helper-job.js';
+import { exportable, runThroughHelper, shellName, starterDied, type HelperCommand } from './helper-job.js';
 import { SpawnHelper } from './spawn-helper.js';
 
 export interface RunningProcess {
@@ -110,12 +110,14 @@ export function runShellJob(job: JobAssignment, logCap: number, cgroupBase: stri
  * once three in a row died before finishing a job: then the worker spawns each job itself.
  */
 let starter: SpawnHelper | null = null;
+/** Starters that died in a row before finishing a job. */
 let starterDeaths = 0;
-const envFits = () => Object.keys(baseEnv()).every((name) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+/** Whether sh passes the engine's environment on whole: read once, as it does not change. */
+let envFits: boolean | undefined;
 function jobStarter(): SpawnHelper | null {
-  if (SHELL !== '/bin/sh' || starterDeaths >= 3) return null;
+  envFits ??= Object.keys(baseEnv()).every(shellName);
+  if (SHELL !== '/bin/sh' || !envFits || starterDeaths >= 3) return null;
   if (starter?.alive) return starter;
-  if (starter === null && !envFits()) starterDeaths = 3;
   if (starter !== null) starterDeaths += 1;
   if (starterDeaths >= 3) return null;
   starter = new SpawnHelper();

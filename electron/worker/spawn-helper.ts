@@ -2,7 +2,7 @@
 // worker itself (a Node process of some 50 MB and a dozen threads) cost each short job about
 // 1.2 ms of CPU, and stepping the worker into the job's cgroup and back another 0.5 ms; a fork of
 // sh costs a tenth of that, and the child moves only itself. The worker writes one line per job to
-// the shell's input (helper-line.ts); the shell runs it in a subshell in the foreground, then
+// the shell's input (helper-job.ts, helperBody); the shell runs it in a subshell in the foreground, then
 // prints an end mark on the job's two output pipes and the job's status on a pipe of its own.
 // The pipes are shared by the jobs one after another: a job's output is what came before its end
 // mark, and the job's cgroup is empty by then, so nothing of it can write after the mark (where it
