@@ -139,3 +139,15 @@ export function drain(n: number, workers: number, job: AddJobInput, lane: { name
     };
   });
 }
+
+/**
+ * A process's children now, by /proc: the engine's workers (a fresh daemon has none before a
+ * batch), a worker's job starter or worker command. None once it is gone.
+ */
+export function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}

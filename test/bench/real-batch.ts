@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appRoot } from '../../electron/paths/app-files.js';
 import { findOnPath } from '../support/redis.js';
-import { CLI, processUse, withDaemon } from './lanes-daemon.js';
+import { childrenOf, CLI, processUse, withDaemon } from './lanes-daemon.js';
 import { compared, summarize, type Figure } from './stats.js';
 
 const SECTION = 'A real batch';
@@ -92,13 +92,6 @@ function workerCpu(pid: number): { own: number; jobs: number } {
   }
   return cpu;
 }
-
-/** A process's children now: the engine's workers (a fresh daemon has none before the batch), a worker's starter. */
-const childrenOf = (pid: number): number[] =>
-  readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-    .split(' ')
-    .filter((p) => p.trim() !== '')
-    .map(Number);
 
 /** The batch through a fresh `lanes daemon`: `lanes add --from` the lines, then `lanes wait` for all of them. */
 function lanesBatch(list: string, n: number): Promise<LanesBatch> {

@@ -4,13 +4,13 @@
 // worker commands too). An engine would spend nothing per job there. These say whether the design
 // is worth building on this machine before it is built.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { appRoot } from '../../electron/paths/app-files.js';
-import { NOOP_WORKER, processUse } from './lanes-daemon.js';
+import { childrenOf, NOOP_WORKER, processUse } from './lanes-daemon.js';
 import { compared, perSecond, until, type Figure } from './stats.js';
 
 const SECTION = 'Shared lanes on Redis';
@@ -23,15 +23,6 @@ interface Drain {
   jobsPerSecond: number;
   /** CPU of the side's processes (and theirs), all together, per job drained. */
   cpuUsPerJob: number;
-}
-
-/** Processes a process started (its worker command), by /proc. */
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
 }
 
 function start(script: string, args: string[]): Promise<ChildProcess> {
